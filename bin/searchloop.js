@@ -1,0 +1,3 @@
+#!/usr/bin/env node
+// Thin launcher so `npx searchloop` works from the compiled output.
+import '../dist/cli.js';
