@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Test files each get their own database; two cores, so keep parallelism modest.
+    maxWorkers: 2,
+    reporters: ['default', './test/support/summary-reporter.ts'],
+  },
+});
