@@ -85,17 +85,19 @@ function checkCondition(input: unknown, path: string, depth: number, report: Rep
         value.forEach((item, i) => checkCondition(item, `${childPath}/${i}`, depth + 1, report));
       }
     } else {
-      checkAttributeName(key, childPath, report);
-      checkAttributeCondition(value, childPath, report);
+      // A refused name is one error; its value is not inspected further.
+      if (checkAttributeName(key, childPath, report)) checkAttributeCondition(value, childPath, report);
     }
   }
 }
 
-function checkAttributeName(name: string, path: string, report: Report): void {
+function checkAttributeName(name: string, path: string, report: Report): boolean {
   if (name.length === 0) report(path, 'attribute name must not be empty');
   else if (RESERVED_NAMES.has(name)) report(path, `"${name}" is a reserved name and cannot be used as an attribute`);
   // GrowthBook would read a dotted name as a nested path; nested attributes are outside the subset.
   else if (name.includes('.')) report(path, `attribute name "${name}" must not contain "."`);
+  else return true;
+  return false;
 }
 
 function checkAttributeCondition(value: unknown, path: string, report: Report): void {

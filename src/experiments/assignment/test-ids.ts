@@ -1,0 +1,39 @@
+/**
+ * Deterministic unit ids for the reference tests: ASCII, UUID-like, emoji
+ * (including ZWJ and skin-tone sequences), CJK, combining characters (NFC and
+ * NFD spellings of the same text), lone surrogates and random UTF-16 code
+ * units. Kept out of `*.test.ts` so several test files can share it; it has
+ * no dependencies and ships nothing but a generator.
+ */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function generateUnitIds(count: number, seed = 20240601): string[] {
+  const random = mulberry32(seed);
+  const hex = (n: number): string =>
+    Array.from({ length: n }, () => Math.floor(random() * 16).toString(16)).join('');
+  const randomCodeUnits = (): string =>
+    String.fromCharCode(...Array.from({ length: 1 + Math.floor(random() * 20) }, () => Math.floor(random() * 0x10000)));
+  const makers: ReadonlyArray<(i: number) => string> = [
+    (i) => `user-${i}`,
+    () => `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}`,
+    (i) => `😀${i}👨‍👩‍👧‍👦👍🏽`,
+    (i) => `用户${i}検索한국어`,
+    (i) => (i % 2 === 0 ? `cafe\u0301-${i}` : `café-${i}`.normalize('NFC')),
+    (i) => (i % 2 === 0 ? `\uD83D${i}` : `${i}\uDC00x`),
+    () => randomCodeUnits(),
+  ];
+  return Array.from({ length: count }, (_, i) => {
+    const make = makers[i % makers.length];
+    if (make === undefined) throw new Error('unreachable');
+    return make(i);
+  });
+}
