@@ -1,0 +1,77 @@
+"""XGBoost reference for bench/ranker: train on a LETOR file, predict on others, print JSON.
+
+Invoked by ltr.ts / scale.ts with Debian's /usr/bin/python3 (xgboost 1.7.4, numpy, scipy).
+Usage: xgb_ltr.py <objective> <train.letor> <rounds> <eta> <max_leaves> [predict.letor ...]
+Absent sparse entries are missing values (XGBoost's libsvm reading), as in our parser.
+"""
+import json
+import resource
+import sys
+import time
+
+import numpy as np
+import scipy.sparse as sp
+import xgboost as xgb
+
+
+def load_letor(path):
+    labels, qids, rows, cols, vals = [], [], [], [], []
+    with open(path) as fh:
+        for r, line in enumerate(fh):
+            line = line.split("#", 1)[0].split()
+            if not line:
+                continue
+            labels.append(float(line[0]))
+            rest = line[1:]
+            if rest and rest[0].startswith("qid:"):
+                qids.append(rest[0][4:])
+                rest = rest[1:]
+            for tok in rest:
+                i, v = tok.split(":")
+                rows.append(len(labels) - 1)
+                cols.append(int(i))
+                vals.append(float(v))
+    n = len(labels)
+    x = sp.csr_matrix((np.array(vals, dtype=np.float32), (rows, cols)), shape=(n, max(cols) + 1))
+    groups = []
+    for q in qids:
+        if groups and groups[-1][0] == q:
+            groups[-1][1] += 1
+        else:
+            groups.append([q, 1])
+    return x, np.array(labels, dtype=np.float32), [g[1] for g in groups]
+
+
+def main():
+    objective, train_path, rounds, eta, leaves = sys.argv[1:6]
+    predict_paths = sys.argv[6:]
+    x, y, groups = load_letor(train_path)
+    dtrain = xgb.DMatrix(x, label=y)
+    if objective.startswith("rank:"):
+        dtrain.set_group(groups)
+    params = {
+        "objective": objective,
+        "tree_method": "hist",
+        "eta": float(eta),
+        "max_leaves": int(leaves),
+        "grow_policy": "lossguide",
+        "max_depth": 0,
+        "seed": 1,
+        "verbosity": 0,
+    }
+    t0 = time.perf_counter()
+    booster = xgb.train(params, dtrain, num_boost_round=int(rounds))
+    seconds = time.perf_counter() - t0
+    preds = []
+    for path in [train_path] + predict_paths:
+        px, _, _ = load_letor(path)
+        if px.shape[1] < x.shape[1]:
+            px = sp.csr_matrix((px.data, px.indices, px.indptr), shape=(px.shape[0], x.shape[1]))
+        preds.append(booster.predict(xgb.DMatrix(px[:, : x.shape[1]]), output_margin=True).tolist())
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    json.dump({"seconds": seconds, "peakRssMb": peak_mb, "nthread": xgb.config.get_config().get("nthread"),
+               "predictions": preds, "version": xgb.__version__}, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,127 @@
+/**
+ * Training objectives: first and second derivatives of the loss w.r.t. the raw score.
+ * The sign convention is "gradient of a loss to minimise": leaf value = −G / (H + λ).
+ */
+export interface Objective {
+  readonly name: 'lambdarank' | 'binary';
+  /** Raw score every row starts from (also the exported model's base score). */
+  initScore(labels: Float32Array): number;
+  gradients(scores: Float64Array, grad: Float64Array, hess: Float64Array): void;
+}
+
+export interface LambdaRankOptions {
+  /** Only pairs whose higher-ranked member sits in the top `truncationLevel` (LightGBM's default 30). */
+  truncationLevel?: number;
+  sigma?: number;
+  /** LightGBM's `lambdarank_norm`: scale by 1/(0.01+|Δs|) and log2(1+Σλ)/Σλ per query. */
+  normalize?: boolean;
+}
+
+/** Gain 2^label − 1 (the "exponential gain" used by XGBoost, LightGBM and our NDCG metric). */
+export const labelGain = (label: number): number => 2 ** label - 1;
+/** Position discount for 0-based rank i. */
+export const discount = (i: number): number => 1 / Math.log2(i + 2);
+
+/** 1 / (ideal DCG@k) per query, 0 when the query has no relevant row (it then yields no pairs). */
+export function inverseMaxDcg(labels: Float32Array, groups: Int32Array, k: number): Float64Array {
+  const out = new Float64Array(groups.length - 1);
+  for (let q = 0; q < out.length; q++) {
+    const sorted = Array.from(labels.subarray(groups[q]!, groups[q + 1]!)).sort((a, b) => b - a);
+    let dcg = 0;
+    for (let i = 0; i < Math.min(k, sorted.length); i++) dcg += labelGain(sorted[i]!) * discount(i);
+    out[q] = dcg > 0 ? 1 / dcg : 0;
+  }
+  return out;
+}
+
+/**
+ * LambdaMART with the NDCG gradient (Burges 2010) in LightGBM's formulation: every pair with
+ * different labels inside a query, weighted by |ΔNDCG| of swapping them, logistic pair loss.
+ */
+export function lambdaRankObjective(labels: Float32Array, groups: Int32Array, opts: LambdaRankOptions = {}): Objective {
+  const trunc = opts.truncationLevel ?? 30;
+  const sigma = opts.sigma ?? 1;
+  const norm = opts.normalize ?? true;
+  const invMax = inverseMaxDcg(labels, groups, trunc);
+  let maxGroup = 0;
+  for (let q = 0; q + 1 < groups.length; q++) maxGroup = Math.max(maxGroup, groups[q + 1]! - groups[q]!);
+  const order = new Int32Array(maxGroup);
+  const gains = new Float64Array(labels.length);
+  for (let i = 0; i < labels.length; i++) gains[i] = labelGain(labels[i]!);
+  const disc = new Float64Array(maxGroup);
+  for (let i = 0; i < maxGroup; i++) disc[i] = discount(i);
+
+  return {
+    name: 'lambdarank',
+    initScore: () => 0,
+    gradients(scores, grad, hess) {
+      grad.fill(0);
+      hess.fill(0);
+      for (let q = 0; q + 1 < groups.length; q++) {
+        const start = groups[q]!;
+        const cnt = groups[q + 1]! - start;
+        const inv = invMax[q]!;
+        if (cnt < 2 || inv === 0) continue;
+        for (let i = 0; i < cnt; i++) order[i] = start + i;
+        const sorted = order.subarray(0, cnt).sort((a, b) => scores[b]! - scores[a]! || a - b);
+        const bestScore = scores[sorted[0]!]!;
+        const worstScore = scores[sorted[cnt - 1]!]!;
+        let sumLambdas = 0;
+        for (let i = 0; i < cnt - 1 && i < trunc; i++) {
+          const a = sorted[i]!;
+          for (let j = i + 1; j < cnt; j++) {
+            const b = sorted[j]!;
+            if (labels[a] === labels[b]) continue;
+            const aHigh = labels[a]! > labels[b]!;
+            const high = aHigh ? a : b;
+            const low = aHigh ? b : a;
+            const deltaScore = scores[high]! - scores[low]!;
+            let deltaNdcg = (gains[high]! - gains[low]!) * Math.abs(disc[i]! - disc[j]!) * inv;
+            // Pairs already far apart in score matter less (LightGBM's lambdarank_norm).
+            if (norm && bestScore !== worstScore) deltaNdcg /= 0.01 + Math.abs(deltaScore);
+            const pLambda0 = 1 / (1 + Math.exp(sigma * deltaScore));
+            const pHess = pLambda0 * (1 - pLambda0) * sigma * sigma * deltaNdcg;
+            const pLambda = -sigma * deltaNdcg * pLambda0;
+            grad[high]! += pLambda;
+            hess[high]! += pHess;
+            grad[low]! -= pLambda;
+            hess[low]! += pHess;
+            sumLambdas -= 2 * pLambda;
+          }
+        }
+        if (norm && sumLambdas > 0) {
+          const factor = Math.log2(1 + sumLambdas) / sumLambdas;
+          for (let i = start; i < start + cnt; i++) {
+            grad[i]! *= factor;
+            hess[i]! *= factor;
+          }
+        }
+      }
+    },
+  };
+}
+
+export const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
+
+/** Binary log-loss; the base score is the log-odds of the base rate so tree 1 starts calibrated. */
+export function binaryObjective(labels: Float32Array): Objective {
+  for (let i = 0; i < labels.length; i++) {
+    if (labels[i] !== 0 && labels[i] !== 1) throw new Error(`binary objective needs 0/1 labels, row ${i} has ${labels[i]}`);
+  }
+  return {
+    name: 'binary',
+    initScore(y) {
+      let pos = 0;
+      for (let i = 0; i < y.length; i++) pos += y[i]!;
+      const rate = Math.min(Math.max(pos / Math.max(1, y.length), 1e-6), 1 - 1e-6);
+      return Math.log(rate / (1 - rate));
+    },
+    gradients(scores, grad, hess) {
+      for (let i = 0; i < scores.length; i++) {
+        const p = sigmoid(scores[i]!);
+        grad[i] = p - labels[i]!;
+        hess[i] = Math.max(p * (1 - p), 1e-16);
+      }
+    },
+  };
+}

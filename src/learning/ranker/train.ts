@@ -1,0 +1,164 @@
+import { binDataset, buildBinMapper } from './binning.js';
+import { subsetQueries, subsetRows, type Dataset } from './dataset.js';
+import { logLoss, ndcgAt } from './metrics.js';
+import type { Model, ObjectiveName } from './model.js';
+import { binaryObjective, lambdaRankObjective, sigmoid, type Objective } from './objectives.js';
+import { mulberry32, sampleIndices, shuffleInPlace } from './prng.js';
+import { predictTree } from './tree.js';
+import { predictBinned, TreeBuilder } from './tree-builder.js';
+
+export interface TrainParams {
+  objective: ObjectiveName;
+  numTrees: number;
+  learningRate: number;
+  numLeaves: number;
+  /** 0 = unlimited. */
+  maxDepth: number;
+  minDataInLeaf: number;
+  /** XGBoost's min_child_weight. */
+  minChildHessian: number;
+  /** L2 on leaf values (XGBoost's lambda, default 1). */
+  lambda: number;
+  minSplitGain: number;
+  maxBins: number;
+  /** Row subsample per tree. */
+  baggingFraction: number;
+  /** Column subsample per tree. */
+  featureFraction: number;
+  seed: number;
+  /** Stop after this many rounds without improvement on the validation split (0 = off). */
+  earlyStoppingRounds: number;
+  /** Hold out this share of queries (rows for binary) as the validation split, seeded. */
+  validationFraction: number;
+  /** NDCG cutoff monitored for early stopping (ranking). */
+  evalAt: number;
+  truncationLevel: number;
+  sigma: number;
+  normalizeLambdas: boolean;
+}
+
+/** Defaults: LightGBM's for the tree shape, XGBoost's lambda = 1. See README for the tuning notes. */
+export const DEFAULT_PARAMS: Omit<TrainParams, 'objective'> = {
+  numTrees: 100,
+  learningRate: 0.1,
+  numLeaves: 31,
+  maxDepth: 0,
+  minDataInLeaf: 20,
+  minChildHessian: 1e-3,
+  lambda: 1,
+  minSplitGain: 0,
+  maxBins: 255,
+  baggingFraction: 1,
+  featureFraction: 1,
+  seed: 1,
+  earlyStoppingRounds: 0,
+  validationFraction: 0,
+  evalAt: 10,
+  truncationLevel: 30,
+  sigma: 1,
+  normalizeLambdas: true,
+};
+
+export interface IterationLog {
+  iteration: number;
+  /** NDCG@evalAt (ranking, higher is better) or log-loss (binary, lower is better). */
+  valid?: number;
+}
+
+export interface TrainResult {
+  model: Model;
+  metric: string;
+  history: IterationLog[];
+  /** Set when a validation split was used. */
+  bestScore?: number;
+  trainRows: number;
+  validRows: number;
+}
+
+/** Split by query (ranking) or by row (binary), seeded, so no query leaks across the split. */
+export function splitForValidation(data: Dataset, fraction: number, seed: number): { train: Dataset; valid: Dataset } {
+  const rng = mulberry32(seed ^ 0x5eed);
+  const units = data.groups ? data.groups.length - 1 : data.numRows;
+  const order = shuffleInPlace(Int32Array.from({ length: units }, (_, i) => i), rng);
+  const nValid = Math.max(1, Math.min(units - 1, Math.round(units * fraction)));
+  const valid = order.slice(0, nValid).sort();
+  const train = order.slice(nValid).sort();
+  const pick = data.groups ? subsetQueries : subsetRows;
+  return { train: pick(data, train), valid: pick(data, valid) };
+}
+
+export function train(data: Dataset, params: Partial<TrainParams> & { objective: ObjectiveName }, validation?: Dataset): TrainResult {
+  const p: TrainParams = { ...DEFAULT_PARAMS, ...params };
+  let trainSet = data;
+  let validSet = validation;
+  if (!validSet && p.validationFraction > 0) ({ train: trainSet, valid: validSet } = splitForValidation(data, p.validationFraction, p.seed));
+  const ranking = p.objective === 'lambdarank';
+  if (ranking && (!trainSet.groups || (validSet && !validSet.groups))) throw new Error('lambdarank needs query groups');
+
+  const objective: Objective = ranking
+    ? lambdaRankObjective(trainSet.labels, trainSet.groups!, { truncationLevel: p.truncationLevel, sigma: p.sigma, normalize: p.normalizeLambdas })
+    : binaryObjective(trainSet.labels);
+  const mapper = buildBinMapper(trainSet, p.maxBins);
+  const bins = binDataset(trainSet, mapper);
+  const n = trainSet.numRows;
+  const F = trainSet.numFeatures;
+  const builder = new TreeBuilder(bins, n, F, mapper, p);
+  const usable = Int32Array.from([...Array(F).keys()].filter((f) => mapper.numBins[f]! >= 2));
+  const rng = mulberry32(p.seed);
+
+  const baseScore = objective.initScore(trainSet.labels);
+  const scores = new Float64Array(n).fill(baseScore);
+  const grad = new Float64Array(n);
+  const hess = new Float64Array(n);
+  const validScores = validSet ? new Float64Array(validSet.numRows).fill(baseScore) : null;
+  const model: Model = {
+    format: 'searchloop-gbdt',
+    version: 1,
+    objective: p.objective,
+    baseScore,
+    featureNames: [...trainSet.featureNames],
+    trees: [],
+    bestIteration: 0,
+    params: { ...p },
+  };
+  const history: IterationLog[] = [];
+  const higherIsBetter = ranking;
+  let best = higherIsBetter ? -Infinity : Infinity;
+  let bestIter = 0;
+
+  for (let it = 0; it < p.numTrees; it++) {
+    objective.gradients(scores, grad, hess);
+    const rows = p.baggingFraction < 1 ? sampleIndices(n, Math.max(1, Math.round(n * p.baggingFraction)), rng) : null;
+    const feats = p.featureFraction < 1 ? pickFeatures(usable, p.featureFraction, rng) : usable;
+    const tree = builder.build(grad, hess, rows, feats);
+    model.trees.push(tree);
+    for (let r = 0; r < n; r++) scores[r]! += predictBinned(tree, bins, F, mapper.numBins, r);
+    if (!validSet || !validScores) {
+      history.push({ iteration: it + 1 });
+      continue;
+    }
+    for (let r = 0; r < validSet.numRows; r++) validScores[r]! += predictTree(tree, validSet.features, r * F);
+    const v = ranking ? ndcgAt(validSet.labels, validScores, validSet.groups!, p.evalAt) : logLoss(validSet.labels, Array.from(validScores, sigmoid));
+    history.push({ iteration: it + 1, valid: v });
+    if (higherIsBetter ? v > best : v < best) {
+      best = v;
+      bestIter = it + 1;
+    } else if (p.earlyStoppingRounds > 0 && it + 1 - bestIter >= p.earlyStoppingRounds) break;
+  }
+  if (validSet && p.earlyStoppingRounds > 0) model.trees.length = bestIter;
+  model.bestIteration = validSet && p.earlyStoppingRounds > 0 ? bestIter : model.trees.length;
+  return {
+    model,
+    metric: ranking ? `ndcg@${p.evalAt}` : 'logloss',
+    history,
+    ...(validSet ? { bestScore: best } : {}),
+    trainRows: n,
+    validRows: validSet?.numRows ?? 0,
+  };
+}
+
+function pickFeatures(usable: Int32Array, fraction: number, rng: () => number): Int32Array {
+  const k = Math.max(1, Math.round(usable.length * fraction));
+  const chosen = sampleIndices(usable.length, k, rng);
+  return chosen.map((i) => usable[i]!);
+}
