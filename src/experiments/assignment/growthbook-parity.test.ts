@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { GrowthBookClient } from '@growthbook/growthbook';
+import { GrowthBookClient, type ConditionInterface } from '@growthbook/growthbook';
 import { describe, expect, it, vi } from 'vitest';
 import { assign, type AssignableExperiment } from './assign.js';
 import { chooseVariation, getBucketRanges, inLayer, type BucketRange } from './buckets.js';
@@ -174,11 +174,11 @@ describe('assign() agrees with GrowthBookClient.runInlineExperiment end to end',
           key: exp.seed,
           seed: exp.seed,
           hashVersion: exp.hashVersion ?? 2,
-          variations: exp.variants.map((v) => v.id),
+          variations: exp.variants.map((v) => v.id) as [string, string, ...string[]],
           weights: exp.variants.map((v) => v.weight),
           coverage: exp.trafficAllocation,
           ...(exp.layer ? { namespace: [exp.layer.id, exp.layer.range[0], exp.layer.range[1]] as [string, number, number] } : {}),
-          ...(exp.conditions ? { condition: exp.conditions as Record<string, unknown> } : {}),
+          ...(exp.conditions ? { condition: exp.conditions as unknown as ConditionInterface } : {}),
         },
         { attributes: { ...attributes, id } },
       );
