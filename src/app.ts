@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { AppConfig } from './config.js';
+import type { Container } from './container.js';
+import { experimentRoutes } from './experiments/experiment.routes.js';
+import { feedbackRoutes } from './feedback/feedback.routes.js';
+import { ErrorEnvelope } from './http/envelope.js';
+import { registerErrorHandlers } from './http/error-handler.js';
+import { healthRoutes } from './http/health.routes.js';
+import { registerOpenApi } from './http/openapi.js';
+import { registerValidation } from './http/validation.js';
+import { modelRoutes } from './learning/model.routes.js';
+import { VERSION } from './version.js';
+
+export type AppOptions = Pick<AppConfig, 'bodyLimitBytes' | 'logLevel'> & {
+  /** Overrides Fastify's logger (tests pass false). */
+  logger?: FastifyServerOptions['logger'];
+};
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(options: AppOptions, container: Container): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? { level: options.logLevel },
+    bodyLimit: options.bodyLimitBytes,
+    // Echo a sane client X-Request-Id; otherwise make one. It appears in every log line.
+    genReqId: (req) => {
+      const sent = req.headers['x-request-id'];
+      return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
+    },
+    requestIdLogLabel: 'requestId',
+    ajv: { customOptions: { removeAdditional: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerValidation(app);
+  registerErrorHandlers(app);
+  app.addSchema(ErrorEnvelope);
+  await registerOpenApi(app, VERSION);
+
+  await app.register(healthRoutes, { ping: () => container.database.ping() });
+  await app.register(feedbackRoutes, { feedbackService: container.feedbackService });
+  await app.register(modelRoutes, { modelService: container.modelService });
+  await app.register(experimentRoutes, { experimentService: container.experimentService });
+  return app;
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config.js';
+import { serveUntilSignalled } from './main.js';
+import { openDatabase } from './storage/database.js';
+import { migrateToLatest } from './storage/migrator.js';
+import { VERSION } from './version.js';
+
+const HELP = `searchloop ${VERSION} — search feedback, learned models and A/B experiments
+
+Usage: searchloop <command> [--help]
+
+Commands:
+  serve      Run migrations, then serve the HTTP API (default)
+  migrate    Apply pending database migrations and exit
+
+Configuration (environment variables):
+  PORT               port to listen on (default 3000)
+  HOST               address to bind (default 127.0.0.1)
+  DATABASE_URL       sqlite:///abs/path.db | sqlite:relative/path.db | postgres://user@host:5432/db
+                     (default: ./data/searchloop.db, embedded SQLite)
+  DATABASE_SCHEMA    PostgreSQL schema to use (default: the server's search_path, usually public)
+  LOG_LEVEL          fatal | error | warn | info | debug | trace | silent (default info)
+  BODY_LIMIT_BYTES   largest accepted request body (default 2097152)
+  SHUTDOWN_GRACE_MS  how long in-flight requests may take on SIGTERM (default 10000)
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' } } });
+  if (values.version) {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const command = positionals[0] ?? 'serve';
+  if (values.help || command === 'help') {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const config = loadConfig();
+  if (command === 'serve') {
+    await serveUntilSignalled(config);
+    return -1; // keeps running
+  }
+  if (command === 'migrate') {
+    const database = await openDatabase(config.database);
+    try {
+      const { applied } = await migrateToLatest(database);
+      process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
+    } finally {
+      await database.close();
+    }
+    return 0;
+  }
+  process.stderr.write(`unknown command "${command}"\n\n${HELP}`);
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error: unknown) => {
+    if (error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
+    else process.stderr.write(`searchloop failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

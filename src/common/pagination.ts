@@ -1,0 +1,51 @@
+import { ValidationError } from '../http/errors.js';
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/** Cursors are opaque to clients: base64url of the last row's key. */
+export function encodeCursor(lastId: string): string {
+  return Buffer.from(JSON.stringify({ k: lastId }), 'utf8').toString('base64url');
+}
+
+export function decodeCursor(cursor: string | undefined): string | undefined {
+  if (cursor === undefined) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const key = (parsed as { k?: unknown }).k;
+    if (typeof key === 'string' && key.length > 0 && key.length <= 128) return key;
+  } catch {
+    // fall through to the error below
+  }
+  throw ValidationError.field('/cursor', 'is not a cursor this service issued', 'querystring');
+}
+
+/** Stores fetch limit + 1 rows; the extra row only says whether another page exists. */
+export function toPage<T>(rows: T[], limit: number, keyOf: (row: T) => string): Page<T> {
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  return { items, nextCursor: rows.length > limit && last ? encodeCursor(keyOf(last)) : null };
+}
+
+/** Position in a newest-first listing ordered by (createdAt desc, id desc). */
+export interface NewestFirstKey {
+  createdAt: number;
+  id: string;
+}
+
+export function keyOfNewestFirst(row: { createdAt: number; id: string }): string {
+  return `${row.createdAt}.${row.id}`;
+}
+
+export function decodeNewestFirstCursor(cursor: string | undefined): NewestFirstKey | undefined {
+  const key = decodeCursor(cursor);
+  if (key === undefined) return undefined;
+  const dot = key.indexOf('.');
+  const createdAt = Number(key.slice(0, dot));
+  if (dot <= 0 || !Number.isSafeInteger(createdAt)) {
+    throw new ValidationError('/cursor: is not a cursor this service issued', [{ path: '/cursor', message: 'is not a cursor this service issued', in: 'querystring' }]);
+  }
+  return { createdAt, id: key.slice(dot + 1) };
+}

@@ -1,0 +1,83 @@
+import path from 'node:path';
+
+/** Where the data lives: the embedded SQLite file or a PostgreSQL server. */
+export type DatabaseTarget =
+  | { kind: 'sqlite'; path: string }
+  | { kind: 'postgres'; url: string; schema?: string };
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  database: DatabaseTarget;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  bodyLimitBytes: number;
+  shutdownGraceMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, message: string) {
+    super(`Invalid configuration: ${variable} ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const DEFAULT_SQLITE_PATH = 'data/searchloop.db';
+
+function integerVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+/**
+ * Accepted forms: `sqlite:///absolute/path.db`, `sqlite:relative/path.db` (relative to the
+ * working directory), `postgres://…` / `postgresql://…`. Unset means ./data/searchloop.db.
+ */
+export function parseDatabaseUrl(raw: string | undefined, cwd: string, schema?: string): DatabaseTarget {
+  if (raw === undefined || raw.trim() === '') return { kind: 'sqlite', path: path.resolve(cwd, DEFAULT_SQLITE_PATH) };
+  const url = raw.trim();
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    try {
+      new URL(url);
+    } catch {
+      throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
+    }
+    return schema ? { kind: 'postgres', url, schema } : { kind: 'postgres', url };
+  }
+  if (url.startsWith('sqlite://')) {
+    const file = url.slice('sqlite://'.length);
+    if (!file.startsWith('/')) throw new ConfigError('DATABASE_URL', 'sqlite:// needs an absolute path (sqlite:///abs/file.db); use sqlite:relative/file.db for a relative one');
+    return { kind: 'sqlite', path: file };
+  }
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length);
+    if (file === '') throw new ConfigError('DATABASE_URL', 'sqlite: needs a file path');
+    return { kind: 'sqlite', path: path.resolve(cwd, file) };
+  }
+  throw new ConfigError('DATABASE_URL', `must start with sqlite: or postgres://, got "${url.split(':')[0]}:…"`);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): AppConfig {
+  const logLevel = (env.LOG_LEVEL ?? 'info').trim();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  const host = (env.HOST ?? '127.0.0.1').trim();
+  if (host === '') throw new ConfigError('HOST', 'must not be empty');
+  const schema = env.DATABASE_SCHEMA?.trim();
+  if (schema && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new ConfigError('DATABASE_SCHEMA', 'must be a lower-case SQL identifier');
+  }
+  return {
+    port: integerVar(env, 'PORT', 3000, 0, 65535),
+    host,
+    database: parseDatabaseUrl(env.DATABASE_URL, cwd, schema || undefined),
+    logLevel: logLevel as AppConfig['logLevel'],
+    bodyLimitBytes: integerVar(env, 'BODY_LIMIT_BYTES', 2 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    shutdownGraceMs: integerVar(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+  };
+}

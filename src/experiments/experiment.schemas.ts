@@ -1,0 +1,92 @@
+import { Type, type Static } from 'typebox';
+import { StringEnum } from '../http/string-enum.js';
+import { METRIC_NAMES } from './metric-catalogue.js';
+
+export const EXPERIMENT_STATUSES = ['created', 'scheduled', 'running', 'paused', 'stopped', 'concluded', 'archived'] as const;
+export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
+
+export const EXPERIMENT_LIMITS = { maxVariants: 20, maxTargetMetrics: 20, variantConfigMaxBytes: 8 * 1024, weightTolerance: 1e-6 } as const;
+
+export const VariantInput = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 64, description: 'Unique within the experiment.' }),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Display name; defaults to the id.' })),
+    weight: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 1, description: 'Share of allocated traffic in [0, 1]; weights sum to 1 (±1e-6). Omit on every variant for an equal split.' }),
+    ),
+    config: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form settings handed to the front end (≤ 8 KiB).' })),
+  },
+  { additionalProperties: false },
+);
+
+export const ExperimentConfigurationInput = Type.Object(
+  {
+    variants: Type.Array(VariantInput, { minItems: 2, maxItems: EXPERIMENT_LIMITS.maxVariants }),
+    trafficAllocation: Type.Optional(
+      Type.Number({ exclusiveMinimum: 0, maximum: 1, default: 1, description: 'Fraction of units that enter the experiment, in (0, 1]; default 1.' }),
+    ),
+    targetMetrics: Type.Optional(
+      Type.Array(StringEnum(METRIC_NAMES), {
+        minItems: 1,
+        maxItems: EXPERIMENT_LIMITS.maxTargetMetrics,
+        description: `Names from the metric catalogue: ${METRIC_NAMES.join(', ')}. Default ["ctr"].`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ExperimentCreateBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200, description: 'Unique among experiments.' }),
+    description: Type.Optional(Type.String({ maxLength: 5000 })),
+    startDate: Type.Optional(Type.String({ format: 'date-time' })),
+    endDate: Type.Optional(Type.String({ format: 'date-time', description: 'Must be after startDate.' })),
+    configuration: ExperimentConfigurationInput,
+  },
+  { additionalProperties: false },
+);
+export type ExperimentCreateBody = Static<typeof ExperimentCreateBody>;
+
+export const VariantView = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  weight: Type.Number(),
+  config: Type.Record(Type.String(), Type.Unknown()),
+});
+export type VariantView = Static<typeof VariantView>;
+
+export const ExperimentView = Type.Object({
+  experimentId: Type.String(),
+  name: Type.String(),
+  description: Type.Union([Type.String(), Type.Null()]),
+  status: StringEnum(EXPERIMENT_STATUSES),
+  startDate: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  endDate: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  variants: Type.Array(VariantView),
+  configuration: Type.Object({
+    variants: Type.Array(VariantView),
+    trafficAllocation: Type.Number(),
+    targetMetrics: Type.Array(Type.String()),
+  }),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+export type ExperimentView = Static<typeof ExperimentView>;
+
+export const ExperimentIdParams = Type.Object({ experimentId: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const ExperimentListQuery = Type.Object(
+  {
+    status: Type.Optional(StringEnum(EXPERIMENT_STATUSES)),
+    limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+export type ExperimentListQuery = Static<typeof ExperimentListQuery>;
+
+export const ExperimentPage = Type.Object({
+  items: Type.Array(ExperimentView),
+  nextCursor: Type.Union([Type.String(), Type.Null()]),
+});

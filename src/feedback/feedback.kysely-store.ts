@@ -1,0 +1,154 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, FeedbackItemTable } from '../storage/schema.js';
+import { isUniqueViolation } from '../storage/sql-errors.js';
+import type { FeedbackFilter, FeedbackRecord, FeedbackStore, FeedbackSubmissionRecord, IdempotencyRecord } from './feedback.store.js';
+
+// 23 columns × 400 rows stays under SQLite's 32 766 bound-parameter limit.
+const INSERT_CHUNK = 400;
+
+function toRow(r: FeedbackRecord): FeedbackItemTable {
+  return {
+    id: r.id,
+    submission_id: r.submissionId,
+    seq: r.seq,
+    session_id: r.sessionId,
+    query_id: r.queryId,
+    rating: r.rating,
+    user_action: r.userAction,
+    event_time: r.eventTime,
+    received_at: r.receivedAt,
+    result_id: r.resultId,
+    query_hash: r.queryHash,
+    engagement_type: r.engagementType,
+    search_type: r.searchType,
+    position: r.position,
+    time_to_click: r.timeToClick,
+    device_type: r.deviceType,
+    viewport_width: r.viewportWidth,
+    viewport_height: r.viewportHeight,
+    scroll_depth: r.scrollDepth,
+    dwell_time: r.dwellTime,
+    category: r.category,
+    language: r.language,
+    extra_metadata: r.extraMetadata,
+  };
+}
+
+function fromRow(row: Selectable<FeedbackItemTable>): FeedbackRecord {
+  return {
+    id: row.id,
+    submissionId: row.submission_id,
+    seq: row.seq,
+    sessionId: row.session_id,
+    queryId: row.query_id,
+    rating: row.rating,
+    userAction: row.user_action,
+    eventTime: row.event_time,
+    receivedAt: row.received_at,
+    resultId: row.result_id,
+    queryHash: row.query_hash,
+    engagementType: row.engagement_type,
+    searchType: row.search_type,
+    position: row.position,
+    timeToClick: row.time_to_click,
+    deviceType: row.device_type,
+    viewportWidth: row.viewport_width,
+    viewportHeight: row.viewport_height,
+    scrollDepth: row.scroll_depth,
+    dwellTime: row.dwell_time,
+    category: row.category,
+    language: row.language,
+    extraMetadata: row.extra_metadata,
+  };
+}
+
+export class KyselyFeedbackStore implements FeedbackStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async findIdempotencyRecord(scope: string, key: string): Promise<IdempotencyRecord | undefined> {
+    const row = await this.db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('scope', '=', scope)
+      .where('key', '=', key)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      scope: row.scope,
+      key: row.key,
+      requestHash: row.request_hash,
+      statusCode: row.status_code,
+      responseBody: row.response_body,
+      createdAt: row.created_at,
+    };
+  }
+
+  async insertSubmission(
+    submission: FeedbackSubmissionRecord,
+    items: FeedbackRecord[],
+    idempotency?: IdempotencyRecord,
+  ): Promise<'inserted' | 'duplicate-key'> {
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        if (idempotency) {
+          // First write in the transaction: a concurrent twin blocks here (PostgreSQL) or is
+          // serialised (SQLite), then fails on the primary key and writes nothing.
+          await trx
+            .insertInto('idempotency_keys')
+            .values({
+              scope: idempotency.scope,
+              key: idempotency.key,
+              request_hash: idempotency.requestHash,
+              status_code: idempotency.statusCode,
+              response_body: idempotency.responseBody,
+              created_at: idempotency.createdAt,
+            })
+            .execute();
+        }
+        await trx
+          .insertInto('feedback_submissions')
+          .values({ id: submission.id, session_id: submission.sessionId, item_count: submission.itemCount, received_at: submission.receivedAt })
+          .execute();
+        for (let i = 0; i < items.length; i += INSERT_CHUNK) {
+          await trx.insertInto('feedback_items').values(items.slice(i, i + INSERT_CHUNK).map(toRow)).execute();
+        }
+      });
+      return 'inserted';
+    } catch (error) {
+      if (idempotency && isUniqueViolation(error)) {
+        const winner = await this.findIdempotencyRecord(idempotency.scope, idempotency.key);
+        if (winner) return 'duplicate-key';
+      }
+      throw error;
+    }
+  }
+
+  async getSubmission(id: string) {
+    const submission = await this.db.selectFrom('feedback_submissions').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!submission) return undefined;
+    const rows = await this.db.selectFrom('feedback_items').selectAll().where('submission_id', '=', id).orderBy('seq').execute();
+    return {
+      submission: { id: submission.id, sessionId: submission.session_id, itemCount: submission.item_count, receivedAt: submission.received_at },
+      items: rows.map(fromRow),
+    };
+  }
+
+  async listItems(filter: FeedbackFilter, limit: number): Promise<FeedbackRecord[]> {
+    let query = this.db.selectFrom('feedback_items').selectAll();
+    if (filter.sessionId !== undefined) query = query.where('session_id', '=', filter.sessionId);
+    if (filter.queryId !== undefined) query = query.where('query_id', '=', filter.queryId);
+    if (filter.since !== undefined) query = query.where('event_time', '>=', filter.since);
+    if (filter.until !== undefined) query = query.where('event_time', '<', filter.until);
+    if (filter.afterId !== undefined) query = query.where('id', '>', filter.afterId);
+    const rows = await query.orderBy('id').limit(limit).execute();
+    return rows.map(fromRow);
+  }
+
+  async deleteSession(sessionId: string): Promise<{ items: number; submissions: number }> {
+    return this.db.transaction().execute(async (trx) => {
+      const items = await trx.deleteFrom('feedback_items').where('session_id', '=', sessionId).executeTakeFirst();
+      const submissions = await trx.deleteFrom('feedback_submissions').where('session_id', '=', sessionId).executeTakeFirst();
+      return { items: Number(items.numDeletedRows), submissions: Number(submissions.numDeletedRows) };
+    });
+  }
+}

@@ -1,0 +1,144 @@
+import { Type, type Static } from 'typebox';
+
+/** Bounds a client can rely on; the README's limits table repeats them. */
+export const FEEDBACK_LIMITS = {
+  maxItems: 1000,
+  maxIdLength: 256,
+  maxShortText: 64,
+  maxDurationMs: 86_400_000,
+  maxExtraKeys: 32,
+  maxExtraBytes: 4096,
+  maxExtraDepth: 3,
+  maxFutureSkewMs: 5 * 60 * 1000,
+} as const;
+
+const Id = (description: string) => Type.String({ minLength: 1, maxLength: FEEDBACK_LIMITS.maxIdLength, description });
+const Short = (description: string) => Type.String({ minLength: 1, maxLength: FEEDBACK_LIMITS.maxShortText, description });
+const Duration = (description: string) =>
+  Type.Number({ minimum: 0, maximum: FEEDBACK_LIMITS.maxDurationMs, description: `${description} (milliseconds, 0…86 400 000)` });
+
+export const Viewport = Type.Object(
+  {
+    width: Type.Number({ exclusiveMinimum: 0, maximum: 100_000 }),
+    height: Type.Number({ exclusiveMinimum: 0, maximum: 100_000 }),
+  },
+  { additionalProperties: false },
+);
+
+export const CustomMetadata = Type.Object(
+  {
+    searchType: Type.Optional(Short('Kind of search, e.g. keyword, semantic, autocomplete.')),
+    position: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, description: '1-based rank at which the result was shown.' })),
+    timeToClick: Type.Optional(Duration('Time from showing the results to the click')),
+    deviceType: Type.Optional(Short('desktop, mobile, tablet, …')),
+    viewport: Type.Optional(Viewport),
+    scrollDepth: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Fraction of the result page scrolled, 0…1.' })),
+    dwellTime: Type.Optional(Duration('Time spent on the clicked result')),
+    category: Type.Optional(Type.String({ minLength: 1, maxLength: FEEDBACK_LIMITS.maxIdLength })),
+    language: Type.Optional(Short('Language tag, e.g. en or en-GB.')),
+  },
+  {
+    additionalProperties: true,
+    description:
+      'Known fields are typed; any other key is kept as client metadata, bounded to 32 keys, 4 KiB serialized and nesting depth 3. Keys named __proto__, constructor or prototype are refused.',
+  },
+);
+
+export const FeedbackMetadata = Type.Object(
+  {
+    userAction: Type.Optional(Short('What the user did: impression, click, add_to_cart, purchase, conversion, rate, skip, or your own verb.')),
+    timestamp: Type.Optional(
+      Type.String({ format: 'date-time', maxLength: 64, description: 'When it happened: ISO 8601 with a zone, at most 5 minutes in the future. Absent: the server receive time.' }),
+    ),
+    resultId: Type.Optional(Id('The result (document) the action was on.')),
+    queryHash: Type.Optional(Id('The normalized query, shared by every execution of the same query.')),
+    engagementType: Type.Optional(Short('Free classification of the engagement.')),
+    customMetadata: Type.Optional(CustomMetadata),
+  },
+  { additionalProperties: false },
+);
+
+export const FeedbackItemInput = Type.Object(
+  {
+    queryId: Id('One execution of a search.'),
+    rating: Type.Optional(Type.Number({ minimum: -1, maximum: 5, description: 'Explicit rating in [-1, 5]: thumbs (-1/1), 0–4 grades or 1–5 stars.' })),
+    metadata: Type.Optional(FeedbackMetadata),
+  },
+  { additionalProperties: false, description: 'Needs rating or metadata.userAction (or both).' },
+);
+
+export const FeedbackSubmissionBody = Type.Object(
+  {
+    sessionId: Id('The session (the unit of experiments).'),
+    feedback: Type.Array(FeedbackItemInput, { minItems: 1, maxItems: FEEDBACK_LIMITS.maxItems }),
+  },
+  { additionalProperties: false },
+);
+export type FeedbackSubmissionBody = Static<typeof FeedbackSubmissionBody>;
+export type FeedbackItemInput = Static<typeof FeedbackItemInput>;
+
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Retries with the same key return the first answer and store nothing twice (kept 24 h).' })),
+});
+
+export const FeedbackResult = Type.Object({
+  feedbackId: Type.String(),
+  processed: Type.Boolean(),
+  timestamp: Type.String({ format: 'date-time' }),
+  items: Type.Integer({ description: 'How many items were stored.' }),
+});
+
+export const FeedbackItemView = Type.Object({
+  itemId: Type.String(),
+  feedbackId: Type.String(),
+  sessionId: Type.String(),
+  queryId: Type.String(),
+  rating: Type.Union([Type.Number(), Type.Null()]),
+  metadata: Type.Object({
+    userAction: Type.Union([Type.String(), Type.Null()]),
+    timestamp: Type.String({ format: 'date-time' }),
+    resultId: Type.Union([Type.String(), Type.Null()]),
+    queryHash: Type.Union([Type.String(), Type.Null()]),
+    engagementType: Type.Union([Type.String(), Type.Null()]),
+    customMetadata: Type.Record(Type.String(), Type.Unknown()),
+  }),
+  receivedAt: Type.String({ format: 'date-time' }),
+});
+
+export const FeedbackSubmissionView = Type.Object({
+  feedbackId: Type.String(),
+  sessionId: Type.String(),
+  timestamp: Type.String({ format: 'date-time' }),
+  items: Type.Array(FeedbackItemView),
+});
+
+export const FeedbackListQuery = Type.Object(
+  {
+    sessionId: Type.Optional(Id('Only this session.')),
+    queryId: Type.Optional(Id('Only this query execution.')),
+    since: Type.Optional(Type.String({ format: 'date-time', description: 'Event time ≥ since.' })),
+    until: Type.Optional(Type.String({ format: 'date-time', description: 'Event time < until.' })),
+    limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+    cursor: Type.Optional(Type.String({ maxLength: 200, description: 'nextCursor of the previous page.' })),
+  },
+  { additionalProperties: false },
+);
+export type FeedbackListQuery = Static<typeof FeedbackListQuery>;
+
+export const FeedbackPage = Type.Object({
+  items: Type.Array(FeedbackItemView),
+  nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as cursor for the next page; null on the last page.' }),
+});
+
+export const FeedbackDeleteQuery = Type.Object(
+  { sessionId: Id('Erase every item of this session.') },
+  { additionalProperties: false },
+);
+
+export const FeedbackDeleteResult = Type.Object({
+  sessionId: Type.String(),
+  deletedItems: Type.Integer(),
+  deletedSubmissions: Type.Integer(),
+});
+
+export const FeedbackIdParams = Type.Object({ feedbackId: Type.String({ minLength: 1, maxLength: 64 }) });

@@ -1,0 +1,200 @@
+import { createHash } from 'node:crypto';
+import type { Clock } from '../common/clock.js';
+import { newId } from '../common/ids.js';
+import { decodeCursor, toPage, type Page } from '../common/pagination.js';
+import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../http/errors.js';
+import { extractExtraMetadata } from './custom-metadata.js';
+import { FEEDBACK_LIMITS, type FeedbackItemInput, type FeedbackListQuery, type FeedbackSubmissionBody } from './feedback.schemas.js';
+import type { FeedbackRecord, FeedbackStore } from './feedback.store.js';
+
+export interface FeedbackResult {
+  feedbackId: string;
+  processed: true;
+  timestamp: string;
+  items: number;
+}
+
+export interface FeedbackItemView {
+  itemId: string;
+  feedbackId: string;
+  sessionId: string;
+  queryId: string;
+  rating: number | null;
+  metadata: {
+    userAction: string | null;
+    timestamp: string;
+    resultId: string | null;
+    queryHash: string | null;
+    engagementType: string | null;
+    customMetadata: Record<string, unknown>;
+  };
+  receivedAt: string;
+}
+
+const IDEMPOTENCY_SCOPE = 'feedback';
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function toItemView(r: FeedbackRecord): FeedbackItemView {
+  const custom: Record<string, unknown> = r.extraMetadata ? (JSON.parse(r.extraMetadata) as Record<string, unknown>) : {};
+  const put = (key: string, value: unknown) => {
+    if (value !== null && value !== undefined) custom[key] = value;
+  };
+  put('searchType', r.searchType);
+  put('position', r.position);
+  put('timeToClick', r.timeToClick);
+  put('deviceType', r.deviceType);
+  if (r.viewportWidth !== null && r.viewportHeight !== null) custom.viewport = { width: r.viewportWidth, height: r.viewportHeight };
+  put('scrollDepth', r.scrollDepth);
+  put('dwellTime', r.dwellTime);
+  put('category', r.category);
+  put('language', r.language);
+  return {
+    itemId: r.id,
+    feedbackId: r.submissionId,
+    sessionId: r.sessionId,
+    queryId: r.queryId,
+    rating: r.rating,
+    metadata: {
+      userAction: r.userAction,
+      timestamp: iso(r.eventTime),
+      resultId: r.resultId,
+      queryHash: r.queryHash,
+      engagementType: r.engagementType,
+      customMetadata: custom,
+    },
+    receivedAt: iso(r.receivedAt),
+  };
+}
+
+function parseInstant(value: string | undefined, path: string): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw ValidationError.field(path, 'is not a valid date-time', 'querystring');
+  return ms;
+}
+
+export class FeedbackService {
+  constructor(
+    private readonly store: FeedbackStore,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Checks the rules JSON Schema cannot express and flattens the items into records. */
+  private toRecords(body: FeedbackSubmissionBody, submissionId: string, receivedAt: number): FeedbackRecord[] {
+    const problems: ErrorDetail[] = [];
+    const records = body.feedback.map((item: FeedbackItemInput, seq) => {
+      const path = `/feedback/${seq}`;
+      const meta = item.metadata;
+      if (item.rating === undefined && meta?.userAction === undefined) {
+        problems.push({ path, message: 'needs rating or metadata.userAction', in: 'body' });
+      }
+      let eventTime = receivedAt;
+      if (meta?.timestamp !== undefined) {
+        eventTime = Date.parse(meta.timestamp);
+        if (Number.isNaN(eventTime)) problems.push({ path: `${path}/metadata/timestamp`, message: 'is not a valid date-time', in: 'body' });
+        else if (eventTime > receivedAt + FEEDBACK_LIMITS.maxFutureSkewMs) {
+          problems.push({ path: `${path}/metadata/timestamp`, message: 'is more than 5 minutes in the future', in: 'body' });
+        }
+      }
+      const custom = meta?.customMetadata;
+      const extraMetadata = extractExtraMetadata(custom as Record<string, unknown> | undefined, `${path}/metadata/customMetadata`, problems);
+      return {
+        id: newId(),
+        submissionId,
+        seq,
+        sessionId: body.sessionId,
+        queryId: item.queryId,
+        rating: item.rating ?? null,
+        userAction: meta?.userAction ?? null,
+        eventTime,
+        receivedAt,
+        resultId: meta?.resultId ?? null,
+        queryHash: meta?.queryHash ?? null,
+        engagementType: meta?.engagementType ?? null,
+        searchType: custom?.searchType ?? null,
+        position: custom?.position ?? null,
+        timeToClick: custom?.timeToClick ?? null,
+        deviceType: custom?.deviceType ?? null,
+        viewportWidth: custom?.viewport?.width ?? null,
+        viewportHeight: custom?.viewport?.height ?? null,
+        scrollDepth: custom?.scrollDepth ?? null,
+        dwellTime: custom?.dwellTime ?? null,
+        category: custom?.category ?? null,
+        language: custom?.language ?? null,
+        extraMetadata,
+      } satisfies FeedbackRecord;
+    });
+    if (problems.length > 0) {
+      const first = problems[0]!;
+      throw new ValidationError(`${first.path}: ${first.message}`, problems.slice(0, 50));
+    }
+    return records;
+  }
+
+  /**
+   * Stores a submission; resolves only after its transaction commits. With an idempotency
+   * key, a retry of the same body gets the first answer back and nothing is stored twice.
+   */
+  async submit(body: FeedbackSubmissionBody, idempotencyKey?: string): Promise<FeedbackResult> {
+    const requestHash = idempotencyKey ? createHash('sha256').update(JSON.stringify(body)).digest('hex') : '';
+    if (idempotencyKey) {
+      const earlier = await this.replay(idempotencyKey, requestHash);
+      if (earlier) return earlier;
+    }
+    const receivedAt = this.clock.now();
+    const feedbackId = newId();
+    const records = this.toRecords(body, feedbackId, receivedAt);
+    const result: FeedbackResult = { feedbackId, processed: true, timestamp: iso(receivedAt), items: records.length };
+    const outcome = await this.store.insertSubmission(
+      { id: feedbackId, sessionId: body.sessionId, itemCount: records.length, receivedAt },
+      records,
+      idempotencyKey
+        ? { scope: IDEMPOTENCY_SCOPE, key: idempotencyKey, requestHash, statusCode: 201, responseBody: JSON.stringify(result), createdAt: receivedAt }
+        : undefined,
+    );
+    if (outcome === 'duplicate-key') {
+      const earlier = await this.replay(idempotencyKey!, requestHash);
+      if (earlier) return earlier;
+    }
+    return result;
+  }
+
+  private async replay(key: string, requestHash: string): Promise<FeedbackResult | undefined> {
+    const earlier = await this.store.findIdempotencyRecord(IDEMPOTENCY_SCOPE, key);
+    if (!earlier) return undefined;
+    if (earlier.requestHash !== requestHash) {
+      throw new ConflictError('Idempotency-Key was already used with a different body', [
+        { path: '/idempotency-key', message: 'reused with a different body', in: 'headers' },
+      ]);
+    }
+    return JSON.parse(earlier.responseBody) as FeedbackResult;
+  }
+
+  async get(feedbackId: string) {
+    const found = await this.store.getSubmission(feedbackId);
+    if (!found) throw new NotFoundError(`feedback ${feedbackId} not found`);
+    return {
+      feedbackId: found.submission.id,
+      sessionId: found.submission.sessionId,
+      timestamp: iso(found.submission.receivedAt),
+      items: found.items.map(toItemView),
+    };
+  }
+
+  async list(query: FeedbackListQuery): Promise<Page<FeedbackItemView>> {
+    const since = parseInstant(query.since, '/since');
+    const until = parseInstant(query.until, '/until');
+    const afterId = decodeCursor(query.cursor);
+    const rows = await this.store.listItems(
+      { sessionId: query.sessionId, queryId: query.queryId, since, until, afterId },
+      query.limit + 1,
+    );
+    const page = toPage(rows, query.limit, (r) => r.id);
+    return { items: page.items.map(toItemView), nextCursor: page.nextCursor };
+  }
+
+  async deleteSession(sessionId: string) {
+    const deleted = await this.store.deleteSession(sessionId);
+    return { sessionId, deletedItems: deleted.items, deletedSubmissions: deleted.submissions };
+  }
+}

@@ -1,0 +1,69 @@
+/** One stored feedback item, flattened: the known customMetadata fields are columns. */
+export interface FeedbackRecord {
+  id: string;
+  submissionId: string;
+  seq: number;
+  sessionId: string;
+  queryId: string;
+  rating: number | null;
+  userAction: string | null;
+  eventTime: number;
+  receivedAt: number;
+  resultId: string | null;
+  queryHash: string | null;
+  engagementType: string | null;
+  searchType: string | null;
+  position: number | null;
+  timeToClick: number | null;
+  deviceType: string | null;
+  viewportWidth: number | null;
+  viewportHeight: number | null;
+  scrollDepth: number | null;
+  dwellTime: number | null;
+  category: string | null;
+  language: string | null;
+  /** Client keys beyond the known ones, as JSON text. */
+  extraMetadata: string | null;
+}
+
+export interface FeedbackSubmissionRecord {
+  id: string;
+  sessionId: string;
+  itemCount: number;
+  receivedAt: number;
+}
+
+export interface IdempotencyRecord {
+  scope: string;
+  key: string;
+  requestHash: string;
+  statusCode: number;
+  responseBody: string;
+  createdAt: number;
+}
+
+export interface FeedbackFilter {
+  sessionId?: string;
+  queryId?: string;
+  since?: number;
+  until?: number;
+  afterId?: string;
+}
+
+export interface FeedbackStore {
+  findIdempotencyRecord(scope: string, key: string): Promise<IdempotencyRecord | undefined>;
+  /**
+   * Writes the submission, its items and (when given) the idempotency record in one
+   * transaction. Returns 'duplicate-key' and writes nothing when the idempotency key was
+   * taken by a concurrent request first.
+   */
+  insertSubmission(
+    submission: FeedbackSubmissionRecord,
+    items: FeedbackRecord[],
+    idempotency?: IdempotencyRecord,
+  ): Promise<'inserted' | 'duplicate-key'>;
+  getSubmission(id: string): Promise<{ submission: FeedbackSubmissionRecord; items: FeedbackRecord[] } | undefined>;
+  /** Items matching the filter in id order, at most `limit`. */
+  listItems(filter: FeedbackFilter, limit: number): Promise<FeedbackRecord[]>;
+  deleteSession(sessionId: string): Promise<{ items: number; submissions: number }>;
+}

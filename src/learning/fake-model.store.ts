@@ -1,0 +1,27 @@
+import type { ModelFilter, ModelRecord, ModelStore } from './model.store.js';
+
+/** In-memory ModelStore for service unit tests. */
+export class FakeModelStore implements ModelStore {
+  readonly models = new Map<string, ModelRecord>();
+
+  async insert(model: ModelRecord) {
+    if (this.models.has(model.id) || [...this.models.values()].some((m) => m.name === model.name)) return 'duplicate' as const;
+    this.models.set(model.id, structuredClone(model));
+    return 'inserted' as const;
+  }
+
+  async get(id: string) {
+    const found = this.models.get(id);
+    return found ? structuredClone(found) : undefined;
+  }
+
+  async list(filter: ModelFilter, limit: number) {
+    const after = filter.after;
+    return [...this.models.values()]
+      .filter((m) => (!filter.type || m.type === filter.type) && (!filter.status || m.status === filter.status))
+      .filter((m) => !after || m.createdAt < after.createdAt || (m.createdAt === after.createdAt && m.id < after.id))
+      .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
+      .slice(0, limit)
+      .map((m) => structuredClone(m));
+  }
+}

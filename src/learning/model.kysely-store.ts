@@ -1,0 +1,65 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, ModelTable } from '../storage/schema.js';
+import { isUniqueViolation } from '../storage/sql-errors.js';
+import type { ModelStatus, ModelType } from './model.schemas.js';
+import type { ModelFilter, ModelRecord, ModelStore } from './model.store.js';
+
+function fromRow(row: Selectable<ModelTable>): ModelRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type as ModelType,
+    status: row.status as ModelStatus,
+    config: JSON.parse(row.config) as Record<string, unknown>,
+    metrics: JSON.parse(row.metrics) as Record<string, unknown>,
+    error: row.error,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export class KyselyModelStore implements ModelStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(model: ModelRecord): Promise<'inserted' | 'duplicate'> {
+    try {
+      await this.db
+        .insertInto('models')
+        .values({
+          id: model.id,
+          name: model.name,
+          type: model.type,
+          status: model.status,
+          config: JSON.stringify(model.config),
+          metrics: JSON.stringify(model.metrics),
+          error: model.error,
+          created_at: model.createdAt,
+          updated_at: model.updatedAt,
+        })
+        .execute();
+      return 'inserted';
+    } catch (error) {
+      if (isUniqueViolation(error)) return 'duplicate';
+      throw error;
+    }
+  }
+
+  async get(id: string): Promise<ModelRecord | undefined> {
+    const row = await this.db.selectFrom('models').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? fromRow(row) : undefined;
+  }
+
+  async list(filter: ModelFilter, limit: number): Promise<ModelRecord[]> {
+    let query = this.db.selectFrom('models').selectAll();
+    if (filter.type) query = query.where('type', '=', filter.type);
+    if (filter.status) query = query.where('status', '=', filter.status);
+    const after = filter.after;
+    if (after) {
+      query = query.where((eb) =>
+        eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]),
+      );
+    }
+    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    return rows.map(fromRow);
+  }
+}

@@ -1,0 +1,28 @@
+import type { ModelStatus, ModelType } from './model.schemas.js';
+
+export interface ModelRecord {
+  id: string;
+  name: string;
+  type: ModelType;
+  status: ModelStatus;
+  config: Record<string, unknown>;
+  metrics: Record<string, unknown>;
+  error: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ModelFilter {
+  type?: ModelType;
+  status?: ModelStatus;
+  /** Keyset position: rows strictly after (createdAt desc, id desc). */
+  after?: { createdAt: number; id: string };
+}
+
+export interface ModelStore {
+  /** Returns 'duplicate' (and writes nothing) when the id or the name is taken. */
+  insert(model: ModelRecord): Promise<'inserted' | 'duplicate'>;
+  get(id: string): Promise<ModelRecord | undefined>;
+  /** Newest first. */
+  list(filter: ModelFilter, limit: number): Promise<ModelRecord[]>;
+}

@@ -1,0 +1,64 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppConfig } from './config.js';
+import { buildApp } from './app.js';
+import { createContainer } from './container.js';
+import { openDatabase, type DatabaseHandle } from './storage/database.js';
+import { migrateToLatest } from './storage/migrator.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  address: string;
+  /** Stops accepting, lets in-flight requests finish (up to the grace period), closes the database. */
+  stop(): Promise<void>;
+}
+
+export async function startServer(config: AppConfig): Promise<RunningServer> {
+  const database = await openDatabase(config.database);
+  try {
+    await migrateToLatest(database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const container = createContainer(database);
+  const app = await buildApp(config, container);
+  const address = await app.listen({ port: config.port, host: config.host });
+  app.log.info({ database: config.database.kind, address }, 'searchloop listening');
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      const timer = setTimeout(() => {
+        app.log.error({ graceMs: config.shutdownGraceMs }, 'grace period over; closing remaining connections');
+        app.server.closeAllConnections();
+      }, config.shutdownGraceMs);
+      timer.unref();
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(timer);
+        await database.close();
+      }
+    })();
+    return stopping;
+  };
+  return { app, database, address, stop };
+}
+
+/** Runs until SIGTERM or SIGINT, then shuts down gracefully and exits. */
+export async function serveUntilSignalled(config: AppConfig): Promise<void> {
+  const server = await startServer(config);
+  const onSignal = (signal: NodeJS.Signals) => {
+    server.app.log.info({ signal }, 'shutting down');
+    server.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        server.app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+}

@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DatabaseTarget } from '../config.js';
+import type { Database } from './schema.js';
+
+// BIGINT columns hold epoch milliseconds, far below 2^53: read them as numbers.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: 'sqlite' | 'postgres';
+  /** The PostgreSQL schema the tables live in (undefined on SQLite). */
+  schema: string | undefined;
+  /** Cheap round trip used by /readyz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL pool size. */
+  poolSize?: number;
+  /** How long to wait for a pooled connection before failing (ms). */
+  connectionTimeoutMs?: number;
+}
+
+function openSqlite(file: string): DatabaseHandle {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const connection = new BetterSqlite3(file);
+  connection.pragma('journal_mode = WAL');
+  // FULL keeps a committed transaction on disk through a power cut: an acknowledged item is never lost.
+  connection.pragma('synchronous = FULL');
+  connection.pragma('busy_timeout = 5000');
+  connection.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    schema: undefined,
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+function openPostgres(url: string, schema: string | undefined, options: DatabaseOptions): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? 5000,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // An idle client losing its server must not crash the process; the next query reports it.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    schema,
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+export async function openDatabase(target: DatabaseTarget, options: DatabaseOptions = {}): Promise<DatabaseHandle> {
+  if (target.kind === 'sqlite') return openSqlite(target.path);
+  if (target.schema) {
+    // Create the schema with a short-lived connection so the pool's search_path resolves.
+    const client = new pg.Client({ connectionString: target.url });
+    await client.connect();
+    try {
+      await client.query(`create schema if not exists "${target.schema}"`);
+    } finally {
+      await client.end();
+    }
+  }
+  return openPostgres(target.url, target.schema, options);
+}

@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import * as initial from './0001-initial.js';
+
+/**
+ * Migrations are listed here rather than read from the directory so that the compiled
+ * build, tsx and the test runner all see the same ordered set.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001-initial': initial,
+};
