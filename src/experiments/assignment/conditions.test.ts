@@ -31,6 +31,7 @@ const CONDITIONS: Condition[] = [
   { country: 'NL', $or: [{ plan: 'pro' }, { age: { $gte: 65 } }] },
   { 'plan-tier': 'pro', 国: 'NL' },
   { $and: [{ $or: [{ country: { $in: ['NL'] } }, { $not: { beta: true } }] }, { plan: { $nin: ['free', 'trial'] } }] },
+  { age: { $lt: 18 }, $not: { age: 'null' } },
 ];
 
 const ATTRIBUTE_SETS: Attributes[] = [
@@ -85,6 +86,15 @@ describe('evaluateCondition agrees with GrowthBook evalCondition', () => {
     expect(evaluateCondition({ beta: false }, {})).toBe(false);
     expect(evaluateCondition({ age: 18 }, { age: '18' })).toBe(true);
     expect(evaluateCondition({ country: { $in: ['5'] } }, { country: 5 })).toBe(false);
+    // The README's recipe for "present and below 18".
+    const presentAndMinor: Condition = { age: { $lt: 18 }, $not: { age: 'null' } };
+    expect([{}, { age: null }, { age: 0 }, { age: 17 }, { age: 18 }].map((a) => evaluateCondition(presentAndMinor, a))).toEqual([
+      false,
+      false,
+      true,
+      true,
+      false,
+    ]);
   });
 
   it('agrees on randomly generated valid conditions and attributes (fast-check, fixed seed)', () => {
