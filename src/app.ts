@@ -36,6 +36,9 @@ export async function buildApp(options: AppOptions, container: Container): Promi
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // JSON only: a text/plain body is a 415, not a string that fails validation. Routes that
+  // take text (dataset uploads) register their own parser in their own scope.
+  app.removeContentTypeParser('text/plain');
   registerValidation(app);
   registerErrorHandlers(app);
   app.addSchema(ErrorEnvelope);

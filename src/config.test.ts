@@ -1,0 +1,33 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseDatabaseUrl } from './config.js';
+
+describe('configuration', () => {
+  it('defaults to port 3000 on 127.0.0.1 with ./data/searchloop.db', () => {
+    const c = loadConfig({}, '/srv/app');
+    expect(c).toMatchObject({ port: 3000, host: '127.0.0.1', logLevel: 'info', bodyLimitBytes: 2 * 1024 * 1024 });
+    expect(c.database).toEqual({ kind: 'sqlite', path: '/srv/app/data/searchloop.db' });
+  });
+
+  it('reads every DATABASE_URL form', () => {
+    expect(parseDatabaseUrl('sqlite:///var/lib/s.db', '/x')).toEqual({ kind: 'sqlite', path: '/var/lib/s.db' });
+    expect(parseDatabaseUrl('sqlite:rel/s.db', '/x')).toEqual({ kind: 'sqlite', path: path.resolve('/x', 'rel/s.db') });
+    expect(parseDatabaseUrl('postgres://u@h:5432/db', '/x')).toEqual({ kind: 'postgres', url: 'postgres://u@h:5432/db' });
+    expect(parseDatabaseUrl('postgresql://u@h/db', '/x', 'tenant_a')).toEqual({ kind: 'postgres', url: 'postgresql://u@h/db', schema: 'tenant_a' });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'sqlite://relative.db' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL'],
+    [{ BODY_LIMIT_BYTES: '10' }, 'BODY_LIMIT_BYTES'],
+    [{ DATABASE_SCHEMA: 'Drop Table' }, 'DATABASE_SCHEMA'],
+    [{ HOST: ' ' }, 'HOST'],
+  ])('refuses %o naming %s', (env, variable) => {
+    expect(() => loadConfig(env, '/x')).toThrow(ConfigError);
+    expect(() => loadConfig(env, '/x')).toThrow(variable);
+  });
+});
