@@ -3,6 +3,7 @@ import { CLICK_MODEL_ALGORITHMS, type ClickModelConfig, type PseudoCounts, type 
 
 export const DEFAULT_ITERATIONS = 50;
 export const DEFAULT_TOLERANCE = 1e-6;
+export const DEFAULT_EXAMINATION_MIN_IMPRESSIONS = 20;
 export const DEFAULT_PRIOR: PseudoCounts = { positive: 1, negative: 1 };
 
 function assertPrior(name: string, prior: PseudoCounts): void {
@@ -23,12 +24,14 @@ export function resolveConfig(config: ClickModelConfig): ResolvedConfig {
     prior: config.prior ?? DEFAULT_PRIOR,
     examinationPrior: config.examinationPrior ?? DEFAULT_PRIOR,
     coecExpectation: config.coecExpectation ?? 'best-rank',
+    examinationMinImpressions: config.examinationMinImpressions ?? DEFAULT_EXAMINATION_MIN_IMPRESSIONS,
   };
   assertDepth(resolved.maxDepth);
   if (!Number.isInteger(resolved.iterations) || resolved.iterations < 1) {
     throw new RangeError(`iterations must be a positive integer, got ${resolved.iterations}`);
   }
   if (!(resolved.tolerance >= 0)) throw new RangeError('tolerance must be >= 0');
+  if (!(resolved.examinationMinImpressions >= 0)) throw new RangeError('examinationMinImpressions must be >= 0');
   assertPrior('prior', resolved.prior);
   assertPrior('examinationPrior', resolved.examinationPrior);
   return resolved;

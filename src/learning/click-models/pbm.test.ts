@@ -54,3 +54,16 @@ describe('held-out comparison on PBM data', () => {
     expect(relevanceCorrelation(model, sim, trueAttractiveness).rho).toBeGreaterThanOrEqual(0.95);
   });
 });
+
+describe('PBM on a long-tailed log (Zipf query popularity, median pair seen 3 times)', () => {
+  const tail = simulateClickLog({ model: 'pbm', seed: 2, queries: 5000, docsPerQuery: 20, sessions: 100_000, zipfExponent: 1 });
+  const maxExamError = (minImpressions: number): number => {
+    const model = fitClickModel(tail.sessions, { algorithm: 'pbm', examinationMinImpressions: minImpressions });
+    return Math.max(...model.examination.map((g, r) => Math.abs(g - (tail.examination[r] as number))));
+  };
+
+  it('estimates examination from well-observed pairs only, avoiding the flattening bias of sparse pairs', () => {
+    expect(maxExamError(20)).toBeLessThanOrEqual(0.03);
+    expect(maxExamError(0)).toBeGreaterThan(0.06);
+  });
+});

@@ -21,6 +21,8 @@ export interface SimulationOptions {
   readonly examination?: readonly number[];
   /** DBN λ; default 0.9. */
   readonly continuation?: number;
+  /** Query popularity ∝ 1 / rank^exponent; 0 (default) = uniform. ~1 gives a long tail. */
+  readonly zipfExponent?: number;
   /** Attractiveness and satisfaction are drawn uniformly from this range. */
   readonly parameterRange?: readonly [number, number];
 }
@@ -93,10 +95,28 @@ export function simulateClickLog(options: SimulationOptions): SimulatedLog {
     catalogue.push({ queryHash, docs, params });
   }
 
+  // Cumulative popularity for inverse-CDF sampling of queries.
+  const exponent = options.zipfExponent ?? 0;
+  const cumulative = catalogue.map((_, q) => (q + 1) ** -exponent);
+  for (let q = 1; q < cumulative.length; q += 1) cumulative[q] = (cumulative[q] as number) + (cumulative[q - 1] as number);
+  const totalWeight = cumulative[cumulative.length - 1] ?? 0;
+  const pickQuery = (): number => {
+    if (exponent === 0) return randomInt(random, catalogue.length);
+    const u = random() * totalWeight;
+    let lo = 0;
+    let hi = cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((cumulative[mid] as number) > u) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
+
   const sessions: SearchSession[] = [];
   const order = Array.from({ length: options.docsPerQuery }, (_, i) => i);
   for (let s = 0; s < options.sessions; s += 1) {
-    const query = catalogue[randomInt(random, catalogue.length)];
+    const query = catalogue[pickQuery()];
     if (query === undefined) break;
     shuffleInPlace(random, order);
     const shown = order.slice(0, Math.min(depth, order.length));

@@ -48,6 +48,11 @@ export interface ClickModelConfig {
   /** Pseudo-counts for examination and continuation parameters. Default {1, 1}. */
   readonly examinationPrior?: PseudoCounts;
   readonly coecExpectation?: CoecExpectation;
+  /**
+   * PBM/UBM: only pairs with at least this many impressions inform the examination
+   * parameters (all pairs still get attractiveness). Default 20. See cell-em.ts.
+   */
+  readonly examinationMinImpressions?: number;
 }
 
 export type ResolvedConfig = Required<ClickModelConfig>;
