@@ -24,17 +24,23 @@ function assertSerializedModel(data: SerializedClickModel): void {
  */
 export function restoreClickModel(data: SerializedClickModel): ClickModel {
   assertSerializedModel(data);
-  const index = new Map<string, Map<string, number>>();
   const { pairs, queries } = data;
-  for (let p = 0; p < pairs.doc.length; p += 1) {
-    const query = queries[pairs.query[p] as number] as string;
-    let docs = index.get(query);
-    if (docs === undefined) {
-      docs = new Map();
-      index.set(query, docs);
+  // Built on first lookup: a worker that only fits and serialises never pays for it.
+  let built: Map<string, Map<string, number>> | undefined;
+  const index = (): Map<string, Map<string, number>> => {
+    if (built !== undefined) return built;
+    built = new Map();
+    for (let p = 0; p < pairs.doc.length; p += 1) {
+      const query = queries[pairs.query[p] as number] as string;
+      let docs = built.get(query);
+      if (docs === undefined) {
+        docs = new Map();
+        built.set(query, docs);
+      }
+      docs.set(pairs.doc[p] as string, p);
     }
-    docs.set(pairs.doc[p] as string, p);
-  }
+    return built;
+  };
 
   const estimateAt = (p: number): PairEstimate => ({
     queryHash: queries[pairs.query[p] as number] as string,
@@ -53,7 +59,7 @@ export function restoreClickModel(data: SerializedClickModel): ClickModel {
     summary: data.summary,
     examination: data.ranks.examination,
     estimate(queryHash: string, resultId: string): PairEstimate | undefined {
-      const p = index.get(queryHash)?.get(resultId);
+      const p = index().get(queryHash)?.get(resultId);
       return p === undefined ? undefined : estimateAt(p);
     },
     estimates(): PairEstimate[] {
@@ -61,7 +67,7 @@ export function restoreClickModel(data: SerializedClickModel): ClickModel {
     },
     clickProbabilities(session: SearchSession): ClickProbabilities {
       const n = Math.min(session.resultIds.length, session.clicks.length, maxDepth);
-      const docs = index.get(session.queryHash);
+      const docs = index().get(session.queryHash);
       const alpha: number[] = [];
       const sigma: number[] | null = pairs.satisfaction === null ? null : [];
       for (let r = 0; r < n; r += 1) {
