@@ -48,6 +48,7 @@ export function lambdaRankObjective(labels: Float32Array, groups: Int32Array, op
   const order = new Int32Array(maxGroup);
   const gains = new Float64Array(labels.length);
   for (let i = 0; i < labels.length; i++) gains[i] = labelGain(labels[i]!);
+  const sig = sigmoidTable(sigma);
   const disc = new Float64Array(maxGroup);
   for (let i = 0; i < maxGroup; i++) disc[i] = discount(i);
 
@@ -62,8 +63,7 @@ export function lambdaRankObjective(labels: Float32Array, groups: Int32Array, op
         const cnt = groups[q + 1]! - start;
         const inv = invMax[q]!;
         if (cnt < 2 || inv === 0) continue;
-        for (let i = 0; i < cnt; i++) order[i] = start + i;
-        const sorted = order.subarray(0, cnt).sort((a, b) => scores[b]! - scores[a]! || a - b);
+        const sorted = sortByScoreDesc(order, start, cnt, scores);
         const bestScore = scores[sorted[0]!]!;
         const worstScore = scores[sorted[cnt - 1]!]!;
         let sumLambdas = 0;
@@ -79,7 +79,7 @@ export function lambdaRankObjective(labels: Float32Array, groups: Int32Array, op
             let deltaNdcg = (gains[high]! - gains[low]!) * Math.abs(disc[i]! - disc[j]!) * inv;
             // Pairs already far apart in score matter less (LightGBM's lambdarank_norm).
             if (norm && bestScore !== worstScore) deltaNdcg /= 0.01 + Math.abs(deltaScore);
-            const pLambda0 = 1 / (1 + Math.exp(sigma * deltaScore));
+            const pLambda0 = sig(deltaScore);
             const pHess = pLambda0 * (1 - pLambda0) * sigma * sigma * deltaNdcg;
             const pLambda = -sigma * deltaNdcg * pLambda0;
             grad[high]! += pLambda;
@@ -98,6 +98,44 @@ export function lambdaRankObjective(labels: Float32Array, groups: Int32Array, op
         }
       }
     },
+  };
+}
+
+/** Rows start..start+cnt by score descending, ties by row order; insertion sort for short lists. */
+function sortByScoreDesc(order: Int32Array, start: number, cnt: number, scores: Float64Array): Int32Array {
+  const out = order.subarray(0, cnt);
+  if (cnt > 48) {
+    for (let i = 0; i < cnt; i++) out[i] = start + i;
+    return out.sort((a, b) => scores[b]! - scores[a]! || a - b);
+  }
+  for (let i = 0; i < cnt; i++) {
+    const row = start + i;
+    const s = scores[row]!;
+    let j = i - 1;
+    // Strictly greater moves ahead, so equal scores keep row order (stable).
+    while (j >= 0 && scores[out[j]!]! < s) {
+      out[j + 1] = out[j]!;
+      j--;
+    }
+    out[j + 1] = row;
+  }
+  return out;
+}
+
+/**
+ * 1 / (1 + exp(σ·x)) from a lookup table, as LightGBM does: the pair loop calls it ~10⁶ times
+ * per iteration on larger data. 2^20 entries over |σx| ≤ 25; outside, the curve is flat.
+ */
+function sigmoidTable(sigma: number): (x: number) => number {
+  const size = 1 << 20;
+  const lo = -25 / sigma;
+  const factor = size / (-2 * lo);
+  const table = new Float64Array(size);
+  for (let i = 0; i < size; i++) table[i] = 1 / (1 + Math.exp(sigma * (i / factor + lo)));
+  return (x) => {
+    if (x <= lo) return table[0]!;
+    if (x >= -lo) return table[size - 1]!;
+    return table[((x - lo) * factor) | 0]!;
   };
 }
 

@@ -1,6 +1,7 @@
 import type { BinMapper } from './binning.js';
 import { findBestSplit, type SplitCandidate, type SplitParams } from './split-finder.js';
 import type { Tree } from './tree.js';
+import { HistogramBuilder } from './histogram.js';
 
 export interface TreeParams extends SplitParams {
   numLeaves: number;
@@ -31,42 +32,20 @@ export class TreeBuilder {
   private readonly rows: Int32Array;
   private readonly scratch: Int32Array;
   private readonly pool: Float64Array[] = [];
-  /** CSR of present (non-missing) cells: global histogram slot and column per cell. */
-  private readonly rowPtr: Int32Array;
-  private readonly slots: Int32Array;
-  private readonly cols: Int32Array;
-  private readonly mask: Uint8Array;
+  private readonly hb: HistogramBuilder;
   private numUsable = 0;
 
   constructor(
-    private readonly bins: Uint8Array,
+    bins: Uint8Array,
     private readonly numRows: number,
-    private readonly numFeatures: number,
+    numFeatures: number,
     private readonly mapper: BinMapper,
     private readonly p: TreeParams,
   ) {
     this.rows = new Int32Array(numRows);
     this.scratch = new Int32Array(numRows);
-    this.mask = new Uint8Array(numFeatures);
     for (let f = 0; f < numFeatures; f++) if (mapper.numBins[f]! >= 2) this.numUsable++;
-    const { numBins, offsets } = mapper;
-    this.rowPtr = new Int32Array(numRows + 1);
-    let nnz = 0;
-    // Cells of constant features can never be split on, so they are left out of the CSR.
-    const usable = (f: number) => numBins[f]! >= 2;
-    for (let i = 0; i < bins.length; i++) if (bins[i] !== numBins[i % numFeatures] && usable(i % numFeatures)) nnz++;
-    this.slots = new Int32Array(nnz);
-    this.cols = new Int32Array(nnz);
-    let e = 0;
-    for (let r = 0; r < numRows; r++) {
-      for (let f = 0; f < numFeatures; f++) {
-        const b = bins[r * numFeatures + f]!;
-        if (b === numBins[f] || !usable(f)) continue;
-        this.slots[e] = offsets[f]! + b;
-        this.cols[e++] = f;
-      }
-      this.rowPtr[r + 1] = e;
-    }
+    this.hb = new HistogramBuilder(bins, numRows, numFeatures, mapper);
   }
 
   /** Grow one tree on the given rows (a bagged subset or all) and features. */
@@ -88,8 +67,6 @@ export class TreeBuilder {
       feature: [], threshold: [], defaultLeft: [], left: [], right: [], gain: [], cover: [],
       internalValue: [], leafValue: [], leafCover: [], splitBin: [],
     };
-    this.mask.fill(0);
-    for (let j = 0; j < features.length; j++) this.mask[features[j]!] = 1;
     const root: Leaf = { index: 0, begin: 0, end: n, hist: this.alloc(), g, h, depth: 0, best: null, parent: -1, isLeft: true };
     this.buildHist(root.hist!, root.begin, root.end, g, h, grad, hess, features);
     this.evaluate(root, features);
@@ -180,14 +157,16 @@ export class TreeBuilder {
 
   /** Stable in-place partition of rows[begin, end) by the split; returns the first right row. */
   private partition(begin: number, end: number, s: SplitCandidate): number {
-    const { rows, scratch, bins, numFeatures: F } = this;
+    const { rows, scratch } = this;
     const f = s.feature;
     const missingBin = this.mapper.numBins[f]!;
+    const col = this.hb.colBins;
+    const base = f * this.numRows;
     let l = begin;
     let r = 0;
     for (let i = begin; i < end; i++) {
       const row = rows[i]!;
-      const b = bins[row * F + f]!;
+      const b = col[base + row]!;
       const goLeft = b === missingBin ? s.defaultLeft : b <= s.bin;
       if (goLeft) rows[l++] = row;
       else scratch[r++] = row;
@@ -196,50 +175,8 @@ export class TreeBuilder {
     return l;
   }
 
-  /**
-   * Histogram of rows[begin, end) from the sparse slot lists: only present values are visited
-   * (a third of the cells on the LETOR sample), and each feature's missing bin is filled as
-   * node total minus its value bins, the trick that makes sparse data cheap in XGBoost/LightGBM.
-   */
   private buildHist(hist: Float64Array, begin: number, end: number, g0: number, h0: number, grad: Float64Array, hess: Float64Array, features: Int32Array): void {
-    const { rows, rowPtr, slots, cols, mask } = this;
-    const { offsets, numBins } = this.mapper;
-    for (let j = 0; j < features.length; j++) {
-      const f = features[j]!;
-      hist.fill(0, offsets[f]! * 3, offsets[f + 1]! * 3);
-    }
-    const all = features.length === this.numUsable;
-    for (let i = begin; i < end; i++) {
-      const r = rows[i]!;
-      const g = grad[r]!;
-      const h = hess[r]!;
-      const e1 = rowPtr[r + 1]!;
-      for (let e = rowPtr[r]!; e < e1; e++) {
-        if (!all && mask[cols[e]!] === 0) continue;
-        const k = slots[e]! * 3;
-        hist[k]! += g;
-        hist[k + 1]! += h;
-        hist[k + 2]! += 1;
-      }
-    }
-    const count = end - begin;
-    for (let j = 0; j < features.length; j++) {
-      const f = features[j]!;
-      const base = offsets[f]! * 3;
-      const miss = base + numBins[f]! * 3;
-      let g = g0;
-      let h = h0;
-      let c = count;
-      for (let k = base; k < miss; k += 3) {
-        g -= hist[k]!;
-        h -= hist[k + 1]!;
-        c -= hist[k + 2]!;
-      }
-      hist[miss] = g;
-      hist[miss + 1] = c === 0 ? 0 : h;
-      hist[miss + 2] = c;
-      if (c === 0) hist[miss] = 0;
-    }
+    this.hb.build(hist, this.rows, begin, end, g0, h0, grad, hess, features);
   }
 
   private value(g: number, h: number): number {

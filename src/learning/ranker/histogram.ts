@@ -1,0 +1,108 @@
+import type { BinMapper } from './binning.js';
+
+/**
+ * Gradient histograms (sum g, sum h, count per bin; layout in split-finder.ts).
+ *
+ * Rows are walked through a CSR of present cells only, and each feature's missing bin is
+ * filled afterwards as node total minus its value bins (XGBoost/LightGBM's trick for sparse
+ * data: a third of the cells on the LETOR sample). A column-wise pass with gathered gradients
+ * was tried for dense features and measured no faster in V8, so there is one path.
+ */
+export class HistogramBuilder {
+  /** Column-major bins, also used to partition rows (rows stay sorted, so reads are monotone). */
+  readonly colBins: Uint8Array;
+  private readonly rowPtr: Int32Array;
+  private readonly slots: Int32Array;
+  private readonly cols: Int32Array;
+  private readonly mask: Uint8Array;
+  private readonly numUsable: number;
+
+  constructor(
+    rowBins: Uint8Array,
+    private readonly numRows: number,
+    private readonly numFeatures: number,
+    private readonly mapper: BinMapper,
+  ) {
+    const n = numRows;
+    const F = numFeatures;
+    const { numBins, offsets } = mapper;
+    this.colBins = new Uint8Array(n * F);
+    this.mask = new Uint8Array(F);
+    let nnz = 0;
+    let numUsable = 0;
+    for (let f = 0; f < F; f++) {
+      let present = 0;
+      const miss = numBins[f]!;
+      for (let r = 0; r < n; r++) {
+        const b = rowBins[r * F + f]!;
+        this.colBins[f * n + r] = b;
+        if (b !== miss) present++;
+      }
+      // Constant features can never be split on, so their cells are left out.
+      if (numBins[f]! < 2) continue;
+      nnz += present;
+      numUsable++;
+    }
+    this.numUsable = numUsable;
+    this.rowPtr = new Int32Array(n + 1);
+    this.slots = new Int32Array(nnz);
+    this.cols = new Int32Array(nnz);
+    let e = 0;
+    for (let r = 0; r < n; r++) {
+      for (let f = 0; f < F; f++) {
+        const b = rowBins[r * F + f]!;
+        if (b === numBins[f] || numBins[f]! < 2) continue;
+        this.slots[e] = offsets[f]! + b;
+        this.cols[e++] = f;
+      }
+      this.rowPtr[r + 1] = e;
+    }
+  }
+
+  /** Histogram of rows[begin, end) over `features`; g0/h0 are the node's gradient totals. */
+  build(hist: Float64Array, rows: Int32Array, begin: number, end: number, g0: number, h0: number, grad: Float64Array, hess: Float64Array, features: Int32Array): void {
+    const { offsets, numBins } = this.mapper;
+    const { mask } = this;
+    const count = end - begin;
+    let selected = 0;
+    mask.fill(0);
+    for (let j = 0; j < features.length; j++) {
+      const f = features[j]!;
+      hist.fill(0, offsets[f]! * 3, offsets[f + 1]! * 3);
+      mask[f] = 1;
+      if (numBins[f]! >= 2) selected++;
+    }
+    const { rowPtr, slots, cols } = this;
+    const all = selected === this.numUsable;
+    for (let i = 0; i < count; i++) {
+      const r = rows[begin + i]!;
+      const g = grad[r]!;
+      const h = hess[r]!;
+      const e1 = rowPtr[r + 1]!;
+      for (let e = rowPtr[r]!; e < e1; e++) {
+        if (!all && mask[cols[e]!] === 0) continue;
+        const k = slots[e]! * 3;
+        hist[k]! += g;
+        hist[k + 1]! += h;
+        hist[k + 2]! += 1;
+      }
+    }
+    for (let j = 0; j < features.length; j++) {
+      const f = features[j]!;
+      const base = offsets[f]! * 3;
+      const miss = base + numBins[f]! * 3;
+      let g = g0;
+      let h = h0;
+      let c = count;
+      for (let k = base; k < miss; k += 3) {
+        g -= hist[k]!;
+        h -= hist[k + 1]!;
+        c -= hist[k + 2]!;
+      }
+      // Counts are exact; sums by subtraction carry rounding, so an empty missing bin is zeroed.
+      hist[miss] = c === 0 ? 0 : g;
+      hist[miss + 1] = c === 0 ? 0 : h;
+      hist[miss + 2] = c;
+    }
+  }
+}
