@@ -44,12 +44,13 @@ row('encode', '-', encoded.seconds, `${encoded.value.pairCount.toLocaleString('e
 const fitDefault = time(() => fitClickModel(encoded.value, { algorithm: 'pbm' }));
 const model = fitDefault.value;
 const examError = Math.max(...model.examination.map((g, r) => Math.abs(g - (sim.value.examination[r] as number))));
-const { rho } = relevanceCorrelation(model, sim.value, trueAttractiveness);
+const { rho, pairs } = relevanceCorrelation(model, sim.value, trueAttractiveness);
+const rhoNote = pairs > 0 ? rho.toFixed(4) : 'n/a (no pair seen 50 times)';
 row(
   'fit pbm (tolerance 1e-6)',
   model.summary.iterations,
   fitDefault.seconds,
-  `converged=${model.summary.converged} max|Δγ|=${examError.toFixed(4)} ρ=${rho.toFixed(4)}`,
+  `converged=${model.summary.converged} max|Δγ|=${examError.toFixed(4)} ρ=${rhoNote}`,
 );
 
 const fitFull = time(() => fitClickModel(encoded.value, { algorithm: 'pbm', iterations: 50, tolerance: 0 }));
