@@ -3,6 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppConfig } from './config.js';
 import type { Container } from './container.js';
+import { assignmentRoutes } from './experiments/assignment.routes.js';
+import { experimentLifecycleRoutes } from './experiments/experiment-lifecycle.routes.js';
 import { experimentRoutes } from './experiments/experiment.routes.js';
 import { feedbackRoutes } from './feedback/feedback.routes.js';
 import { ErrorEnvelope } from './http/envelope.js';
@@ -48,5 +50,7 @@ export async function buildApp(options: AppOptions, container: Container): Promi
   await app.register(feedbackRoutes, { feedbackService: container.feedbackService });
   await app.register(modelRoutes, { modelService: container.modelService });
   await app.register(experimentRoutes, { experimentService: container.experimentService });
+  await app.register(experimentLifecycleRoutes, { lifecycleService: container.lifecycleService, experimentService: container.experimentService });
+  await app.register(assignmentRoutes, { assignmentService: container.assignmentService });
   return app;
 }

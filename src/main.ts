@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from './config.js';
 import { buildApp } from './app.js';
 import { createContainer } from './container.js';
+import { createBackgroundJobs } from './jobs/background-jobs.js';
 import { openDatabase, type DatabaseHandle } from './storage/database.js';
 import { migrateToLatest } from './storage/migrator.js';
 
@@ -23,7 +24,9 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
   }
   const container = createContainer(database);
   const app = await buildApp(config, container);
+  const jobs = createBackgroundJobs(container, app.log);
   const address = await app.listen({ port: config.port, host: config.host });
+  jobs.start();
   app.log.info({ database: config.database.kind, address }, 'searchloop listening');
 
   let stopping: Promise<void> | undefined;
@@ -36,6 +39,7 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
       timer.unref();
       try {
         await app.close();
+        await jobs.stop();
       } finally {
         clearTimeout(timer);
         await database.close();

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf } from '../http/actor.js';
 import { Envelope, errorResponses, ok } from '../http/envelope.js';
 import { ExperimentCreateBody, ExperimentIdParams, ExperimentListQuery, ExperimentPage, ExperimentView } from './experiment.schemas.js';
 import type { ExperimentService } from './experiment.service.js';
@@ -18,7 +19,7 @@ export const experimentRoutes: FastifyPluginAsyncTypebox<ExperimentRoutesOptions
         response: { 201: Envelope(ExperimentView), ...errorResponses(400, 409, 415) },
       },
     },
-    async (request, reply) => reply.status(201).send(ok(await experimentService.create(request.body))),
+    async (request, reply) => reply.status(201).send(ok(await experimentService.create(request.body, actorOf(request)))),
   );
 
   app.get(

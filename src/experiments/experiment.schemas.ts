@@ -19,6 +19,16 @@ export const VariantInput = Type.Object(
   { additionalProperties: false },
 );
 
+export const LayerInput = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 64 }),
+    range: Type.Tuple([Type.Number({ minimum: 0, maximum: 1 }), Type.Number({ minimum: 0, maximum: 1 })], {
+      description: '[start, end) slice of the layer; experiments of one layer with disjoint slices never share a unit.',
+    }),
+  },
+  { additionalProperties: false, description: 'Mutual exclusion: GrowthBook namespace semantics.' },
+);
+
 export const ExperimentConfigurationInput = Type.Object(
   {
     variants: Type.Array(VariantInput, { minItems: 2, maxItems: EXPERIMENT_LIMITS.maxVariants }),
@@ -32,6 +42,12 @@ export const ExperimentConfigurationInput = Type.Object(
         description: `Names from the metric catalogue: ${METRIC_NAMES.join(', ')}. Default ["ctr"].`,
       }),
     ),
+    seed: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Hash seed (GrowthBook hash v2); default the experiment id. Phase k > 0 uses "<seed>:<k>".' })),
+    layer: Type.Optional(LayerInput),
+    conditions: Type.Optional(
+      Type.Unknown({ description: 'Targeting on assign attributes: a subset of GrowthBook conditions (equality, $in/$nin, $gt/$gte/$lt/$lte, $and/$or/$not).' }),
+    ),
+    controlVariantId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The baseline of comparisons; default the first variant.' })),
   },
   { additionalProperties: false },
 );
@@ -68,7 +84,21 @@ export const ExperimentView = Type.Object({
     variants: Type.Array(VariantView),
     trafficAllocation: Type.Number(),
     targetMetrics: Type.Array(Type.String()),
+    seed: Type.Optional(Type.String()),
+    layer: Type.Optional(Type.Object({ id: Type.String(), range: Type.Array(Type.Number()) })),
+    conditions: Type.Optional(Type.Unknown()),
+    controlVariantId: Type.Optional(Type.String()),
   }),
+  phase: Type.Integer({ description: 'Current phase; a new phase re-randomizes with a new seed.' }),
+  conclusion: Type.Union([
+    Type.Object({
+      decision: Type.String(),
+      winnerVariantId: Type.Union([Type.String(), Type.Null()]),
+      notes: Type.Union([Type.String(), Type.Null()]),
+      concludedAt: Type.String({ format: 'date-time' }),
+    }),
+    Type.Null(),
+  ]),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 });

@@ -1,5 +1,6 @@
 import type { NewestFirstKey } from '../common/pagination.js';
 import type { ExperimentStatus } from './experiment.schemas.js';
+import type { Condition } from './assignment/index.js';
 import type { MetricName } from './metric-catalogue.js';
 
 export interface VariantRecord {
@@ -9,10 +10,56 @@ export interface VariantRecord {
   config: Record<string, unknown>;
 }
 
+export interface LayerSlice {
+  id: string;
+  range: [number, number];
+}
+
 export interface ExperimentConfiguration {
   variants: VariantRecord[];
   trafficAllocation: number;
   targetMetrics: MetricName[];
+  seed?: string;
+  layer?: LayerSlice;
+  conditions?: Condition;
+  controlVariantId?: string;
+}
+
+export interface Conclusion {
+  decision: 'ship' | 'rollback' | 'inconclusive';
+  winnerVariantId: string | null;
+  notes: string | null;
+  concludedAt: number;
+}
+
+export interface ExperimentEvent {
+  id: string;
+  experimentId: string;
+  at: number;
+  actor: string;
+  action: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** A phase's seed and the configuration it randomized with. */
+export interface PhaseRecord {
+  experimentId: string;
+  phase: number;
+  seed: string;
+  configuration: ExperimentConfiguration;
+  startedAt: number;
+  endedAt: number | null;
+}
+
+/** One write: the new state of the experiment, its audit event and any phase bookkeeping. */
+export interface ExperimentChange {
+  next: ExperimentRecord;
+  event: ExperimentEvent;
+  /** Close the current phase at this time (stop, conclude, archive, new phase). */
+  endPhaseAt?: number;
+  /** Open a phase (first start, or a new phase). */
+  startPhase?: PhaseRecord;
 }
 
 export interface ExperimentRecord {
@@ -23,6 +70,8 @@ export interface ExperimentRecord {
   startDate: number | null;
   endDate: number | null;
   configuration: ExperimentConfiguration;
+  phase: number;
+  conclusion: Conclusion | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -33,9 +82,24 @@ export interface ExperimentFilter {
 }
 
 export interface ExperimentStore {
-  /** Returns 'duplicate' (and writes nothing) when the name is taken. */
-  insert(experiment: ExperimentRecord): Promise<'inserted' | 'duplicate'>;
+  /** Stores the experiment with its creation event; 'duplicate' (nothing written) when the name is taken. */
+  insert(experiment: ExperimentRecord, event: ExperimentEvent): Promise<'inserted' | 'duplicate'>;
   get(id: string): Promise<ExperimentRecord | undefined>;
   /** Newest first. */
   list(filter: ExperimentFilter, limit: number): Promise<ExperimentRecord[]>;
+  /**
+   * Applies a change if the stored row still has `expectedUpdatedAt` (optimistic concurrency,
+   * so two instances never both apply a transition). 'stale' means nothing was written;
+   * 'duplicate' means a rename hit another experiment's name.
+   */
+  update(change: ExperimentChange, expectedUpdatedAt: number): Promise<'updated' | 'stale' | 'duplicate'>;
+  listEvents(experimentId: string, afterId: string | undefined, limit: number): Promise<ExperimentEvent[]>;
+  getPhase(experimentId: string, phase: number): Promise<PhaseRecord | undefined>;
+  listPhases(experimentIds: string[]): Promise<PhaseRecord[]>;
+  /** Experiments that assignment serves: running, and concluded ones (a winner is served to all). */
+  listServing(): Promise<ExperimentRecord[]>;
+  /** Changes whenever any experiment changes; a cheap poll for other instances' edits. */
+  revision(): Promise<string>;
+  /** Scheduled experiments whose start has come, and running or paused ones whose end has passed. */
+  listDue(now: number): Promise<ExperimentRecord[]>;
 }

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, FeedbackItemTable } from '../storage/schema.js';
 import { isUniqueViolation } from '../storage/sql-errors.js';
 import type { FeedbackFilter, FeedbackRecord, FeedbackStore, FeedbackSubmissionRecord, IdempotencyRecord } from './feedback.store.js';
@@ -6,7 +6,7 @@ import type { FeedbackFilter, FeedbackRecord, FeedbackStore, FeedbackSubmissionR
 // 23 columns × 400 rows stays under SQLite's 32 766 bound-parameter limit.
 const INSERT_CHUNK = 400;
 
-function toRow(r: FeedbackRecord): FeedbackItemTable {
+function toRow(r: FeedbackRecord): Insertable<FeedbackItemTable> {
   return {
     id: r.id,
     submission_id: r.submissionId,

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Table types shared by every Kysely store. Times are epoch milliseconds (UTC) in BIGINT
  * columns and JSON is stored as text, so that SQLite and PostgreSQL hold identical values
@@ -34,6 +36,7 @@ export interface FeedbackItemTable {
   category: string | null;
   language: string | null;
   extra_metadata: string | null;
+  attributed: Generated<number>;
 }
 
 export interface IdempotencyKeyTable {
@@ -67,6 +70,63 @@ export interface ExperimentTable {
   configuration: string;
   created_at: number;
   updated_at: number;
+  phase: Generated<number>;
+  conclusion: string | null;
+}
+
+export interface ExperimentPhaseTable {
+  experiment_id: string;
+  phase: number;
+  seed: string;
+  configuration: string;
+  started_at: number;
+  ended_at: number | null;
+}
+
+export interface ExperimentEventTable {
+  id: string;
+  experiment_id: string;
+  at: number;
+  actor: string;
+  action: string;
+  before: string | null;
+  after: string | null;
+}
+
+/** Per-unit sufficient statistics, kept up to date by attribution. */
+export interface UnitStats {
+  impressions: number;
+  clicks: number;
+  searches: number;
+  searches_with_click: number;
+  rr_sum: number;
+  rated_items: number;
+  rating_sum: number;
+  dwell_sum: number;
+  dwell_count: number;
+  satisfied_clicks: number;
+  ttc_sum: number;
+  ttc_count: number;
+  scroll_sum: number;
+  scroll_count: number;
+  conversions: number;
+}
+
+export type ExperimentUnitTable = {
+  experiment_id: string;
+  phase: number;
+  unit_id: string;
+  variant_id: string;
+  exposed_at: number;
+  covariates: string | null;
+} & { [K in keyof UnitStats]: Generated<number> };
+
+export interface ExperimentSearchTable {
+  experiment_id: string;
+  phase: number;
+  unit_id: string;
+  query_id: string;
+  has_click: Generated<number>;
 }
 
 export interface Database {
@@ -75,4 +135,8 @@ export interface Database {
   idempotency_keys: IdempotencyKeyTable;
   models: ModelTable;
   experiments: ExperimentTable;
+  experiment_phases: ExperimentPhaseTable;
+  experiment_events: ExperimentEventTable;
+  experiment_units: ExperimentUnitTable;
+  experiment_searches: ExperimentSearchTable;
 }

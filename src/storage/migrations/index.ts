@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as initial from './0001-initial.js';
+import * as runningExperiments from './0002-running-experiments.js';
 
 /**
  * Migrations are listed here rather than read from the directory so that the compiled
@@ -7,4 +8,5 @@ import * as initial from './0001-initial.js';
  */
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-running-experiments': runningExperiments,
 };

@@ -1,0 +1,131 @@
+import type { Clock } from '../common/clock.js';
+import { ValidationError } from '../http/errors.js';
+import { assign, type AssignableExperiment, type Attributes } from './assignment/index.js';
+import { phaseSeed } from './experiment-rules.js';
+import type { ExperimentRecord, ExperimentStore } from './experiment.store.js';
+import type { AssignmentView } from './assignment.schemas.js';
+import type { ExposureRecord, ExposureStore } from './exposure.store.js';
+import { METRIC_NAMES } from './metric-catalogue.js';
+
+interface ServingExperiment {
+  record: ExperimentRecord;
+  assignable: AssignableExperiment;
+}
+
+export interface AssignInput {
+  unitId: string;
+  attributes?: Record<string, unknown> & { covariates?: Record<string, number> };
+}
+
+function toServing(record: ExperimentRecord): ServingExperiment {
+  const c = record.configuration;
+  return {
+    record,
+    assignable: {
+      seed: phaseSeed(record.id, c, record.phase),
+      hashVersion: 2,
+      variants: c.variants,
+      trafficAllocation: c.trafficAllocation,
+      ...(c.layer ? { layer: { id: c.layer.id, range: c.layer.range } } : {}),
+      ...(c.conditions ? { conditions: c.conditions } : {}),
+    },
+  };
+}
+
+function checkCovariates(covariates: Record<string, number> | undefined): Record<string, number> | null {
+  if (!covariates) return null;
+  for (const name of Object.keys(covariates)) {
+    if (!(METRIC_NAMES as readonly string[]).includes(name)) {
+      throw ValidationError.field(`/attributes/covariates/${name}`, `is not a metric; use one of ${METRIC_NAMES.join(', ')}`);
+    }
+  }
+  return Object.keys(covariates).length ? covariates : null;
+}
+
+/**
+ * The hot path. Running experiments live in memory; a call hashes the unit (no read) and
+ * records first exposures with one idempotent insert. The cache reloads after a local change
+ * and when a 1-second poll of the experiments' revision sees another instance's change.
+ */
+export class AssignmentService {
+  private cache: { revision: string; experiments: ServingExperiment[] } | undefined;
+  private stale = true;
+  private reloading: Promise<ServingExperiment[]> | undefined;
+
+  constructor(
+    private readonly experiments: Pick<ExperimentStore, 'listServing' | 'revision'>,
+    private readonly exposures: Pick<ExposureStore, 'recordExposures'>,
+    private readonly clock: Clock,
+    private readonly loadExperiment: (id: string) => Promise<ExperimentRecord>,
+  ) {}
+
+  invalidate(): void {
+    this.stale = true;
+  }
+
+  /** The poll: one cheap query; reloads only when something changed. */
+  async refreshIfChanged(): Promise<void> {
+    const revision = await this.experiments.revision();
+    if (!this.cache || revision !== this.cache.revision) this.stale = true;
+  }
+
+  private async serving(): Promise<ServingExperiment[]> {
+    if (!this.stale && this.cache) return this.cache.experiments;
+    this.reloading ??= (async () => {
+      try {
+        this.stale = false;
+        const revision = await this.experiments.revision();
+        const experiments = (await this.experiments.listServing()).map(toServing);
+        this.cache = { revision, experiments };
+        return experiments;
+      } finally {
+        this.reloading = undefined;
+      }
+    })();
+    return this.reloading;
+  }
+
+  private decide(s: ServingExperiment, unitId: string, attributes: Attributes): AssignmentView {
+    const r = s.record;
+    const variantView = (id: string | null) => {
+      const v = r.configuration.variants.find((x) => x.id === id);
+      return v ? { id: v.id, name: v.name, config: v.config } : null;
+    };
+    if (r.status === 'concluded') {
+      const winner = r.conclusion?.winnerVariantId ?? null;
+      return { experimentId: r.id, inExperiment: false, variantId: winner, variant: variantView(winner), phase: r.phase, reason: winner ? 'concluded_winner' : 'experiment_concluded' };
+    }
+    if (r.status !== 'running') {
+      return { experimentId: r.id, inExperiment: false, variantId: null, variant: null, phase: r.phase, reason: `experiment_${r.status}` };
+    }
+    const a = assign(s.assignable, unitId, attributes);
+    return { experimentId: r.id, inExperiment: a.inExperiment, variantId: a.variantId, variant: variantView(a.variantId), phase: r.phase, reason: a.reason };
+  }
+
+  private exposure(view: AssignmentView, unitId: string, covariates: Record<string, number> | null, now: number): ExposureRecord {
+    return { experimentId: view.experimentId, phase: view.phase, unitId, variantId: view.variantId!, exposedAt: now, covariates };
+  }
+
+  async assignOne(experimentId: string, input: AssignInput): Promise<AssignmentView> {
+    const covariates = checkCovariates(input.attributes?.covariates);
+    const cached = (await this.serving()).find((s) => s.record.id === experimentId);
+    // Not served from the cache (created, paused, …): one read to tell 404 from "not running".
+    const serving = cached ?? toServing(await this.loadExperiment(experimentId));
+    const view = this.decide(serving, input.unitId, (input.attributes ?? {}) as Attributes);
+    if (view.inExperiment) await this.exposures.recordExposures([this.exposure(view, input.unitId, covariates, this.clock.now())]);
+    return view;
+  }
+
+  async assignAll(input: AssignInput): Promise<{ unitId: string; assignments: AssignmentView[] }> {
+    const covariates = checkCovariates(input.attributes?.covariates);
+    const attributes = (input.attributes ?? {}) as Attributes;
+    // A concluded experiment without a winner serves nobody, so it is left out of the list.
+    const assignments = (await this.serving())
+      .map((s) => this.decide(s, input.unitId, attributes))
+      .filter((a) => a.reason !== 'experiment_concluded');
+    const now = this.clock.now();
+    const enrolled = assignments.filter((a) => a.inExperiment).map((a) => this.exposure(a, input.unitId, covariates, now));
+    await this.exposures.recordExposures(enrolled);
+    return { unitId: input.unitId, assignments };
+  }
+}

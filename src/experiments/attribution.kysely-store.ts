@@ -1,0 +1,131 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import { searchKey, type AttributableItem, type ExposureWindow } from './attribution.js';
+import type { AttributionStore, Planner } from './attribution.store.js';
+
+// An arbitrary constant naming the attribution lock among PostgreSQL advisory locks.
+const ATTRIBUTION_LOCK = 774_201_001;
+
+export interface AttributionStoreCapabilities {
+  /** PostgreSQL: pg_try_advisory_xact_lock. SQLite serialises writers by itself. */
+  advisoryLocks: boolean;
+}
+
+export class KyselyAttributionStore implements AttributionStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly capabilities: AttributionStoreCapabilities,
+  ) {}
+
+  async attributeNext(limit: number, plan: Planner): Promise<number | null> {
+    return this.db.transaction().execute(async (trx) => {
+      if (this.capabilities.advisoryLocks) {
+        const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${ATTRIBUTION_LOCK}) as locked`.execute(trx);
+        if (!rows[0]?.locked) return null;
+      }
+      const items = await this.claim(trx, limit);
+      if (items.length === 0) return 0;
+      const sessions = [...new Set(items.map((i) => i.sessionId))];
+      const exposures = await this.exposures(trx, sessions);
+      const known = await this.knownSearches(trx, items, exposures);
+      const { units, searches } = plan(items, exposures, known);
+
+      for (const u of units) {
+        const s = u.stats;
+        await trx
+          .updateTable('experiment_units')
+          .set((eb) => ({
+            impressions: eb('impressions', '+', s.impressions),
+            clicks: eb('clicks', '+', s.clicks),
+            searches: eb('searches', '+', s.searches),
+            searches_with_click: eb('searches_with_click', '+', s.searches_with_click),
+            rr_sum: eb('rr_sum', '+', s.rr_sum),
+            rated_items: eb('rated_items', '+', s.rated_items),
+            rating_sum: eb('rating_sum', '+', s.rating_sum),
+            dwell_sum: eb('dwell_sum', '+', s.dwell_sum),
+            dwell_count: eb('dwell_count', '+', s.dwell_count),
+            satisfied_clicks: eb('satisfied_clicks', '+', s.satisfied_clicks),
+            ttc_sum: eb('ttc_sum', '+', s.ttc_sum),
+            ttc_count: eb('ttc_count', '+', s.ttc_count),
+            scroll_sum: eb('scroll_sum', '+', s.scroll_sum),
+            scroll_count: eb('scroll_count', '+', s.scroll_count),
+            conversions: eb('conversions', '+', s.conversions),
+          }))
+          .where('experiment_id', '=', u.experimentId)
+          .where('phase', '=', u.phase)
+          .where('unit_id', '=', u.unitId)
+          .execute();
+      }
+      for (let i = 0; i < searches.length; i += 500) {
+        await trx
+          .insertInto('experiment_searches')
+          .values(searches.slice(i, i + 500).map((s) => ({ experiment_id: s.experimentId, phase: s.phase, unit_id: s.unitId, query_id: s.queryId, has_click: s.hasClick })))
+          .onConflict((oc) => oc.columns(['experiment_id', 'phase', 'unit_id', 'query_id']).doUpdateSet((eb) => ({ has_click: eb.ref('excluded.has_click') })))
+          .execute();
+      }
+      const ids = items.map((i) => i.id);
+      for (let i = 0; i < ids.length; i += 500) {
+        await trx.updateTable('feedback_items').set({ attributed: 1 }).where('id', 'in', ids.slice(i, i + 500)).execute();
+      }
+      return items.length;
+    });
+  }
+
+  private async claim(trx: Transaction<Database>, limit: number): Promise<AttributableItem[]> {
+    const rows = await trx
+      .selectFrom('feedback_items')
+      .select(['id', 'session_id', 'query_id', 'user_action', 'rating', 'received_at', 'position', 'dwell_time', 'time_to_click', 'scroll_depth'])
+      .where('attributed', '=', 0)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      sessionId: r.session_id,
+      queryId: r.query_id,
+      userAction: r.user_action,
+      rating: r.rating,
+      receivedAt: r.received_at,
+      position: r.position,
+      dwellTime: r.dwell_time,
+      timeToClick: r.time_to_click,
+      scrollDepth: r.scroll_depth,
+    }));
+  }
+
+  private async exposures(trx: Transaction<Database>, sessions: string[]): Promise<Map<string, ExposureWindow[]>> {
+    const bySession = new Map<string, ExposureWindow[]>();
+    for (let i = 0; i < sessions.length; i += 500) {
+      const rows = await trx
+        .selectFrom('experiment_units as u')
+        .innerJoin('experiment_phases as p', (j) => j.onRef('p.experiment_id', '=', 'u.experiment_id').onRef('p.phase', '=', 'u.phase'))
+        .select(['u.experiment_id', 'u.phase', 'u.unit_id', 'u.exposed_at', 'u.conversions', 'p.ended_at'])
+        .where('u.unit_id', 'in', sessions.slice(i, i + 500))
+        .execute();
+      for (const r of rows) {
+        const list = bySession.get(r.unit_id) ?? [];
+        list.push({ experimentId: r.experiment_id, phase: r.phase, unitId: r.unit_id, exposedAt: r.exposed_at, phaseEndedAt: r.ended_at, conversions: r.conversions });
+        bySession.set(r.unit_id, list);
+      }
+    }
+    return bySession;
+  }
+
+  private async knownSearches(trx: Transaction<Database>, items: AttributableItem[], exposures: Map<string, ExposureWindow[]>): Promise<Map<string, number>> {
+    const known = new Map<string, number>();
+    const units = [...exposures.values()].flat();
+    if (units.length === 0) return known;
+    const queryIds = [...new Set(items.filter((i) => exposures.has(i.sessionId)).map((i) => i.queryId))];
+    const unitIds = [...exposures.keys()];
+    for (let i = 0; i < unitIds.length; i += 300) {
+      const rows = await trx
+        .selectFrom('experiment_searches')
+        .select(['experiment_id', 'phase', 'unit_id', 'query_id', 'has_click'])
+        .where('unit_id', 'in', unitIds.slice(i, i + 300))
+        .where('query_id', 'in', queryIds)
+        .execute();
+      for (const r of rows) known.set(searchKey(r.experiment_id, r.phase, r.unit_id, r.query_id), r.has_click);
+    }
+    return known;
+  }
+}

@@ -1,0 +1,168 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Clock } from '../common/clock.js';
+import { newId } from '../common/ids.js';
+import { ConflictError, ValidationError, type ErrorDetail } from '../http/errors.js';
+import { checkDates, normaliseConfiguration, phaseSeed, type ConfigurationInput } from './experiment-rules.js';
+import type { ConcludeBody, PatchBody } from './experiment-change.schemas.js';
+import type { ExperimentView } from './experiment.schemas.js';
+import { throwIfProblems, toExperimentView } from './experiment.service.js';
+import type { ExperimentChange, ExperimentConfiguration, ExperimentRecord, ExperimentStore } from './experiment.store.js';
+import { transition, type LifecycleAction } from './lifecycle/lifecycle.js';
+
+export type ManualAction = Exclude<LifecycleAction, 'activate' | 'expire' | 'conclude'>;
+
+const ENROLLED = new Set(['running', 'paused']);
+const FROZEN = new Set(['stopped', 'concluded', 'archived']);
+
+/** Fields whose change re-randomizes units, so they need a new phase once units are enrolled. */
+function randomizationChanges(before: ExperimentConfiguration, after: ExperimentConfiguration): string[] {
+  const changed: string[] = [];
+  const shape = (c: ExperimentConfiguration) => c.variants.map((v) => ({ id: v.id, weight: v.weight, config: v.config }));
+  if (!isDeepStrictEqual(shape(before), shape(after))) changed.push('variants');
+  if (after.trafficAllocation < before.trafficAllocation) changed.push('trafficAllocation (lowered)');
+  if (before.seed !== after.seed) changed.push('seed');
+  if (!isDeepStrictEqual(before.layer, after.layer)) changed.push('layer');
+  if (!isDeepStrictEqual(before.conditions, after.conditions)) changed.push('conditions');
+  return changed;
+}
+
+/** Every change to an experiment after creation: transitions, conclusion, edits, phases. */
+export class ExperimentLifecycleService {
+  constructor(
+    private readonly store: ExperimentStore,
+    private readonly clock: Clock,
+    private readonly load: (id: string) => Promise<ExperimentRecord>,
+    /** Called after every applied change (the assignment cache listens). */
+    private readonly onChange: () => void = () => undefined,
+  ) {}
+
+  /** updated_at strictly increases, so it is both the optimistic-lock token and the cache revision. */
+  private stamp(e: ExperimentRecord): number {
+    return Math.max(this.clock.now(), e.updatedAt + 1);
+  }
+
+  private async write(change: ExperimentChange, expected: number): Promise<ExperimentView> {
+    const outcome = await this.store.update(change, expected);
+    if (outcome === 'stale') throw new ConflictError('the experiment changed while this request ran; read it again and retry');
+    if (outcome === 'duplicate') {
+      throw new ConflictError(`an experiment named "${change.next.name}" already exists`, [{ path: '/name', message: 'is already taken', in: 'body' }]);
+    }
+    this.onChange();
+    return toExperimentView(change.next);
+  }
+
+  private change(e: ExperimentRecord, action: LifecycleAction | 'update', next: ExperimentRecord, actor: string, extra: Partial<ExperimentChange> = {}): ExperimentChange {
+    return { next, event: { id: newId(), experimentId: e.id, at: next.updatedAt, actor, action, before: { status: e.status }, after: { status: next.status } }, ...extra };
+  }
+
+  /** Moves the state machine; the phase opens when it first runs and closes when it stops. */
+  private transitionRecord(e: ExperimentRecord, action: LifecycleAction, actor: string): ExperimentChange {
+    const now = this.clock.now();
+    const result = transition(e.status, action, {
+      now: new Date(now),
+      ...(e.startDate !== null ? { startDate: new Date(e.startDate) } : {}),
+      ...(e.endDate !== null ? { endDate: new Date(e.endDate) } : {}),
+    });
+    if (!result.ok) {
+      const allowed = result.allowed.length ? result.allowed.filter((a) => a !== 'activate' && a !== 'expire').join(', ') : 'none';
+      const message = `cannot ${action} an experiment that is ${e.status} (${result.reason.replaceAll('_', ' ')}); allowed: ${allowed || 'none'}`;
+      throw new ConflictError(message, [{ path: '/status', message }]);
+    }
+    const next: ExperimentRecord = { ...e, status: result.next, updatedAt: this.stamp(e) };
+    const extra: Partial<ExperimentChange> = {};
+    if (result.next === 'running' && e.status !== 'paused') {
+      extra.startPhase = { experimentId: e.id, phase: e.phase, seed: phaseSeed(e.id, e.configuration, e.phase), configuration: e.configuration, startedAt: next.updatedAt, endedAt: null };
+    }
+    if (FROZEN.has(result.next) && !FROZEN.has(e.status)) extra.endPhaseAt = next.updatedAt;
+    return this.change(e, action, next, actor, extra);
+  }
+
+  async act(experimentId: string, action: ManualAction, actor = 'anonymous'): Promise<ExperimentView> {
+    const e = await this.load(experimentId);
+    return this.write(this.transitionRecord(e, action, actor), e.updatedAt);
+  }
+
+  async conclude(experimentId: string, body: ConcludeBody, actor = 'anonymous'): Promise<ExperimentView> {
+    const e = await this.load(experimentId);
+    const winner = body.winnerVariantId ?? null;
+    if (winner !== null && !e.configuration.variants.some((v) => v.id === winner)) {
+      throw ValidationError.field('/winnerVariantId', `"${winner}" is not a variant of this experiment`);
+    }
+    if (body.decision === 'ship' && winner === null) throw ValidationError.field('/winnerVariantId', 'is required when the decision is ship');
+    const change = this.transitionRecord(e, 'conclude', actor);
+    change.next.conclusion = { decision: body.decision, winnerVariantId: winner, notes: body.notes ?? null, concludedAt: change.next.updatedAt };
+    change.event.after = { status: 'concluded', conclusion: change.next.conclusion };
+    return this.write(change, e.updatedAt);
+  }
+
+  /** Applies the clock's transitions (scheduled → running at startDate; → stopped at endDate). */
+  async applyDue(): Promise<number> {
+    let applied = 0;
+    for (const e of await this.store.listDue(this.clock.now())) {
+      const action: LifecycleAction = e.endDate !== null && e.endDate <= this.clock.now() ? 'expire' : 'activate';
+      try {
+        const outcome = await this.store.update(this.transitionRecord(e, action, 'scheduler'), e.updatedAt);
+        // 'stale': another instance applied it first.
+        if (outcome === 'updated') applied += 1;
+      } catch (error) {
+        if (!(error instanceof ConflictError)) throw error;
+      }
+    }
+    if (applied > 0) this.onChange();
+    return applied;
+  }
+
+  async patch(experimentId: string, body: PatchBody, actor = 'anonymous'): Promise<ExperimentView> {
+    const e = await this.load(experimentId);
+    const problems: ErrorDetail[] = [];
+    const patch = body.configuration ?? {};
+    const current = e.configuration;
+    const input: ConfigurationInput = {
+      variants: patch.variants ?? current.variants,
+      trafficAllocation: patch.trafficAllocation ?? current.trafficAllocation,
+      targetMetrics: patch.targetMetrics ?? current.targetMetrics,
+      seed: patch.seed ?? current.seed,
+      layer: patch.layer === undefined ? current.layer : patch.layer,
+      conditions: patch.conditions === undefined ? current.conditions : patch.conditions,
+      controlVariantId: patch.controlVariantId === undefined ? current.controlVariantId : patch.controlVariantId,
+    };
+    const configuration = normaliseConfiguration(input, problems);
+    const date = (v: string | null | undefined, old: number | null) => (v === undefined ? old : v === null ? null : Date.parse(v));
+    const startDate = date(body.startDate, e.startDate);
+    const endDate = date(body.endDate, e.endDate);
+    checkDates(startDate, endDate, problems);
+    throwIfProblems(problems);
+
+    const randomization = randomizationChanges(current, configuration);
+    if (body.newPhase && !ENROLLED.has(e.status)) throw ValidationError.field('/newPhase', `only applies to a running or paused experiment; this one is ${e.status}`);
+    if (ENROLLED.has(e.status) && randomization.length > 0 && !body.newPhase) {
+      const message = `changing ${randomization.join(', ')} of a ${e.status} experiment would move enrolled units; send "newPhase": true to re-randomize in a new phase`;
+      throw new ConflictError(message, randomization.map((f) => ({ path: `/configuration/${f.split(' ')[0]}`, message: 'needs a new phase', in: 'body' as const })));
+    }
+    if (FROZEN.has(e.status) && (randomization.length > 0 || configuration.trafficAllocation !== current.trafficAllocation)) {
+      throw new ConflictError(`a ${e.status} experiment no longer assigns units; only name, description, dates, targetMetrics and controlVariantId can change`);
+    }
+    const next: ExperimentRecord = {
+      ...e,
+      name: body.name ?? e.name,
+      description: body.description === undefined ? e.description : body.description,
+      startDate,
+      endDate,
+      configuration,
+      updatedAt: this.stamp(e),
+    };
+    const extra: Partial<ExperimentChange> = {};
+    if (body.newPhase) {
+      next.phase = e.phase + 1;
+      extra.endPhaseAt = next.updatedAt;
+      extra.startPhase = { experimentId: e.id, phase: next.phase, seed: phaseSeed(e.id, configuration, next.phase), configuration, startedAt: next.updatedAt, endedAt: null };
+    }
+    const before = toExperimentView(e);
+    const after = toExperimentView(next);
+    const changedKeys = (Object.keys(after) as (keyof ExperimentView)[]).filter((k) => k !== 'updatedAt' && !isDeepStrictEqual(before[k], after[k]));
+    const change = this.change(e, body.newPhase ? 'new_phase' as LifecycleAction : 'update', next, actor, extra);
+    change.event.before = Object.fromEntries(changedKeys.map((k) => [k, before[k]]));
+    change.event.after = Object.fromEntries(changedKeys.map((k) => [k, after[k]]));
+    return this.write(change, e.updatedAt);
+  }
+}

@@ -1,0 +1,92 @@
+import type { ErrorDetail } from '../http/errors.js';
+import { validateCondition } from './assignment/index.js';
+import { EXPERIMENT_LIMITS } from './experiment.schemas.js';
+import type { ExperimentConfiguration, VariantRecord } from './experiment.store.js';
+import type { MetricName } from './metric-catalogue.js';
+
+/** A configuration as a client sends it: weights and names may be missing. */
+export interface ConfigurationInput {
+  variants: { id: string; name?: string; weight?: number; config?: Record<string, unknown> }[];
+  trafficAllocation?: number;
+  targetMetrics?: string[];
+  seed?: string;
+  layer?: { id: string; range: [number, number] } | null;
+  conditions?: unknown;
+  controlVariantId?: string | null;
+}
+
+const detail = (path: string, message: string): ErrorDetail => ({ path, message, in: 'body' });
+
+function normaliseVariants(variants: ConfigurationInput['variants'], problems: ErrorDetail[]): VariantRecord[] {
+  const seen = new Map<string, number>();
+  variants.forEach((v, i) => {
+    const first = seen.get(v.id);
+    if (first !== undefined) problems.push(detail(`/configuration/variants/${i}/id`, `duplicates the id of variant ${first} ("${v.id}")`));
+    else seen.set(v.id, i);
+    const size = Buffer.byteLength(JSON.stringify(v.config ?? {}), 'utf8');
+    if (size > EXPERIMENT_LIMITS.variantConfigMaxBytes) {
+      problems.push(detail(`/configuration/variants/${i}/config`, `serializes to ${size} bytes; at most ${EXPERIMENT_LIMITS.variantConfigMaxBytes}`));
+    }
+  });
+  const withWeight = variants.filter((v) => v.weight !== undefined).length;
+  let weights: number[];
+  if (withWeight === 0) {
+    weights = variants.map(() => 1 / variants.length);
+  } else if (withWeight < variants.length) {
+    const missing = variants.findIndex((v) => v.weight === undefined);
+    problems.push(detail(`/configuration/variants/${missing}/weight`, 'is required when any variant has a weight'));
+    weights = variants.map((v) => v.weight ?? 0);
+  } else {
+    weights = variants.map((v) => v.weight!);
+    const sum = weights.reduce((a, b) => a + b, 0);
+    if (Math.abs(sum - 1) > EXPERIMENT_LIMITS.weightTolerance) {
+      problems.push(detail('/configuration/variants', `weights sum to ${Number(sum.toPrecision(12))}; they must sum to 1 (±1e-6)`));
+    }
+  }
+  return variants.map((v, i) => ({ id: v.id, name: v.name ?? v.id, weight: weights[i]!, config: v.config ?? {} }));
+}
+
+/**
+ * Checks what JSON Schema cannot (unique ids, weights summing to 1, a valid layer slice and
+ * condition, a known control) and returns the configuration as it will be stored.
+ */
+export function normaliseConfiguration(input: ConfigurationInput, problems: ErrorDetail[]): ExperimentConfiguration {
+  const variants = normaliseVariants(input.variants, problems);
+  const metrics = input.targetMetrics ?? ['ctr'];
+  metrics.forEach((m, i) => {
+    if (metrics.indexOf(m) !== i) problems.push(detail(`/configuration/targetMetrics/${i}`, `repeats "${m}"`));
+  });
+  const config: ExperimentConfiguration = {
+    variants,
+    trafficAllocation: input.trafficAllocation ?? 1,
+    targetMetrics: metrics as MetricName[],
+  };
+  if (input.seed !== undefined) config.seed = input.seed;
+  if (input.layer) {
+    const [start, end] = input.layer.range;
+    if (!(start < end)) problems.push(detail('/configuration/layer/range', 'start must be below end'));
+    config.layer = input.layer;
+  }
+  if (input.conditions !== undefined && input.conditions !== null) {
+    const checked = validateCondition(input.conditions, '/configuration/conditions');
+    if (checked.ok) config.conditions = checked.condition;
+    else for (const e of checked.errors) problems.push(detail(e.path, e.message));
+  }
+  if (input.controlVariantId) {
+    if (!variants.some((v) => v.id === input.controlVariantId)) {
+      problems.push(detail('/configuration/controlVariantId', `"${input.controlVariantId}" is not a variant id`));
+    }
+    config.controlVariantId = input.controlVariantId;
+  }
+  return config;
+}
+
+export function checkDates(startDate: number | null, endDate: number | null, problems: ErrorDetail[]): void {
+  if (startDate !== null && endDate !== null && endDate <= startDate) problems.push(detail('/endDate', 'must be after startDate'));
+}
+
+/** The seed a phase hashes with: the base seed for phase 0, "<seed>:<k>" for phase k. */
+export function phaseSeed(experimentId: string, configuration: ExperimentConfiguration, phase: number): string {
+  const base = configuration.seed ?? experimentId;
+  return phase === 0 ? base : `${base}:${phase}`;
+}

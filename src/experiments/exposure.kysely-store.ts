@@ -1,0 +1,56 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import type { ExposureRecord, ExposureStore } from './exposure.store.js';
+
+export class KyselyExposureStore implements ExposureStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async recordExposures(rows: ExposureRecord[]): Promise<void> {
+    if (rows.length === 0) return;
+    // ON CONFLICT DO NOTHING makes the write idempotent under concurrent first assignments.
+    await this.db
+      .insertInto('experiment_units')
+      .values(
+        rows.map((r) => ({
+          experiment_id: r.experimentId,
+          phase: r.phase,
+          unit_id: r.unitId,
+          variant_id: r.variantId,
+          exposed_at: r.exposedAt,
+          covariates: r.covariates ? JSON.stringify(r.covariates) : null,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['experiment_id', 'phase', 'unit_id']).doNothing())
+      .execute();
+  }
+
+  async getExposure(experimentId: string, phase: number, unitId: string): Promise<ExposureRecord | undefined> {
+    const row = await this.db
+      .selectFrom('experiment_units')
+      .select(['experiment_id', 'phase', 'unit_id', 'variant_id', 'exposed_at', 'covariates'])
+      .where('experiment_id', '=', experimentId)
+      .where('phase', '=', phase)
+      .where('unit_id', '=', unitId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      experimentId: row.experiment_id,
+      phase: row.phase,
+      unitId: row.unit_id,
+      variantId: row.variant_id,
+      exposedAt: row.exposed_at,
+      covariates: row.covariates ? (JSON.parse(row.covariates) as Record<string, number>) : null,
+    };
+  }
+
+  async countExposures(experimentId: string, phase: number): Promise<Record<string, number>> {
+    const rows = await this.db
+      .selectFrom('experiment_units')
+      .select(['variant_id', sql<number>`count(*)`.as('units')])
+      .where('experiment_id', '=', experimentId)
+      .where('phase', '=', phase)
+      .groupBy('variant_id')
+      .execute();
+    return Object.fromEntries(rows.map((r) => [r.variant_id, Number(r.units)]));
+  }
+}

@@ -1,0 +1,26 @@
+import type { Container } from '../container.js';
+import { PeriodicTask, type TaskLogger } from './periodic-task.js';
+
+export interface BackgroundJobIntervals {
+  schedulerMs: number;
+  attributionMs: number;
+  cachePollMs: number;
+}
+
+export const DEFAULT_INTERVALS: BackgroundJobIntervals = { schedulerMs: 1000, attributionMs: 2000, cachePollMs: 1000 };
+
+/**
+ * The jobs every instance runs. Each is safe to run on several instances at once: the
+ * scheduler's transitions are compare-and-set, attribution holds a lock, the poll only reads.
+ */
+export function createBackgroundJobs(container: Container, log: TaskLogger, intervals = DEFAULT_INTERVALS) {
+  const tasks = [
+    new PeriodicTask('experiment-scheduler', intervals.schedulerMs, () => container.lifecycleService.applyDue(), log),
+    new PeriodicTask('attribution', intervals.attributionMs, () => container.attributionService.catchUp(), log),
+    new PeriodicTask('experiment-cache-poll', intervals.cachePollMs, () => container.assignmentService.refreshIfChanged(), log),
+  ];
+  return {
+    start: () => tasks.forEach((t) => t.start()),
+    stop: () => Promise.all(tasks.map((t) => t.stop())).then(() => undefined),
+  };
+}

@@ -1,0 +1,50 @@
+export interface TaskLogger {
+  error(obj: object, msg: string): void;
+}
+
+/**
+ * Runs `run` every `intervalMs` (± 10 % jitter so instances do not fire in lockstep), never
+ * overlapping a run still going. Errors are logged and the schedule goes on.
+ */
+export class PeriodicTask {
+  private timer: NodeJS.Timeout | undefined;
+  private current: Promise<void> | undefined;
+  private stopped = true;
+
+  constructor(
+    readonly name: string,
+    private readonly intervalMs: number,
+    private readonly run: () => Promise<unknown>,
+    private readonly log: TaskLogger,
+  ) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    const jitter = this.intervalMs * 0.1 * (Math.random() * 2 - 1);
+    this.timer = setTimeout(() => void this.tick(), Math.max(10, this.intervalMs + jitter));
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    this.current = this.run().then(
+      () => undefined,
+      (error: unknown) => this.log.error({ err: error, task: this.name }, `periodic task ${this.name} failed`),
+    );
+    await this.current;
+    this.current = undefined;
+    this.schedule();
+  }
+
+  /** Stops scheduling and waits for a run in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.current;
+  }
+}
