@@ -31,7 +31,6 @@ export async function buildApp(options: AppOptions, container: Container): Promi
       const sent = req.headers['x-request-id'];
       return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
     },
-    requestIdLogLabel: 'requestId',
     ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
