@@ -74,17 +74,33 @@ export class HistogramBuilder {
     }
     const { rowPtr, slots, cols } = this;
     const all = selected === this.numUsable;
-    for (let i = 0; i < count; i++) {
-      const r = rows[begin + i]!;
-      const g = grad[r]!;
-      const h = hess[r]!;
-      const e1 = rowPtr[r + 1]!;
-      for (let e = rowPtr[r]!; e < e1; e++) {
-        if (!all && mask[cols[e]!] === 0) continue;
-        const k = slots[e]! * 3;
-        hist[k]! += g;
-        hist[k + 1]! += h;
-        hist[k + 2]! += 1;
+    // Two copies of the hot loop so the common case (every feature) carries no mask test.
+    if (all) {
+      for (let i = begin; i < end; i++) {
+        const r = rows[i]!;
+        const g = grad[r]!;
+        const h = hess[r]!;
+        const e1 = rowPtr[r + 1]!;
+        for (let e = rowPtr[r]!; e < e1; e++) {
+          const k = slots[e]! * 3;
+          hist[k]! += g;
+          hist[k + 1]! += h;
+          hist[k + 2]! += 1;
+        }
+      }
+    } else {
+      for (let i = begin; i < end; i++) {
+        const r = rows[i]!;
+        const g = grad[r]!;
+        const h = hess[r]!;
+        const e1 = rowPtr[r + 1]!;
+        for (let e = rowPtr[r]!; e < e1; e++) {
+          if (mask[cols[e]!] === 0) continue;
+          const k = slots[e]! * 3;
+          hist[k]! += g;
+          hist[k + 1]! += h;
+          hist[k + 2]! += 1;
+        }
       }
     }
     for (let j = 0; j < features.length; j++) {
