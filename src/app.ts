@@ -34,8 +34,9 @@ export async function buildApp(options: AppOptions, container: Container): Promi
     ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   // JSON only: a text/plain body is a 415, not a string that fails validation. Routes that
   // take text (dataset uploads) register their own parser in their own scope.

@@ -1,4 +1,5 @@
 import type { Clock } from '../common/clock.js';
+import { GroupCommit } from '../common/group-commit.js';
 import { ValidationError } from '../http/errors.js';
 import { assign, type AssignableExperiment, type Attributes } from './assignment/index.js';
 import { phaseSeed } from './experiment-rules.js';
@@ -51,13 +52,17 @@ export class AssignmentService {
   private cache: { revision: string; experiments: ServingExperiment[] } | undefined;
   private stale = true;
   private reloading: Promise<ServingExperiment[]> | undefined;
+  private readonly exposureWrites: GroupCommit<ExposureRecord>;
 
   constructor(
     private readonly experiments: Pick<ExperimentStore, 'listServing' | 'revision'>,
-    private readonly exposures: Pick<ExposureStore, 'recordExposures'>,
+    exposures: Pick<ExposureStore, 'recordExposures'>,
     private readonly clock: Clock,
     private readonly loadExperiment: (id: string) => Promise<ExperimentRecord>,
-  ) {}
+  ) {
+    // Concurrent assignments share one idempotent insert; each answer waits for its commit.
+    this.exposureWrites = new GroupCommit((rows) => exposures.recordExposures(rows));
+  }
 
   invalidate(): void {
     this.stale = true;
@@ -112,7 +117,7 @@ export class AssignmentService {
     // Not served from the cache (created, paused, …): one read to tell 404 from "not running".
     const serving = cached ?? toServing(await this.loadExperiment(experimentId));
     const view = this.decide(serving, input.unitId, (input.attributes ?? {}) as Attributes);
-    if (view.inExperiment) await this.exposures.recordExposures([this.exposure(view, input.unitId, covariates, this.clock.now())]);
+    if (view.inExperiment) await this.exposureWrites.add([this.exposure(view, input.unitId, covariates, this.clock.now())]);
     return view;
   }
 
@@ -125,7 +130,7 @@ export class AssignmentService {
       .filter((a) => a.reason !== 'experiment_concluded');
     const now = this.clock.now();
     const enrolled = assignments.filter((a) => a.inExperiment).map((a) => this.exposure(a, input.unitId, covariates, now));
-    await this.exposures.recordExposures(enrolled);
+    await this.exposureWrites.add(enrolled);
     return { unitId: input.unitId, assignments };
   }
 }

@@ -26,7 +26,7 @@ export class KyselyAttributionStore implements AttributionStore {
       const items = await this.claim(trx, limit);
       if (items.length === 0) return 0;
       const sessions = [...new Set(items.map((i) => i.sessionId))];
-      const exposures = await this.exposures(trx, sessions);
+      const exposures = await this.exposures(trx, sessions, Math.min(...items.map((i) => i.receivedAt)));
       const known = await this.knownSearches(trx, items, exposures);
       const { units, searches } = plan(items, exposures, known);
 
@@ -93,19 +93,31 @@ export class KyselyAttributionStore implements AttributionStore {
     }));
   }
 
-  private async exposures(trx: Transaction<Database>, sessions: string[]): Promise<Map<string, ExposureWindow[]>> {
+  /**
+   * Exposures of the batch's sessions, looked up by primary key within the phases that can
+   * still receive feedback: open ones, and ones that ended after the batch's oldest item.
+   */
+  private async exposures(trx: Transaction<Database>, sessions: string[], oldestItem: number): Promise<Map<string, ExposureWindow[]>> {
     const bySession = new Map<string, ExposureWindow[]>();
-    for (let i = 0; i < sessions.length; i += 500) {
-      const rows = await trx
-        .selectFrom('experiment_units as u')
-        .innerJoin('experiment_phases as p', (j) => j.onRef('p.experiment_id', '=', 'u.experiment_id').onRef('p.phase', '=', 'u.phase'))
-        .select(['u.experiment_id', 'u.phase', 'u.unit_id', 'u.exposed_at', 'u.conversions', 'p.ended_at'])
-        .where('u.unit_id', 'in', sessions.slice(i, i + 500))
-        .execute();
-      for (const r of rows) {
-        const list = bySession.get(r.unit_id) ?? [];
-        list.push({ experimentId: r.experiment_id, phase: r.phase, unitId: r.unit_id, exposedAt: r.exposed_at, phaseEndedAt: r.ended_at, conversions: r.conversions });
-        bySession.set(r.unit_id, list);
+    const phases = await trx
+      .selectFrom('experiment_phases')
+      .select(['experiment_id', 'phase', 'ended_at'])
+      .where((eb) => eb.or([eb('ended_at', 'is', null), eb('ended_at', '>', oldestItem)]))
+      .execute();
+    for (const p of phases) {
+      for (let i = 0; i < sessions.length; i += 500) {
+        const rows = await trx
+          .selectFrom('experiment_units')
+          .select(['unit_id', 'exposed_at', 'conversions'])
+          .where('experiment_id', '=', p.experiment_id)
+          .where('phase', '=', p.phase)
+          .where('unit_id', 'in', sessions.slice(i, i + 500))
+          .execute();
+        for (const r of rows) {
+          const list = bySession.get(r.unit_id) ?? [];
+          list.push({ experimentId: p.experiment_id, phase: p.phase, unitId: r.unit_id, exposedAt: r.exposed_at, phaseEndedAt: p.ended_at, conversions: r.conversions });
+          bySession.set(r.unit_id, list);
+        }
       }
     }
     return bySession;

@@ -2,11 +2,25 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { ExposureRecord, ExposureStore } from './exposure.store.js';
 
+function* chunks<T>(rows: T[], size: number): Generator<T[]> {
+  for (let i = 0; i < rows.length; i += size) yield rows.slice(i, i + size);
+}
+
 export class KyselyExposureStore implements ExposureStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async recordExposures(rows: ExposureRecord[]): Promise<void> {
     if (rows.length === 0) return;
+    // A group commit can carry the same unit twice; keep its first exposure.
+    const unique = new Map<string, ExposureRecord>();
+    for (const r of rows) {
+      const key = `${r.experimentId}\u0000${r.phase}\u0000${r.unitId}`;
+      if (!unique.has(key)) unique.set(key, r);
+    }
+    for (const chunk of chunks([...unique.values()], 500)) await this.insert(chunk);
+  }
+
+  private async insert(rows: ExposureRecord[]): Promise<void> {
     // ON CONFLICT DO NOTHING makes the write idempotent under concurrent first assignments.
     await this.db
       .insertInto('experiment_units')

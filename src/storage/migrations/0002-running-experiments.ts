@@ -57,8 +57,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   for (const column of UNIT_STAT_COLUMNS) {
     units = units.addColumn(column, 'double precision', (c) => c.notNull().defaultTo(0));
   }
+  // No secondary index: exposures are the hot write, and attribution finds units by primary key.
   await units.addPrimaryKeyConstraint('experiment_units_pk', ['experiment_id', 'phase', 'unit_id']).execute();
-  await db.schema.createIndex('experiment_units_unit_idx').on('experiment_units').columns(['unit_id']).execute();
 
   await db.schema
     .createTable('experiment_searches')

@@ -1,0 +1,100 @@
+/**
+ * bench/assign: assignment requests per second and p99 at 64 connections, side by side with a
+ * bare Fastify route returning a constant of the same size (the framework's ceiling here), on
+ * SQLite and PostgreSQL. Every request is a new unit, so every call writes an exposure.
+ *
+ *   npm run bench:assign                 (DURATION=15 CONNECTIONS=64 BENCH_PG_URL=postgres://…)
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { runLoad, type LoadResult } from '../support/load.js';
+import { machineLine, startProcess, type ServerProcess } from '../support/processes.js';
+
+const DURATION = Number(process.env.DURATION ?? 15);
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 64);
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const ROOT = path.resolve(import.meta.dirname, '../..');
+// autocannon puts a fresh UUID in place of [<id>] on every request: every request is a new unit.
+const body = JSON.stringify({ unitId: '[<id>]', attributes: { country: 'NL', device: 'mobile' } });
+
+async function setUpExperiments(server: ServerProcess, which: 'first' | 'rest'): Promise<number> {
+  const post = (url: string, payload?: unknown) =>
+    fetch(`${server.url}${url}`, { method: 'POST', headers: payload ? { 'content-type': 'application/json' } : {}, body: payload ? JSON.stringify(payload) : null }).then((r) => r.json() as Promise<{ data: { experimentId: string } }>);
+  const configs = [
+    { variants: [{ id: 'control' }, { id: 'grid' }], trafficAllocation: 1 },
+    { variants: [{ id: 'a', weight: 0.2 }, { id: 'b', weight: 0.3 }, { id: 'c', weight: 0.5 }], trafficAllocation: 0.8, layer: { id: 'ranking', range: [0, 0.5] } },
+    { variants: [{ id: 'a' }, { id: 'b' }], conditions: { country: { $in: ['NL', 'BE'] } } },
+  ];
+  for (const [i, configuration] of configs.entries()) {
+    if ((which === 'first') !== (i === 0)) continue;
+    const created = await post('/api/nous/ab-testing/experiments', { name: `bench-${i}-${Date.now()}`, configuration });
+    await post(`/api/nous/ab-testing/experiments/${created.data.experimentId}/start`);
+  }
+  const sample = await fetch(`${server.url}/api/nous/ab-testing/assign`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body.replace('[<id>]', 'sample-unit') });
+  return (await sample.text()).length;
+}
+
+async function freshPgSchema(): Promise<string> {
+  const schema = `bench_assign_${Date.now()}`;
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  await client.query(`create schema ${schema}`);
+  await client.end();
+  return schema;
+}
+
+async function dropPgSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  await client.query(`drop schema if exists ${schema} cascade`);
+  await client.end();
+}
+
+const rows: { name: string; result: LoadResult }[] = [];
+async function measure(name: string, server: ServerProcess) {
+  await runLoad({ url: `${server.url}/api/nous/ab-testing/assign`, connections: CONNECTIONS, durationSeconds: 2, body }); // warm-up
+  const result = await runLoad({ url: `${server.url}/api/nous/ab-testing/assign`, connections: CONNECTIONS, durationSeconds: DURATION, body });
+  rows.push({ name, result });
+  process.stderr.write(`${name}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms\n`);
+}
+
+const tsx = ['--import', 'tsx'];
+const sqliteDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-assign-'));
+const searchloop = (env: Record<string, string>, port: number) => startProcess(process.execPath, [path.join(ROOT, 'dist/cli.js'), 'serve'], { LOG_LEVEL: 'warn', ...env }, port);
+
+const sqlite = await searchloop({ DATABASE_URL: `sqlite://${sqliteDir}/bench.db` }, 3301);
+const responseBytes = await setUpExperiments(sqlite, 'first');
+const ceiling = await startProcess(process.execPath, [...tsx, path.join(import.meta.dirname, 'ceiling-server.ts')], { RESPONSE_BYTES: String(responseBytes) }, 3300);
+await measure('ceiling: bare Fastify, constant answer', ceiling);
+await ceiling.stop();
+await measure('Searchloop assign, SQLite, 1 experiment', sqlite);
+await setUpExperiments(sqlite, 'rest');
+await measure('Searchloop assign, SQLite, 3 experiments', sqlite);
+await sqlite.stop();
+fs.rmSync(sqliteDir, { recursive: true, force: true });
+
+let pgSchema: string | undefined;
+try {
+  pgSchema = await freshPgSchema();
+  const postgres = await searchloop({ DATABASE_URL: PG_URL, DATABASE_SCHEMA: pgSchema }, 3302);
+  await setUpExperiments(postgres, 'first');
+  await measure('Searchloop assign, PostgreSQL, 1 experiment', postgres);
+  await setUpExperiments(postgres, 'rest');
+  await measure('Searchloop assign, PostgreSQL, 3 experiments', postgres);
+  await postgres.stop();
+} catch (error) {
+  process.stderr.write(`PostgreSQL case skipped: ${(error as Error).message}\n`);
+} finally {
+  if (pgSchema) await dropPgSchema(pgSchema).catch(() => undefined);
+}
+
+const ceilingRps = rows[0]!.result.rps;
+console.log(`\nbench/assign — ${new Date().toISOString().slice(0, 10)} — ${machineLine()}`);
+console.log(`${CONNECTIONS} connections, ${DURATION} s per case, every request a new unit (an exposure write per enrolled experiment, group-committed); 1-experiment response ${responseBytes} bytes\n`);
+console.log('| case | req/s | p50 ms | p99 ms | of ceiling | errors/non-2xx |');
+console.log('|---|---:|---:|---:|---:|---:|');
+for (const { name, result } of rows) {
+  console.log(`| ${name} | ${result.rps.toFixed(0)} | ${result.p50} | ${result.p99} | ${((100 * result.rps) / ceilingRps).toFixed(0)} % | ${result.errors}/${result.non2xx} |`);
+}
