@@ -12,7 +12,6 @@ import { registerErrorHandlers } from './http/error-handler.js';
 import { healthRoutes } from './http/health.routes.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerValidation } from './http/validation.js';
-import { modelRoutes } from './learning/model.routes.js';
 import { VERSION } from './version.js';
 
 export type AppOptions = Pick<AppConfig, 'bodyLimitBytes' | 'logLevel'> & {
@@ -48,7 +47,7 @@ export async function buildApp(options: AppOptions, container: Container): Promi
 
   await app.register(healthRoutes, { ping: () => container.database.ping() });
   await app.register(feedbackRoutes, { feedbackService: container.feedbackService });
-  await app.register(modelRoutes, { modelService: container.modelService });
+  await app.register(container.learning.routes);
   await app.register(experimentRoutes, { experimentService: container.experimentService });
   await app.register(experimentLifecycleRoutes, { lifecycleService: container.lifecycleService, experimentService: container.experimentService });
   await app.register(assignmentRoutes, { assignmentService: container.assignmentService });

@@ -8,8 +8,7 @@ import { KyselyExposureStore } from './experiments/exposure.kysely-store.js';
 import { KyselyExperimentStore } from './experiments/experiment.kysely-store.js';
 import { FeedbackService } from './feedback/feedback.service.js';
 import { KyselyFeedbackStore } from './feedback/feedback.kysely-store.js';
-import { KyselyModelStore } from './learning/model.kysely-store.js';
-import { ModelService } from './learning/model.service.js';
+import { createLearningModule, type LearningModule } from './learning/learning.module.js';
 import type { DatabaseHandle } from './storage/database.js';
 
 /** The composition root: the one place that decides which store backs which service. */
@@ -17,7 +16,7 @@ export interface Container {
   database: DatabaseHandle;
   clock: Clock;
   feedbackService: FeedbackService;
-  modelService: ModelService;
+  learning: LearningModule;
   experimentService: ExperimentService;
   lifecycleService: ExperimentLifecycleService;
   assignmentService: AssignmentService;
@@ -33,7 +32,7 @@ export function createContainer(database: DatabaseHandle, clock: Clock = systemC
     database,
     clock,
     feedbackService: new FeedbackService(new KyselyFeedbackStore(database.db), clock),
-    modelService: new ModelService(new KyselyModelStore(database.db), clock),
+    learning: createLearningModule({ database, clock }),
     experimentService,
     lifecycleService: new ExperimentLifecycleService(experimentStore, clock, load, () => assignmentService.invalidate()),
     assignmentService,

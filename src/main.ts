@@ -40,6 +40,7 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
       try {
         await app.close();
         await jobs.stop();
+        await container.learning.close();
       } finally {
         clearTimeout(timer);
         await database.close();

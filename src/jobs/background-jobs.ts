@@ -18,6 +18,7 @@ export function createBackgroundJobs(container: Container, log: TaskLogger, inte
     new PeriodicTask('experiment-scheduler', intervals.schedulerMs, () => container.lifecycleService.applyDue(), log),
     new PeriodicTask('attribution', intervals.attributionMs, () => container.attributionService.catchUp(), log),
     new PeriodicTask('experiment-cache-poll', intervals.cachePollMs, () => container.assignmentService.refreshIfChanged(), log),
+    ...container.learning.tasks(log),
   ];
   return {
     start: () => tasks.forEach((t) => t.start()),

@@ -129,6 +129,22 @@ export interface ExperimentSearchTable {
   has_click: Generated<number>;
 }
 
+export interface ExperimentUnitCovariateTable {
+  experiment_id: string;
+  phase: number;
+  unit_id: string;
+  metric: string;
+  x: number;
+  y: number;
+  source: string;
+}
+
+export interface JobStateTable {
+  name: string;
+  value: string;
+  updated_at: number;
+}
+
 export interface Database {
   feedback_submissions: FeedbackSubmissionTable;
   feedback_items: FeedbackItemTable;
@@ -139,4 +155,6 @@ export interface Database {
   experiment_events: ExperimentEventTable;
   experiment_units: ExperimentUnitTable;
   experiment_searches: ExperimentSearchTable;
+  experiment_unit_covariates: ExperimentUnitCovariateTable;
+  job_state: JobStateTable;
 }

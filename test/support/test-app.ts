@@ -27,6 +27,7 @@ export async function buildTestApp(kind: DatabaseKind, options: { clock?: Clock;
     testDatabase,
     async close() {
       await app.close();
+      await container.learning.close();
       await database.close();
       await testDatabase.drop();
     },

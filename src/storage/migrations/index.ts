@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as initial from './0001-initial.js';
 import * as runningExperiments from './0002-running-experiments.js';
+import * as experimentCovariates from './0003-experiment-covariates.js';
 
 /**
  * Migrations are listed here rather than read from the directory so that the compiled
@@ -9,4 +10,5 @@ import * as runningExperiments from './0002-running-experiments.js';
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-running-experiments': runningExperiments,
+  '0003-experiment-covariates': experimentCovariates,
 };
