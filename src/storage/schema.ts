@@ -145,6 +145,57 @@ export interface JobStateTable {
   updated_at: number;
 }
 
+export interface TrainingJobTable {
+  id: string;
+  model_id: string;
+  status: string;
+  reason: string;
+  force: Generated<number>;
+  run_after: number;
+  requested_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  attempts: Generated<number>;
+  error: string | null;
+  version: number | null;
+}
+
+export interface ModelVersionTable {
+  model_id: string;
+  version: number;
+  job_id: string;
+  outcome: string;
+  message: string | null;
+  metrics: string;
+  counts: string;
+  window_start: number | null;
+  window_end: number | null;
+  training_seconds: number;
+  artifact: string;
+  created_at: number;
+}
+
+export interface ModelTrainingStateTable {
+  model_id: string;
+  active_version: number | null;
+  latest_version: Generated<number>;
+  last_outcome: string | null;
+  next_retrain_at: number | null;
+}
+
+export interface TrainingDatasetTable {
+  model_id: string;
+  format: string;
+  content: string;
+  bytes: number;
+  rows: number;
+  queries: number;
+  features: number;
+  uploaded_at: number;
+}
+
 export interface Database {
   feedback_submissions: FeedbackSubmissionTable;
   feedback_items: FeedbackItemTable;
@@ -157,4 +208,8 @@ export interface Database {
   experiment_searches: ExperimentSearchTable;
   experiment_unit_covariates: ExperimentUnitCovariateTable;
   job_state: JobStateTable;
+  training_jobs: TrainingJobTable;
+  model_versions: ModelVersionTable;
+  model_training_state: ModelTrainingStateTable;
+  training_datasets: TrainingDatasetTable;
 }

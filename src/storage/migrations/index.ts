@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as initial from './0001-initial.js';
 import * as runningExperiments from './0002-running-experiments.js';
 import * as experimentCovariates from './0003-experiment-covariates.js';
+import * as modelTraining from './0004-model-training.js';
 
 /**
  * Migrations are listed here rather than read from the directory so that the compiled
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-running-experiments': runningExperiments,
   '0003-experiment-covariates': experimentCovariates,
+  '0004-model-training': modelTraining,
 };
