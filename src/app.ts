@@ -6,6 +6,7 @@ import type { Container } from './container.js';
 import { assignmentRoutes } from './experiments/assignment.routes.js';
 import { experimentLifecycleRoutes } from './experiments/experiment-lifecycle.routes.js';
 import { experimentRoutes } from './experiments/experiment.routes.js';
+import { resultsRoutes } from './experiments/results.routes.js';
 import { feedbackRoutes } from './feedback/feedback.routes.js';
 import { ErrorEnvelope } from './http/envelope.js';
 import { registerErrorHandlers } from './http/error-handler.js';
@@ -51,5 +52,6 @@ export async function buildApp(options: AppOptions, container: Container): Promi
   await app.register(experimentRoutes, { experimentService: container.experimentService });
   await app.register(experimentLifecycleRoutes, { lifecycleService: container.lifecycleService, experimentService: container.experimentService });
   await app.register(assignmentRoutes, { assignmentService: container.assignmentService });
+  await app.register(resultsRoutes, { resultsService: container.resultsService, powerService: container.powerService });
   return app;
 }

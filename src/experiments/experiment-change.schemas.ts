@@ -1,13 +1,14 @@
 import { Type, type Static } from 'typebox';
 import { StringEnum } from '../http/string-enum.js';
 import { METRIC_NAMES } from './metric-catalogue.js';
-import { EXPERIMENT_LIMITS, LayerInput, VariantInput } from './experiment.schemas.js';
+import { AnalysisInput, EXPERIMENT_LIMITS, LayerInput, VariantInput } from './experiment.schemas.js';
 
 export const ConcludeBody = Type.Object(
   {
     decision: StringEnum(['ship', 'rollback', 'inconclusive'] as const),
     winnerVariantId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Served to every unit after concluding.' })),
     notes: Type.Optional(Type.String({ maxLength: 5000 })),
+    force: Type.Optional(Type.Boolean({ description: 'Ship even though the sample-ratio check failed (the results are untrustworthy).' })),
   },
   { additionalProperties: false },
 );
@@ -29,6 +30,7 @@ export const PatchBody = Type.Object(
           layer: Type.Optional(Type.Union([LayerInput, Type.Null()])),
           conditions: Type.Optional(Type.Unknown()),
           controlVariantId: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Null()])),
+          analysis: Type.Optional(AnalysisInput),
         },
         { additionalProperties: false },
       ),

@@ -34,6 +34,8 @@ export class ExperimentLifecycleService {
     private readonly load: (id: string) => Promise<ExperimentRecord>,
     /** Called after every applied change (the assignment cache listens). */
     private readonly onChange: () => void = () => undefined,
+    /** The sample-ratio check; a failed one blocks concluding with "ship" unless forced. */
+    private readonly srm: (e: ExperimentRecord) => Promise<{ passed: boolean; pValue: number | null }> = async () => ({ passed: true, pValue: null }),
   ) {}
 
   /** updated_at strictly increases, so it is both the optimistic-lock token and the cache revision. */
@@ -89,8 +91,16 @@ export class ExperimentLifecycleService {
       throw ValidationError.field('/winnerVariantId', `"${winner}" is not a variant of this experiment`);
     }
     if (body.decision === 'ship' && winner === null) throw ValidationError.field('/winnerVariantId', 'is required when the decision is ship');
+    if (body.decision === 'ship' && !body.force) {
+      const srm = await this.srm(e);
+      if (!srm.passed) {
+        throw new ConflictError(`the sample-ratio check failed (p = ${srm.pValue?.toExponential(2)}): the results are untrustworthy; send "force": true to ship anyway`, [
+          { path: '/force', message: 'required to ship with a failed SRM check', in: 'body' },
+        ]);
+      }
+    }
     const change = this.transitionRecord(e, 'conclude', actor);
-    change.next.conclusion = { decision: body.decision, winnerVariantId: winner, notes: body.notes ?? null, concludedAt: change.next.updatedAt };
+    change.next.conclusion = { decision: body.decision, winnerVariantId: winner, notes: body.notes ?? null, concludedAt: change.next.updatedAt, forced: body.force === true };
     change.event.after = { status: 'concluded', conclusion: change.next.conclusion };
     return this.write(change, e.updatedAt);
   }
@@ -125,6 +135,7 @@ export class ExperimentLifecycleService {
       layer: patch.layer === undefined ? current.layer : patch.layer,
       conditions: patch.conditions === undefined ? current.conditions : patch.conditions,
       controlVariantId: patch.controlVariantId === undefined ? current.controlVariantId : patch.controlVariantId,
+      analysis: { ...current.analysis, ...patch.analysis },
     };
     const configuration = normaliseConfiguration(input, problems);
     const date = (v: string | null | undefined, old: number | null) => (v === undefined ? old : v === null ? null : Date.parse(v));
@@ -140,7 +151,7 @@ export class ExperimentLifecycleService {
       throw new ConflictError(message, randomization.map((f) => ({ path: `/configuration/${f.split(' ')[0]}`, message: 'needs a new phase', in: 'body' as const })));
     }
     if (FROZEN.has(e.status) && (randomization.length > 0 || configuration.trafficAllocation !== current.trafficAllocation)) {
-      throw new ConflictError(`a ${e.status} experiment no longer assigns units; only name, description, dates, targetMetrics and controlVariantId can change`);
+      throw new ConflictError(`a ${e.status} experiment no longer assigns units; only name, description, dates, targetMetrics, controlVariantId and analysis can change`);
     }
     const next: ExperimentRecord = {
       ...e,

@@ -1,7 +1,7 @@
 import type { ErrorDetail } from '../http/errors.js';
 import { validateCondition } from './assignment/index.js';
-import { EXPERIMENT_LIMITS } from './experiment.schemas.js';
-import type { ExperimentConfiguration, VariantRecord } from './experiment.store.js';
+import { ANALYSIS_DEFAULTS, EXPERIMENT_LIMITS } from './experiment.schemas.js';
+import type { AnalysisSettings, ExperimentConfiguration, VariantRecord } from './experiment.store.js';
 import type { MetricName } from './metric-catalogue.js';
 
 /** A configuration as a client sends it: weights and names may be missing. */
@@ -13,6 +13,7 @@ export interface ConfigurationInput {
   layer?: { id: string; range: [number, number] } | null;
   conditions?: unknown;
   controlVariantId?: string | null;
+  analysis?: Partial<AnalysisSettings>;
 }
 
 const detail = (path: string, message: string): ErrorDetail => ({ path, message, in: 'body' });
@@ -60,6 +61,7 @@ export function normaliseConfiguration(input: ConfigurationInput, problems: Erro
     variants,
     trafficAllocation: input.trafficAllocation ?? 1,
     targetMetrics: metrics as MetricName[],
+    analysis: { ...ANALYSIS_DEFAULTS, ...input.analysis },
   };
   if (input.seed !== undefined) config.seed = input.seed;
   if (input.layer) {

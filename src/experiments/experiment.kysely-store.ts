@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, ExperimentEventTable, ExperimentPhaseTable, ExperimentTable } from '../storage/schema.js';
 import { isUniqueViolation } from '../storage/sql-errors.js';
-import type { ExperimentStatus } from './experiment.schemas.js';
+import { ANALYSIS_DEFAULTS, type ExperimentStatus } from './experiment.schemas.js';
 import type {
   Conclusion,
   ExperimentChange,
@@ -13,6 +13,11 @@ import type {
   PhaseRecord,
 } from './experiment.store.js';
 
+/** Settings added after a row was written read as their defaults. */
+function withAnalysisDefaults(c: ExperimentConfiguration): ExperimentConfiguration {
+  return { ...c, analysis: { ...ANALYSIS_DEFAULTS, ...c.analysis } };
+}
+
 function fromRow(row: Selectable<ExperimentTable>): ExperimentRecord {
   return {
     id: row.id,
@@ -21,7 +26,7 @@ function fromRow(row: Selectable<ExperimentTable>): ExperimentRecord {
     status: row.status as ExperimentStatus,
     startDate: row.start_date,
     endDate: row.end_date,
-    configuration: JSON.parse(row.configuration) as ExperimentConfiguration,
+    configuration: withAnalysisDefaults(JSON.parse(row.configuration) as ExperimentConfiguration),
     phase: row.phase,
     conclusion: row.conclusion ? (JSON.parse(row.conclusion) as Conclusion) : null,
     createdAt: row.created_at,

@@ -29,6 +29,29 @@ export const LayerInput = Type.Object(
   { additionalProperties: false, description: 'Mutual exclusion: GrowthBook namespace semantics.' },
 );
 
+export const ANALYSIS_DEFAULTS = {
+  method: 'fixed',
+  alpha: 0.05,
+  correction: 'holm',
+  sequentialTuning: 5000,
+  mde: 0.05,
+  bayesianPrior: 'improper',
+  cuped: true,
+} as const;
+
+export const AnalysisInput = Type.Object(
+  {
+    method: Type.Optional(StringEnum(['fixed', 'sequential'] as const, { description: 'fixed horizon (one look) or sequential (always-valid; safe to look daily). Default fixed.' })),
+    alpha: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 0.5, description: 'Significance level, default 0.05.' })),
+    correction: Type.Optional(StringEnum(['holm', 'benjamini-hochberg', 'none'] as const, { description: 'Across target metrics × treatment variants; default holm.' })),
+    sequentialTuning: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000, description: 'N* of the confidence sequence, default 5000.' })),
+    mde: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10, description: 'Relative effect the reported power refers to, default 0.05.' })),
+    bayesianPrior: Type.Optional(StringEnum(['improper', 'proper'] as const, { description: 'improper (flat) or proper N(0, 0.3²) on relative lift; default improper.' })),
+    cuped: Type.Optional(Type.Boolean({ description: 'Use pre-exposure covariates when units have them; default true.' })),
+  },
+  { additionalProperties: false },
+);
+
 export const ExperimentConfigurationInput = Type.Object(
   {
     variants: Type.Array(VariantInput, { minItems: 2, maxItems: EXPERIMENT_LIMITS.maxVariants }),
@@ -48,6 +71,7 @@ export const ExperimentConfigurationInput = Type.Object(
       Type.Unknown({ description: 'Targeting on assign attributes: a subset of GrowthBook conditions (equality, $in/$nin, $gt/$gte/$lt/$lte, $and/$or/$not).' }),
     ),
     controlVariantId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The baseline of comparisons; default the first variant.' })),
+    analysis: Type.Optional(AnalysisInput),
   },
   { additionalProperties: false },
 );
@@ -88,6 +112,15 @@ export const ExperimentView = Type.Object({
     layer: Type.Optional(Type.Object({ id: Type.String(), range: Type.Array(Type.Number()) })),
     conditions: Type.Optional(Type.Unknown()),
     controlVariantId: Type.Optional(Type.String()),
+    analysis: Type.Object({
+      method: Type.String(),
+      alpha: Type.Number(),
+      correction: Type.String(),
+      sequentialTuning: Type.Number(),
+      mde: Type.Number(),
+      bayesianPrior: Type.String(),
+      cuped: Type.Boolean(),
+    }),
   }),
   phase: Type.Integer({ description: 'Current phase; a new phase re-randomizes with a new seed.' }),
   conclusion: Type.Union([
@@ -96,6 +129,7 @@ export const ExperimentView = Type.Object({
       winnerVariantId: Type.Union([Type.String(), Type.Null()]),
       notes: Type.Union([Type.String(), Type.Null()]),
       concludedAt: Type.String({ format: 'date-time' }),
+      forced: Type.Optional(Type.Boolean({ description: 'Shipped over a failed SRM check.' })),
     }),
     Type.Null(),
   ]),

@@ -23,6 +23,17 @@ export interface ExperimentConfiguration {
   layer?: LayerSlice;
   conditions?: Condition;
   controlVariantId?: string;
+  analysis: AnalysisSettings;
+}
+
+export interface AnalysisSettings {
+  method: 'fixed' | 'sequential';
+  alpha: number;
+  correction: 'holm' | 'benjamini-hochberg' | 'none';
+  sequentialTuning: number;
+  mde: number;
+  bayesianPrior: 'improper' | 'proper';
+  cuped: boolean;
 }
 
 export interface Conclusion {
@@ -30,6 +41,8 @@ export interface Conclusion {
   winnerVariantId: string | null;
   notes: string | null;
   concludedAt: number;
+  /** True when shipped over a failed SRM check. */
+  forced?: boolean;
 }
 
 export interface ExperimentEvent {

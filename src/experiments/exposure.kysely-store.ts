@@ -17,12 +17,32 @@ export class KyselyExposureStore implements ExposureStore {
       const key = `${r.experimentId}\u0000${r.phase}\u0000${r.unitId}`;
       if (!unique.has(key)) unique.set(key, r);
     }
-    for (const chunk of chunks([...unique.values()], 500)) await this.insert(chunk);
+    const all = [...unique.values()];
+    const covariates = all.flatMap((r) =>
+      Object.entries(r.covariates ?? {}).map(([metric, value]) => ({
+        experiment_id: r.experimentId, phase: r.phase, unit_id: r.unitId, metric, x: value, y: 1, source: 'assign',
+      })),
+    );
+    if (covariates.length === 0) {
+      for (const chunk of chunks(all, 500)) await this.insert(this.db, chunk);
+      return;
+    }
+    // Covariates are CUPED's input: written with their exposures, atomically.
+    await this.db.transaction().execute(async (trx) => {
+      for (const chunk of chunks(all, 500)) await this.insert(trx, chunk);
+      for (const chunk of chunks(covariates, 500)) {
+        await trx
+          .insertInto('experiment_unit_covariates')
+          .values(chunk)
+          .onConflict((oc) => oc.columns(['experiment_id', 'phase', 'unit_id', 'metric']).doNothing())
+          .execute();
+      }
+    });
   }
 
-  private async insert(rows: ExposureRecord[]): Promise<void> {
+  private async insert(db: Kysely<Database>, rows: ExposureRecord[]): Promise<void> {
     // ON CONFLICT DO NOTHING makes the write idempotent under concurrent first assignments.
-    await this.db
+    await db
       .insertInto('experiment_units')
       .values(
         rows.map((r) => ({

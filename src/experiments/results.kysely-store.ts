@@ -1,0 +1,108 @@
+import { sql, type AliasedRawBuilder, type Kysely, type RawBuilder } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import type { MetricName } from './metric-catalogue.js';
+import { METRIC_COLUMNS, type LinearTerm } from './metric-columns.js';
+import type { CovariateSums, DailyMetricSums, ResultsStore } from './results.store.js';
+
+const DAY_MS = 86_400_000;
+
+/** Column names come from METRIC_COLUMNS (constants), never from a request. */
+function linear(terms: readonly LinearTerm[], table = 'u'): RawBuilder<number> {
+  const parts = terms.map(([column, coefficient]) => {
+    const value = column === 'one' ? sql`1.0` : sql.ref(`${table}.${column}`);
+    return coefficient === 1 ? value : sql`(${sql.lit(coefficient)} * ${value})`;
+  });
+  return sql<number>`(${sql.join(parts, sql` + `)})`;
+}
+
+const num = (v: unknown) => Number(v ?? 0);
+
+export class KyselyResultsStore implements ResultsStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async dailySums(experimentId: string, phase: number, metrics: readonly MetricName[]): Promise<DailyMetricSums[]> {
+    const selections: AliasedRawBuilder<unknown, string>[] = [];
+    metrics.forEach((m, i) => {
+      const x = linear(METRIC_COLUMNS[m].x);
+      const y = linear(METRIC_COLUMNS[m].y);
+      selections.push(
+        sql`sum(${x})`.as(`m${i}_sx`),
+        sql`sum(${y})`.as(`m${i}_sy`),
+        sql`sum(${x} * ${x})`.as(`m${i}_sxx`),
+        sql`sum(${y} * ${y})`.as(`m${i}_syy`),
+        sql`sum(${x} * ${y})`.as(`m${i}_sxy`),
+      );
+    });
+    const day = sql<number>`(u.exposed_at / ${sql.lit(DAY_MS)})`;
+    const rows = (await this.db
+      .selectFrom('experiment_units as u')
+      .select([sql<string>`u.variant_id`.as('variant_id'), day.as('day'), sql<number>`count(*)`.as('n'), ...(selections as never[])])
+      .where('u.experiment_id', '=', experimentId)
+      .where('u.phase', '=', phase)
+      .groupBy([sql`u.variant_id`, day])
+      .execute()) as Record<string, unknown>[];
+    return rows.map((r) => {
+      const n = num(r.n);
+      const sums: DailyMetricSums['sums'] = {};
+      metrics.forEach((m, i) => {
+        sums[m] = { n, sumX: num(r[`m${i}_sx`]), sumY: num(r[`m${i}_sy`]), sumX2: num(r[`m${i}_sxx`]), sumY2: num(r[`m${i}_syy`]), sumXY: num(r[`m${i}_sxy`]) };
+      });
+      return { variantId: String(r.variant_id), day: Math.floor(num(r.day)), sums };
+    });
+  }
+
+  async covariateSums(experimentId: string, phase: number, metric: MetricName): Promise<CovariateSums[]> {
+    const x = linear(METRIC_COLUMNS[metric].x);
+    const y = linear(METRIC_COLUMNS[metric].y);
+    // A unit without a covariate row gets C = D = 0: it contributes nothing to θ's fit.
+    const c = sql<number>`coalesce(c.x, 0)`;
+    const d = sql<number>`coalesce(c.y, 0)`;
+    const rows = (await this.db
+      .selectFrom('experiment_units as u')
+      .leftJoin('experiment_unit_covariates as c', (j) =>
+        j.onRef('c.experiment_id', '=', 'u.experiment_id').onRef('c.phase', '=', 'u.phase').onRef('c.unit_id', '=', 'u.unit_id').on('c.metric', '=', metric),
+      )
+      .select([
+        sql<string>`u.variant_id`.as('variant_id'),
+        sql<number>`count(*)`.as('n'),
+        sql<number>`count(c.metric)`.as('covered'),
+        sql<number>`sum(${x})`.as('sx'),
+        sql<number>`sum(${y})`.as('sy'),
+        sql<number>`sum(${x} * ${x})`.as('sxx'),
+        sql<number>`sum(${y} * ${y})`.as('syy'),
+        sql<number>`sum(${x} * ${y})`.as('sxy'),
+        sql<number>`sum(${c})`.as('sc'),
+        sql<number>`sum(${c} * ${c})`.as('scc'),
+        sql<number>`sum(${x} * ${c})`.as('sxc'),
+        sql<number>`sum(${y} * ${c})`.as('syc'),
+        sql<number>`sum(${d})`.as('sd'),
+        sql<number>`sum(${d} * ${d})`.as('sdd'),
+        sql<number>`sum(${x} * ${d})`.as('sxd'),
+        sql<number>`sum(${y} * ${d})`.as('syd'),
+        sql<number>`sum(${c} * ${d})`.as('scd'),
+      ])
+      .where('u.experiment_id', '=', experimentId)
+      .where('u.phase', '=', phase)
+      .groupBy(sql`u.variant_id`)
+      .execute()) as Record<string, unknown>[];
+    return rows.map((r) => ({
+      variantId: String(r.variant_id),
+      n: num(r.n),
+      covered: num(r.covered),
+      sumX: num(r.sx),
+      sumY: num(r.sy),
+      sumX2: num(r.sxx),
+      sumY2: num(r.syy),
+      sumXY: num(r.sxy),
+      sumC: num(r.sc),
+      sumC2: num(r.scc),
+      sumXC: num(r.sxc),
+      sumYC: num(r.syc),
+      sumD: num(r.sd),
+      sumD2: num(r.sdd),
+      sumXD: num(r.sxd),
+      sumYD: num(r.syd),
+      sumCD: num(r.scd),
+    }));
+  }
+}

@@ -1,0 +1,106 @@
+import { Type, type Static } from 'typebox';
+import { StringEnum } from '../http/string-enum.js';
+
+export const ResultsQuery = Type.Object(
+  {
+    method: Type.Optional(StringEnum(['fixed', 'sequential'] as const, { description: "Overrides the experiment's analysis.method for this read." })),
+    alpha: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 0.5 })),
+    correction: Type.Optional(StringEnum(['holm', 'benjamini-hochberg', 'none'] as const)),
+    phase: Type.Optional(Type.Integer({ minimum: 0, description: 'Default: the current phase.' })),
+  },
+  { additionalProperties: false },
+);
+export type ResultsQuery = Static<typeof ResultsQuery>;
+
+const Nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
+const Interval = Type.Union([Type.Array(Type.Number(), { minItems: 2, maxItems: 2 }), Type.Null()]);
+
+export const Comparison = Type.Object({
+  variantId: Type.String(),
+  controlVariantId: Type.String(),
+  absoluteLift: Nullable(Type.Number()),
+  relativeLift: Nullable(Type.Number()),
+  ci: Interval,
+  relativeCi: Interval,
+  pValue: Nullable(Type.Number()),
+  adjustedPValue: Nullable(Type.Number()),
+  significant: Type.Boolean({ description: 'adjustedPValue < alpha' }),
+  improved: Type.Union([Type.Boolean(), Type.Null()], { description: 'significant and in the better direction' }),
+  chanceToBeatControl: Nullable(Type.Number()),
+  risk: Type.Union([Type.Object({ control: Type.Number(), variant: Type.Number() }), Type.Null()]),
+  cuped: Type.Union([Type.Object({ theta: Nullable(Type.Number()), varianceReduction: Nullable(Type.Number()), unitsWithCovariate: Type.Integer() }), Type.Null()]),
+  power: Nullable(Type.Number({ description: 'Power reached so far against a true relative effect of analysis.mde.' })),
+  reason: Type.Union([Type.String(), Type.Null()], { description: 'Why a field is null (EMPTY_ARM, TOO_FEW_UNITS, ZERO_DENOMINATOR, ZERO_VARIANCE, ZERO_CONTROL_MEAN).' }),
+});
+
+export const MetricResult = Type.Object({
+  metric: Type.String(),
+  direction: Type.String(),
+  variants: Type.Array(
+    Type.Object({ variantId: Type.String(), units: Type.Integer(), numerator: Type.Number(), denominator: Type.Number(), value: Nullable(Type.Number()) }),
+  ),
+  comparisons: Type.Array(Comparison),
+});
+
+export const ResultsView = Type.Object({
+  experimentId: Type.String(),
+  status: Type.String(),
+  phase: Type.Integer(),
+  computedAt: Type.String({ format: 'date-time' }),
+  dataFreshAsOf: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Feedback received before this time is included.' }),
+  method: Type.String(),
+  alpha: Type.Number(),
+  correction: Type.String(),
+  trustworthy: Type.Boolean({ description: 'False when the sample-ratio check failed.' }),
+  srm: Type.Object({
+    pValue: Nullable(Type.Number()),
+    passed: Type.Boolean(),
+    note: Type.Union([Type.String(), Type.Null()]),
+    observed: Type.Record(Type.String(), Type.Number()),
+    expected: Type.Record(Type.String(), Type.Number()),
+  }),
+  metrics: Type.Array(MetricResult),
+  series: Type.Array(
+    Type.Object({
+      metric: Type.String(),
+      points: Type.Array(Type.Object({ date: Type.String(), variantId: Type.String(), units: Type.Integer(), value: Nullable(Type.Number()) })),
+    }),
+    { description: 'Cumulative by exposure date: each day, the metric over the units exposed up to the end of that day (UTC).' },
+  ),
+  summary: Type.String(),
+});
+export type ResultsView = Static<typeof ResultsView>;
+
+export const PowerBody = Type.Object(
+  {
+    metric: Type.String({ minLength: 1, maxLength: 64 }),
+    baseline: Type.Optional(Type.Number({ description: 'Control value of the metric; derived from the last 14 days of feedback when absent.' })),
+    stdDev: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Per-session standard deviation; derived for proportions, from the experiment or recent feedback otherwise.' })),
+    mde: Type.Number({ exclusiveMinimum: 0, maximum: 10, description: 'Minimum detectable effect, relative (0.05 = 5 %).' }),
+    alpha: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 0.5, default: 0.05 })),
+    power: Type.Optional(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1, default: 0.8 })),
+    variants: Type.Optional(Type.Integer({ minimum: 2, maximum: 20, default: 2 })),
+    trafficAllocation: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1, default: 1 })),
+    dailySessions: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Derived from the last 14 days of feedback when absent.' })),
+    experimentId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Use this experiment’s observed control value and variance.' })),
+  },
+  { additionalProperties: false },
+);
+export type PowerBody = Static<typeof PowerBody>;
+
+export const PowerView = Type.Object({
+  metric: Type.String(),
+  baseline: Type.Number(),
+  stdDev: Type.Number(),
+  mde: Type.Number(),
+  absoluteEffect: Nullable(Type.Number()),
+  alpha: Type.Number(),
+  power: Type.Number(),
+  variants: Type.Integer(),
+  trafficAllocation: Type.Number(),
+  dailySessions: Nullable(Type.Number()),
+  sessionsPerVariant: Nullable(Type.Number()),
+  totalSessions: Nullable(Type.Number()),
+  days: Nullable(Type.Number()),
+  sources: Type.Record(Type.String(), Type.String(), { description: 'Where each input came from: request, experiment, recent_feedback or derived.' }),
+});

@@ -1,0 +1,130 @@
+import type { Clock } from '../common/clock.js';
+import { ValidationError } from '../http/errors.js';
+import { srmCheck, type RatioSums } from '../stats/index.js';
+import type { ExperimentRecord, ExperimentStore, VariantRecord } from './experiment.store.js';
+import type { ExposureStore } from './exposure.store.js';
+import { METRIC_CATALOGUE, type MetricName } from './metric-catalogue.js';
+import { addSums, applyCorrection, compare, ZERO_SUMS, type ComparisonResult } from './results-analysis.js';
+import { summarise } from './results-summary.js';
+import type { ResultsQuery, ResultsView } from './results.schemas.js';
+import type { CovariateSums, ResultsStore } from './results.store.js';
+
+const DAY_MS = 86_400_000;
+
+export interface SrmVerdict {
+  pValue: number | null;
+  passed: boolean;
+  note: string | null;
+  observed: Record<string, number>;
+  expected: Record<string, number>;
+}
+
+/** Results of an experiment: O(units) aggregates from the read model, statistics from src/stats. */
+export class ResultsService {
+  constructor(
+    private readonly store: ResultsStore,
+    private readonly experiments: Pick<ExperimentStore, 'getPhase'>,
+    private readonly exposures: Pick<ExposureStore, 'countExposures'>,
+    private readonly attribution: { catchUp(): Promise<number>; readonly freshAsOf: number | null },
+    private readonly load: (id: string) => Promise<ExperimentRecord>,
+    private readonly clock: Clock,
+  ) {}
+
+  private async phaseVariants(e: ExperimentRecord, phase: number): Promise<VariantRecord[]> {
+    if (phase === e.phase) return e.configuration.variants;
+    return (await this.experiments.getPhase(e.id, phase))?.configuration.variants ?? e.configuration.variants;
+  }
+
+  /** Pearson χ² of exposures against the phase's weights (blocks shipping when it fails). */
+  async srm(e: ExperimentRecord, phase = e.phase): Promise<SrmVerdict> {
+    const variants = await this.phaseVariants(e, phase);
+    const counts = await this.exposures.countExposures(e.id, phase);
+    const observed = variants.map((v) => counts[v.id] ?? 0);
+    const result = srmCheck(observed, variants.map((v) => v.weight));
+    return {
+      pValue: result.pValue,
+      passed: result.passed,
+      note: result.note,
+      observed: Object.fromEntries(variants.map((v, i) => [v.id, observed[i]!])),
+      expected: Object.fromEntries(variants.map((v, i) => [v.id, result.expected[i] ?? 0])),
+    };
+  }
+
+  async results(experimentId: string, query: ResultsQuery = {}): Promise<ResultsView> {
+    const e = await this.load(experimentId);
+    const phase = query.phase ?? e.phase;
+    if (phase > e.phase) throw ValidationError.field('/phase', `the experiment is in phase ${e.phase}`, 'querystring');
+    const settings = {
+      ...e.configuration.analysis,
+      ...(query.method ? { method: query.method } : {}),
+      ...(query.alpha ? { alpha: query.alpha } : {}),
+      ...(query.correction ? { correction: query.correction } : {}),
+    };
+    await this.attribution.catchUp();
+    const variants = await this.phaseVariants(e, phase);
+    const metrics = e.configuration.targetMetrics;
+    const controlId = e.configuration.controlVariantId ?? variants[0]!.id;
+    const control = variants.find((v) => v.id === controlId) ?? variants[0]!;
+    const daily = await this.store.dailySums(e.id, phase, metrics);
+    const srm = await this.srm(e, phase);
+
+    const totals = (metric: MetricName, variantId: string, upToDay = Infinity): RatioSums =>
+      daily.filter((d) => d.variantId === variantId && d.day <= upToDay).reduce((acc, d) => addSums(acc, d.sums[metric] ?? ZERO_SUMS), ZERO_SUMS);
+    const covariates = new Map<MetricName, CovariateSums[]>();
+    if (settings.cuped) for (const m of metrics) covariates.set(m, await this.store.covariateSums(e.id, phase, m));
+    const cov = (m: MetricName, id: string) => covariates.get(m)?.find((c) => c.variantId === id);
+
+    const all: { metric: MetricName; variantName: string; result: ComparisonResult }[] = [];
+    const metricResults = metrics.map((metric) => {
+      const comparisons = variants
+        .filter((v) => v.id !== control.id)
+        .map((v) => {
+          const result = compare(
+            metric,
+            { id: control.id, sums: totals(metric, control.id), covariates: cov(metric, control.id) },
+            { id: v.id, sums: totals(metric, v.id), covariates: cov(metric, v.id) },
+            settings,
+          );
+          all.push({ metric, variantName: v.name, result });
+          return result;
+        });
+      return {
+        metric,
+        direction: METRIC_CATALOGUE.find((m) => m.name === metric)!.direction,
+        variants: variants.map((v) => {
+          const s = totals(metric, v.id);
+          return { variantId: v.id, units: s.n, numerator: s.sumX, denominator: s.sumY, value: s.sumY > 0 ? s.sumX / s.sumY : null };
+        }),
+        comparisons,
+      };
+    });
+    applyCorrection(all, settings);
+
+    const days = [...new Set(daily.map((d) => d.day))].sort((a, b) => a - b);
+    const series = metrics.map((metric) => ({
+      metric,
+      points: days.flatMap((day) =>
+        variants.map((v) => {
+          const s = totals(metric, v.id, day);
+          return { date: new Date(day * DAY_MS).toISOString().slice(0, 10), variantId: v.id, units: s.n, value: s.sumY > 0 ? s.sumX / s.sumY : null };
+        }),
+      ),
+    }));
+    const fresh = this.attribution.freshAsOf;
+    return {
+      experimentId: e.id,
+      status: e.status,
+      phase,
+      computedAt: new Date(this.clock.now()).toISOString(),
+      dataFreshAsOf: fresh === null ? null : new Date(fresh).toISOString(),
+      method: settings.method,
+      alpha: settings.alpha,
+      correction: settings.correction,
+      trustworthy: srm.passed,
+      srm,
+      metrics: metricResults,
+      series,
+      summary: summarise(all, settings.correction, settings.method, srm),
+    };
+  }
+}

@@ -1,0 +1,48 @@
+import type { RatioSums } from '../stats/index.js';
+import type { MetricName } from './metric-catalogue.js';
+
+/** Sums of one metric over the units of one variant exposed on one day (UTC). */
+export interface DailyMetricSums {
+  variantId: string;
+  /** Days since the epoch (UTC) of the units' first exposure. */
+  day: number;
+  sums: Partial<Record<MetricName, RatioSums>>;
+}
+
+/** CUPED sums of one metric for one variant: the metric's X/Y with the covariate C/D. */
+export interface CovariateSums {
+  variantId: string;
+  n: number;
+  covered: number;
+  sumX: number;
+  sumY: number;
+  sumX2: number;
+  sumY2: number;
+  sumXY: number;
+  sumC: number;
+  sumC2: number;
+  sumXC: number;
+  sumYC: number;
+  sumD: number;
+  sumD2: number;
+  sumXD: number;
+  sumYD: number;
+  sumCD: number;
+}
+
+/** The read model of results: aggregates over per-unit sums, O(units), never raw events. */
+export interface ResultsStore {
+  dailySums(experimentId: string, phase: number, metrics: readonly MetricName[]): Promise<DailyMetricSums[]>;
+  covariateSums(experimentId: string, phase: number, metric: MetricName): Promise<CovariateSums[]>;
+}
+
+/** A metric's per-session sums over recent raw feedback (for planning, not for results). */
+export interface RecentMetricSums {
+  sums: RatioSums;
+  firstAt: number | null;
+  lastAt: number | null;
+}
+
+export interface PlanningStore {
+  recentSessionSums(metric: MetricName, since: number): Promise<RecentMetricSums>;
+}
