@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRng, holm, sampleSize, sequentialTest, srmCheck, welchTest } from '../src/stats/index.js';
+import { expectError, getJson, postJson, request } from './support/http.js';
+import { buildTestApp, type TestApp } from './support/test-app.js';
+import { TestClock } from './support/test-clock.js';
+import { databaseKinds } from './support/test-database.js';
+
+const BASE = '/api/nous/ab-testing';
+const DAY = 86_400_000;
+let n = 0;
+
+describe.each(databaseKinds())('experiment results on %s', (kind) => {
+  let t: TestApp;
+  const clock = new TestClock(Date.parse('2026-11-01T09:00:00Z'));
+  beforeAll(async () => {
+    t = await buildTestApp(kind, { clock });
+  });
+  afterAll(async () => t.close());
+
+  async function startExperiment(configuration: Record<string, unknown>) {
+    const created = await postJson(t.app, `${BASE}/experiments`, { name: `results-${(n += 1)}`, configuration });
+    const id = created.body.data.experimentId as string;
+    await request(t.app, { method: 'POST', url: `${BASE}/experiments/${id}/start` });
+    return id;
+  }
+
+  /** Simulates sessions: assign, then impressions and clicks with a per-variant click rate. */
+  async function simulate(id: string, sessions: number, clickRate: Record<string, number>, seed: number, prefix: string, covariate = false) {
+    const rng = createRng(seed);
+    const truth: Record<string, { clicks: number[]; impressions: number[] }> = {};
+    for (let s = 0; s < sessions; s += 1) {
+      if (s % 50 === 0 && s > 0) clock.advance(DAY / 4);
+      const unitId = `${prefix}-${s}`;
+      const prior = rng.uniform();
+      const attributes = covariate ? { covariates: { ctr: prior } } : undefined;
+      const assigned = await postJson(t.app, `${BASE}/experiments/${id}/assign`, { unitId, ...(attributes ? { attributes } : {}) });
+      const variant = assigned.body.data.variantId as string;
+      const impressions = 2 + Math.floor(rng.uniform() * 4);
+      let clicks = 0;
+      const items = [];
+      for (let i = 0; i < impressions; i += 1) {
+        items.push({ queryId: `${unitId}-q`, metadata: { userAction: 'impression', customMetadata: { position: i + 1 } } });
+        // With a covariate, the unit's own propensity drives clicks: CUPED has signal to remove.
+        const p = covariate ? Math.min(1, clickRate[variant]! * 2 * prior) : clickRate[variant]!;
+        if (rng.uniform() < p) {
+          clicks += 1;
+          items.push({ queryId: `${unitId}-q`, metadata: { userAction: 'click', customMetadata: { position: i + 1 } } });
+        }
+      }
+      clock.advance(1000);
+      await postJson(t.app, '/api/cortex/feedback', { sessionId: unitId, feedback: items });
+      (truth[variant] ??= { clicks: [], impressions: [] }).clicks.push(clicks);
+      truth[variant]!.impressions.push(impressions);
+    }
+    return truth;
+  }
+
+  const sumsOf = (x: number[], y: number[]) => ({
+    n: x.length,
+    sumX: x.reduce((a, b) => a + b, 0),
+    sumY: y.reduce((a, b) => a + b, 0),
+    sumX2: x.reduce((a, b) => a + b * b, 0),
+    sumY2: y.reduce((a, b) => a + b * b, 0),
+    sumXY: x.reduce((a, b, i) => a + b * y[i]!, 0),
+  });
+
+  it('reports per-variant sums and comparisons that equal the statistics computed from the raw sessions', async () => {
+    const id = await startExperiment({ variants: [{ id: 'control' }, { id: 'treatment' }], targetMetrics: ['ctr', 'abandonment_rate'], analysis: { cuped: false } });
+    const truth = await simulate(id, 300, { control: 0.2, treatment: 0.3 }, 7, 'a');
+    const res = await getJson(t.app, `${BASE}/experiments/${id}/results`);
+    expect(res.statusCode, JSON.stringify(res.body)).toBe(200);
+    const data = res.body.data;
+    expect(data).toMatchObject({ experimentId: id, status: 'running', method: 'fixed', alpha: 0.05, correction: 'holm', trustworthy: true });
+    const ctr = data.metrics.find((m: { metric: string }) => m.metric === 'ctr');
+    expect(ctr.direction).toBe('higher');
+    const c = sumsOf(truth.control!.clicks, truth.control!.impressions);
+    const v = sumsOf(truth.treatment!.clicks, truth.treatment!.impressions);
+    expect(ctr.variants).toEqual([
+      { variantId: 'control', units: c.n, numerator: c.sumX, denominator: c.sumY, value: c.sumX / c.sumY },
+      { variantId: 'treatment', units: v.n, numerator: v.sumX, denominator: v.sumY, value: v.sumX / v.sumY },
+    ]);
+    const expected = welchTest(c, v, { alpha: 0.05 });
+    const cmp = ctr.comparisons[0];
+    expect(cmp.variantId).toBe('treatment');
+    expect(cmp.controlVariantId).toBe('control');
+    expect(cmp.absoluteLift).toBeCloseTo(expected.absoluteLift!, 12);
+    expect(cmp.relativeLift).toBeCloseTo(expected.relativeLift!, 12);
+    expect(cmp.ci[0]).toBeCloseTo(expected.ci![0], 12);
+    expect(cmp.pValue).toBeCloseTo(expected.pValue!, 12);
+    const abandonment = data.metrics.find((m: { metric: string }) => m.metric === 'abandonment_rate').comparisons[0];
+    expect(cmp.adjustedPValue).toBeCloseTo(holm([cmp.pValue, abandonment.pValue]).adjusted[0]!, 12);
+    expect(cmp.significant).toBe(cmp.adjustedPValue < 0.05);
+    expect(cmp.chanceToBeatControl).toBeGreaterThan(0.95);
+    expect(cmp.power).toBeGreaterThan(0);
+    const srm = srmCheck([c.n, v.n], [0.5, 0.5]);
+    expect(data.srm.pValue).toBeCloseTo(srm.pValue!, 12);
+    expect(data.srm.observed).toEqual({ control: c.n, treatment: v.n });
+    expect(data.summary).toMatch(/^treatment raises ctr by \d+\.\d %/);
+    expect(data.summary).toContain('after Holm');
+    expect(data.summary).toContain('SRM check passed');
+    // The series is cumulative by exposure day and ends at the totals.
+    const ctrSeries = data.series.find((s: { metric: string }) => s.metric === 'ctr').points;
+    const last = ctrSeries.filter((p: { variantId: string }) => p.variantId === 'control').at(-1);
+    expect(last.units).toBe(c.n);
+    expect(ctrSeries.length).toBe(4);
+    expect(data.dataFreshAsOf).not.toBeNull();
+
+    const sequential = await getJson(t.app, `${BASE}/experiments/${id}/results?method=sequential&correction=none`);
+    const seq = sequential.body.data.metrics[0].comparisons[0];
+    const seqExpected = sequentialTest(c, v, { alpha: 0.05, tuningParameter: 5000 });
+    expect(seq.pValue).toBeCloseTo(seqExpected.pValue!, 12);
+    expect(seq.adjustedPValue).toBe(seq.pValue);
+    expect(seq.ci[1] - seq.ci[0]).toBeGreaterThan(cmp.ci[1] - cmp.ci[0]);
+  });
+
+  it('uses covariates sent with assign for CUPED and reports the variance reduction', async () => {
+    const id = await startExperiment({ variants: [{ id: 'control' }, { id: 'treatment' }], targetMetrics: ['ctr'] });
+    await simulate(id, 240, { control: 0.25, treatment: 0.3 }, 11, 'cuped', true);
+    const res = await getJson(t.app, `${BASE}/experiments/${id}/results`);
+    const cmp = res.body.data.metrics[0].comparisons[0];
+    expect(cmp.cuped.unitsWithCovariate).toBe(240);
+    expect(cmp.cuped.varianceReduction).toBeGreaterThan(0.1);
+  });
+
+  it('a failed sample-ratio check marks results untrustworthy and blocks shipping unless forced', async () => {
+    const id = await startExperiment({ variants: [{ id: 'control' }, { id: 'treatment' }] });
+    // Write a lopsided split straight into the exposures, as a broken client would cause.
+    const rows = Array.from({ length: 300 }, (_, i) => ({ experiment_id: id, phase: 0, unit_id: `srm-${i}`, variant_id: i < 220 ? 'control' : 'treatment', exposed_at: clock.now(), covariates: null }));
+    await t.container.database.db.insertInto('experiment_units').values(rows).execute();
+    const res = await getJson(t.app, `${BASE}/experiments/${id}/results`);
+    expect(res.body.data.trustworthy).toBe(false);
+    expect(res.body.data.srm.passed).toBe(false);
+    expect(res.body.data.srm.expected).toEqual({ control: 150, treatment: 150 });
+    expect(res.body.data.summary).toContain('SRM check FAILED');
+    const blocked = await postJson(t.app, `${BASE}/experiments/${id}/conclude`, { decision: 'ship', winnerVariantId: 'treatment' });
+    expectError(blocked, 409, 'CONFLICT', '/force');
+    const forced = await postJson(t.app, `${BASE}/experiments/${id}/conclude`, { decision: 'ship', winnerVariantId: 'treatment', force: true });
+    expect(forced.statusCode).toBe(200);
+    expect(forced.body.data.conclusion.forced).toBe(true);
+  });
+
+  it('answers for an experiment without data, and 404/400 for bad requests', async () => {
+    const id = await startExperiment({ variants: [{ id: 'a' }, { id: 'b' }] });
+    const res = await getJson(t.app, `${BASE}/experiments/${id}/results`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body.data.metrics[0].comparisons[0]).toMatchObject({ pValue: null, significant: false, reason: 'EMPTY_ARM' });
+    expect(res.body.data.srm.passed).toBe(true);
+    expectError(await getJson(t.app, `${BASE}/experiments/nope/results`), 404, 'NOT_FOUND');
+    expectError(await getJson(t.app, `${BASE}/experiments/${id}/results?phase=3`), 400, 'VALIDATION_ERROR', '/phase');
+    expectError(await getJson(t.app, `${BASE}/experiments/${id}/results?method=bayes`), 400, 'VALIDATION_ERROR', '/method');
+  });
+
+  it('sizes an experiment from the request, and from recent feedback when inputs are missing', async () => {
+    const explicit = await postJson(t.app, `${BASE}/power`, { metric: 'conversion_rate', baseline: 0.1, mde: 0.05, dailySessions: 10_000 });
+    expect(explicit.statusCode, JSON.stringify(explicit.body)).toBe(200);
+    const expected = sampleSize({ baselineMean: 0.1, mde: 0.05, alpha: 0.05, power: 0.8, variants: 2, trafficAllocation: 1, dailySessions: 10_000 });
+    expect(explicit.body.data).toMatchObject({ sessionsPerVariant: expected.sessionsPerVariant, days: expected.days, sources: { baseline: 'request' } });
+    const derived = await postJson(t.app, `${BASE}/power`, { metric: 'ctr', mde: 0.1 });
+    expect(derived.statusCode, JSON.stringify(derived.body)).toBe(200);
+    expect(derived.body.data.sources).toMatchObject({ baseline: 'recent_feedback', stdDev: 'recent_feedback', dailySessions: 'recent_feedback' });
+    expect(derived.body.data.baseline).toBeGreaterThan(0.1);
+    expect(derived.body.data.sessionsPerVariant).toBeGreaterThan(0);
+    expectError(await postJson(t.app, `${BASE}/power`, { metric: 'revenue', mde: 0.1 }), 400, 'VALIDATION_ERROR', '/metric');
+    expectError(await postJson(t.app, `${BASE}/power`, { metric: 'dwell_time', mde: 0.1 }), 400, 'VALIDATION_ERROR', '/baseline');
+    expectError(await postJson(t.app, `${BASE}/power`, { metric: 'dwell_time', baseline: 30_000, mde: 0.1 }), 400, 'VALIDATION_ERROR', '/stdDev');
+  });
+});
