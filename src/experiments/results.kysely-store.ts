@@ -51,6 +51,17 @@ export class KyselyResultsStore implements ResultsStore {
     });
   }
 
+  async metricsWithCovariates(experimentId: string, phase: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('experiment_unit_covariates')
+      .select('metric')
+      .distinct()
+      .where('experiment_id', '=', experimentId)
+      .where('phase', '=', phase)
+      .execute();
+    return rows.map((r) => r.metric);
+  }
+
   async covariateSums(experimentId: string, phase: number, metric: MetricName): Promise<CovariateSums[]> {
     const x = linear(METRIC_COLUMNS[metric].x);
     const y = linear(METRIC_COLUMNS[metric].y);

@@ -71,7 +71,10 @@ export class ResultsService {
     const totals = (metric: MetricName, variantId: string, upToDay = Infinity): RatioSums =>
       daily.filter((d) => d.variantId === variantId && d.day <= upToDay).reduce((acc, d) => addSums(acc, d.sums[metric] ?? ZERO_SUMS), ZERO_SUMS);
     const covariates = new Map<MetricName, CovariateSums[]>();
-    if (settings.cuped) for (const m of metrics) covariates.set(m, await this.store.covariateSums(e.id, phase, m));
+    if (settings.cuped) {
+      const covered = new Set(await this.store.metricsWithCovariates(e.id, phase));
+      for (const m of metrics) if (covered.has(m)) covariates.set(m, await this.store.covariateSums(e.id, phase, m));
+    }
     const cov = (m: MetricName, id: string) => covariates.get(m)?.find((c) => c.variantId === id);
 
     const all: { metric: MetricName; variantName: string; result: ComparisonResult }[] = [];

@@ -34,6 +34,8 @@ export interface CovariateSums {
 export interface ResultsStore {
   dailySums(experimentId: string, phase: number, metrics: readonly MetricName[]): Promise<DailyMetricSums[]>;
   covariateSums(experimentId: string, phase: number, metric: MetricName): Promise<CovariateSums[]>;
+  /** The metrics for which at least one unit of the phase has a covariate (CUPED is skipped otherwise). */
+  metricsWithCovariates(experimentId: string, phase: number): Promise<string[]>;
 }
 
 /** A metric's per-session sums over recent raw feedback (for planning, not for results). */
