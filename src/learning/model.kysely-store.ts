@@ -3,6 +3,7 @@ import type { Database, ModelTable } from '../storage/schema.js';
 import { isUniqueViolation } from '../storage/sql-errors.js';
 import type { ModelStatus, ModelType } from './model.schemas.js';
 import type { ModelFilter, ModelRecord, ModelStore } from './model.store.js';
+import type { NewJob } from './training.store.js';
 
 function fromRow(row: Selectable<ModelTable>): ModelRecord {
   return {
@@ -21,22 +22,38 @@ function fromRow(row: Selectable<ModelTable>): ModelRecord {
 export class KyselyModelStore implements ModelStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insert(model: ModelRecord): Promise<'inserted' | 'duplicate'> {
+  async insert(model: ModelRecord, initialJob?: NewJob): Promise<'inserted' | 'duplicate'> {
     try {
-      await this.db
-        .insertInto('models')
-        .values({
-          id: model.id,
-          name: model.name,
-          type: model.type,
-          status: model.status,
-          config: JSON.stringify(model.config),
-          metrics: JSON.stringify(model.metrics),
-          error: model.error,
-          created_at: model.createdAt,
-          updated_at: model.updatedAt,
-        })
-        .execute();
+      await this.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('models')
+          .values({
+            id: model.id,
+            name: model.name,
+            type: model.type,
+            status: model.status,
+            config: JSON.stringify(model.config),
+            metrics: JSON.stringify(model.metrics),
+            error: model.error,
+            created_at: model.createdAt,
+            updated_at: model.updatedAt,
+          })
+          .execute();
+        if (initialJob) {
+          await trx
+            .insertInto('training_jobs')
+            .values({
+              id: initialJob.id,
+              model_id: initialJob.modelId,
+              status: 'queued',
+              reason: initialJob.reason,
+              force: initialJob.force ? 1 : 0,
+              run_after: initialJob.runAfter,
+              requested_at: initialJob.requestedAt,
+            })
+            .execute();
+        }
+      });
       return 'inserted';
     } catch (error) {
       if (isUniqueViolation(error)) return 'duplicate';

@@ -34,6 +34,20 @@ export const ModelView = Type.Object({
   config: Type.Record(Type.String(), Type.Unknown()),
   error: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String({ format: 'date-time' }),
+  activeVersion: Type.Union([Type.Integer(), Type.Null()], { description: 'The version rank/export/judgments use; null until one is trained.' }),
+  lastTraining: Type.Union(
+    [
+      Type.Object({
+        at: Type.String({ format: 'date-time' }),
+        version: Type.Union([Type.Integer(), Type.Null()]),
+        outcome: StringEnum(['activated', 'rejected', 'failed', 'skipped'] as const),
+        message: Type.Union([Type.String(), Type.Null()]),
+      }),
+      Type.Null(),
+    ],
+    { description: 'What the last run did: activated a version, rejected a worse one, failed, or found no data.' },
+  ),
+  nextTrainingAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Next scheduled retrain (config.retrainEvery).' }),
 });
 export type ModelView = Static<typeof ModelView>;
 

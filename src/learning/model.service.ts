@@ -2,20 +2,28 @@ import type { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import { decodeNewestFirstCursor, keyOfNewestFirst, toPage, type Page } from '../common/pagination.js';
 import { ConflictError, NotFoundError, ValidationError } from '../http/errors.js';
+import { resolveSettings } from './model-config.js';
 import { MODEL_CONFIG_MAX_BYTES, type ModelCreateBody, type ModelListQuery, type ModelView } from './model.schemas.js';
 import type { ModelRecord, ModelStore } from './model.store.js';
+import type { NewJob, TrainingState, TrainingStore } from './training.store.js';
 
-export function toModelView(m: ModelRecord): ModelView {
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+export function toModelView(m: ModelRecord, state?: TrainingState): ModelView {
+  const last = state?.lastOutcome ?? null;
   return {
     modelId: m.id,
     name: m.name,
     type: m.type,
     status: m.status,
     metrics: m.metrics,
-    lastUpdated: new Date(m.updatedAt).toISOString(),
+    lastUpdated: iso(m.updatedAt),
     config: m.config,
     error: m.error,
-    createdAt: new Date(m.createdAt).toISOString(),
+    createdAt: iso(m.createdAt),
+    activeVersion: state?.activeVersion ?? null,
+    lastTraining: last === null ? null : { at: iso(last.at), version: last.version, outcome: last.outcome, message: last.message },
+    nextTrainingAt: state?.nextRetrainAt == null ? null : iso(state.nextRetrainAt),
   };
 }
 
@@ -23,15 +31,21 @@ export function toModelView(m: ModelRecord): ModelView {
 export class ModelService {
   constructor(
     private readonly store: ModelStore,
+    private readonly training: Pick<TrainingStore, 'getStates'>,
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * Registers a model and queues its first training run, except for a ranker trained from an
+   * uploaded dataset: its first run is queued by the upload.
+   */
   async register(body: ModelCreateBody): Promise<ModelView> {
     const config = body.config ?? {};
     const size = Buffer.byteLength(JSON.stringify(config), 'utf8');
     if (size > MODEL_CONFIG_MAX_BYTES) {
       throw ValidationError.field('/config', `serializes to ${size} bytes; at most ${MODEL_CONFIG_MAX_BYTES}`);
     }
+    const settings = resolveSettings(body.type, config);
     const now = this.clock.now();
     const record: ModelRecord = {
       id: body.modelId ?? newId(),
@@ -44,23 +58,46 @@ export class ModelService {
       createdAt: now,
       updatedAt: now,
     };
-    if ((await this.store.insert(record)) === 'duplicate') {
+    const waitsForUpload = settings.kind === 'ranker' && settings.trainingData === 'dataset';
+    const job: NewJob | undefined = waitsForUpload
+      ? undefined
+      : { id: newId(), modelId: record.id, reason: 'created', force: false, runAfter: now, requestedAt: now };
+    if ((await this.store.insert(record, job)) === 'duplicate') {
       const field = body.modelId !== undefined && (await this.store.get(body.modelId)) ? 'modelId' : 'name';
       throw new ConflictError(`a model with this ${field} already exists`, [{ path: `/${field}`, message: 'is already taken', in: 'body' }]);
     }
     return toModelView(record);
   }
 
-  async get(modelId: string): Promise<ModelView> {
+  /** Registers the model unless its id exists; true when it was created now. */
+  async ensure(body: ModelCreateBody & { modelId: string }): Promise<boolean> {
+    if (await this.store.get(body.modelId)) return false;
+    try {
+      await this.register(body);
+      return true;
+    } catch (error) {
+      // Another instance registered it first.
+      if (error instanceof ConflictError) return false;
+      throw error;
+    }
+  }
+
+  async getRecord(modelId: string): Promise<ModelRecord> {
     const model = await this.store.get(modelId);
     if (!model) throw new NotFoundError(`model ${modelId} not found`);
-    return toModelView(model);
+    return model;
+  }
+
+  async get(modelId: string): Promise<ModelView> {
+    const model = await this.getRecord(modelId);
+    return toModelView(model, (await this.training.getStates([modelId])).get(modelId));
   }
 
   async list(query: ModelListQuery): Promise<Page<ModelView>> {
     const after = decodeNewestFirstCursor(query.cursor);
     const rows = await this.store.list({ type: query.type, status: query.status, after }, query.limit + 1);
     const page = toPage(rows, query.limit, keyOfNewestFirst);
-    return { items: page.items.map(toModelView), nextCursor: page.nextCursor };
+    const states = await this.training.getStates(page.items.map((m) => m.id));
+    return { items: page.items.map((m) => toModelView(m, states.get(m.id))), nextCursor: page.nextCursor };
   }
 }

@@ -1,4 +1,5 @@
 import type { ModelStatus, ModelType } from './model.schemas.js';
+import type { NewJob } from './training.store.js';
 
 export interface ModelRecord {
   id: string;
@@ -20,8 +21,11 @@ export interface ModelFilter {
 }
 
 export interface ModelStore {
-  /** Returns 'duplicate' (and writes nothing) when the id or the name is taken. */
-  insert(model: ModelRecord): Promise<'inserted' | 'duplicate'>;
+  /**
+   * Returns 'duplicate' (and writes nothing) when the id or the name is taken. With
+   * `initialJob`, the model and its first training job are written in one transaction.
+   */
+  insert(model: ModelRecord, initialJob?: NewJob): Promise<'inserted' | 'duplicate'>;
   get(id: string): Promise<ModelRecord | undefined>;
   /** Newest first. */
   list(filter: ModelFilter, limit: number): Promise<ModelRecord[]>;

@@ -103,6 +103,21 @@ export class LetorParser {
     this.rowStart.push(this.nnz);
   }
 
+  /**
+   * Flush the last unterminated line and check the whole file without building the dense
+   * matrix: what an upload validates before storing the text.
+   */
+  summarize(): { rows: number; queries: number; features: number } {
+    if (this.pending.trim() !== '') this.pushLine(this.pending);
+    this.pending = '';
+    const n = this.labels.length;
+    if (this.anyQid && this.groupSizes.reduce((a, b) => a + b, 0) !== n) {
+      throw new LetorParseError(this.lineNo, 'some lines have qid: and others do not');
+    }
+    const lo = this.minIdx === 0 ? 0 : 1;
+    return { rows: n, queries: this.qids.length, features: this.maxIdx < 0 ? 0 : this.maxIdx - lo + 1 };
+  }
+
   /** Flush the last unterminated line and build the dense matrix. */
   finish(): Dataset {
     if (this.pending.trim() !== '') this.pushLine(this.pending);

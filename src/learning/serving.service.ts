@@ -1,0 +1,175 @@
+import { ConflictError, NotFoundError, ValidationError } from '../http/errors.js';
+import { restoreClickModel, toJudgments, toOpenSearchJudgments, type ClickModel, type JudgmentList, type SerializedClickModel } from './click-models/index.js';
+import type { ExportQuery, JudgmentsQuery, RankBody, RankResponse } from './learning.schemas.js';
+import type { ModelRecord, ModelStore } from './model.store.js';
+import {
+  compileModel,
+  deserializeModel,
+  explain,
+  rowFromMap,
+  scoreRow,
+  sigmoid,
+  toLtrPluginModel,
+  toXgboostJson,
+  type CompiledForest,
+  type Model,
+} from './ranker/index.js';
+import { behaviourRow } from './training/behaviour-features.js';
+import { encodeExamples } from './training/engagement-run.js';
+import type { EngagementArtifact, RankerArtifact } from './training/ranker-artifact.js';
+import { isUnknownResult } from './training/sessions.js';
+import type { TrainingStore } from './training.store.js';
+
+type Loaded =
+  | { kind: 'click'; click: ClickModel }
+  | { kind: 'ranker'; artifact: RankerArtifact; model: Model; forest: CompiledForest; index: Map<string, number> }
+  | { kind: 'engagement'; artifact: EngagementArtifact; model: Model; forest: CompiledForest };
+
+interface Active {
+  record: ModelRecord;
+  version: number;
+  loaded: Loaded;
+}
+
+/** A text file answer: exports are served raw (not in the envelope) so they can be saved and imported as they are. */
+export interface FileAnswer {
+  contentType: string;
+  filename: string;
+  body: string;
+}
+
+const CACHE_SIZE = 16;
+
+function load(type: ModelRecord['type'], artifact: string): Loaded {
+  const parsed: unknown = JSON.parse(artifact);
+  if (type === 'click_model') return { kind: 'click', click: restoreClickModel(parsed as SerializedClickModel) };
+  if (type === 'ranker') {
+    const a = parsed as RankerArtifact;
+    const model = deserializeModel(a.model);
+    return { kind: 'ranker', artifact: a, model, forest: compileModel(model), index: new Map(model.featureNames.map((n, i) => [n, i])) };
+  }
+  const a = parsed as EngagementArtifact;
+  const model = deserializeModel(a.model);
+  return { kind: 'engagement', artifact: a, model, forest: compileModel(model) };
+}
+
+function csvField(value: string | number): string {
+  const text = String(value);
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** Using a trained model: rerank results, export judgments, export the trees. Active versions are cached compiled. */
+export class ServingService {
+  private readonly cache = new Map<string, Loaded>();
+
+  constructor(
+    private readonly models: ModelStore,
+    private readonly store: Pick<TrainingStore, 'getState' | 'getArtifact'>,
+  ) {}
+
+  private async active(modelId: string): Promise<Active> {
+    const record = await this.models.get(modelId);
+    if (!record) throw new NotFoundError(`model ${modelId} not found`);
+    const version = (await this.store.getState(modelId))?.activeVersion ?? null;
+    if (version === null) throw new ConflictError(`model ${modelId} has no trained version yet (status ${record.status})`);
+    const key = `${modelId}@${version}`;
+    let loaded = this.cache.get(key);
+    if (!loaded) {
+      const artifact = await this.store.getArtifact(modelId, version);
+      if (artifact === undefined) throw new NotFoundError(`model ${modelId} version ${version} not found`);
+      loaded = load(record.type, artifact);
+      if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);
+      this.cache.set(key, loaded);
+    }
+    return { record, version, loaded };
+  }
+
+  async rank(modelId: string, body: RankBody, withExplanation: boolean): Promise<RankResponse> {
+    const { version, loaded } = await this.active(modelId);
+    const scored = body.results.map((r, i) => {
+      const originalPosition = r.position ?? i + 1;
+      const { score, explanation } = this.score(loaded, body, r, withExplanation);
+      return { resultId: r.resultId, score, originalPosition, ...(explanation ? { explanation } : {}) };
+    });
+    scored.sort((a, b) => b.score - a.score || a.originalPosition - b.originalPosition);
+    const scoreType = loaded.kind === 'click' ? 'relevance' : loaded.kind === 'ranker' ? 'ranker-margin' : 'probability';
+    return { modelId, version, scoreType, results: scored.map((r, i) => ({ ...r, rank: i + 1 })) };
+  }
+
+  private score(loaded: Loaded, body: RankBody, r: RankBody['results'][number], withExplanation: boolean) {
+    if (loaded.kind === 'click') {
+      if (body.queryHash === undefined) throw ValidationError.field('/queryHash', 'is required to rank with a click model');
+      const e = loaded.click.estimate(body.queryHash, r.resultId);
+      // Pairs never seen score 0: they sort after every seen pair, in their original order.
+      const score = e?.relevance ?? 0;
+      return { score, explanation: withExplanation ? { bias: 0, contributions: { relevance: score, impressions: e?.impressions ?? 0, clicks: e?.clicks ?? 0 } } : undefined };
+    }
+    let row: Float32Array;
+    if (loaded.kind === 'ranker') {
+      const behaviour = loaded.artifact.behaviour;
+      row = behaviour ? behaviourRow(behaviour, body.queryHash, r.resultId, r.features) : rowFromMap(loaded.forest, r.features ?? {}, loaded.index);
+    } else {
+      const c = body.context ?? {};
+      row = encodeExamples(
+        [
+          {
+            position: r.position ?? body.results.indexOf(r) + 1,
+            deviceType: c.deviceType ?? null,
+            searchType: c.searchType ?? null,
+            language: c.language ?? null,
+            category: r.category ?? null,
+            viewportWidth: c.viewport?.width ?? null,
+            viewportHeight: c.viewport?.height ?? null,
+            hour: c.hour ?? null,
+          },
+        ],
+        loaded.artifact.vocabulary,
+      );
+    }
+    const margin = scoreRow(loaded.forest, row, 0);
+    const score = loaded.kind === 'engagement' ? sigmoid(margin) : margin;
+    if (!withExplanation) return { score, explanation: undefined };
+    const parts = explain(loaded.model, row);
+    // For probabilities the parts add up to the log-odds (the margin), not to the probability.
+    return { score, explanation: { bias: parts.bias, contributions: parts.contributions } };
+  }
+
+  async judgments(modelId: string, query: JudgmentsQuery): Promise<FileAnswer> {
+    const { record, version, loaded } = await this.active(modelId);
+    if (loaded.kind !== 'click') throw new ConflictError(`model ${modelId} is a ${record.type}; judgments come from click models`);
+    const all = toJudgments(loaded.click, { minImpressions: query.minImpressions, mapping: { method: query.grades } });
+    const list: JudgmentList = { ...all, judgments: all.judgments.filter((j) => !isUnknownResult(j.resultId)) };
+    const stem = `${modelId}-v${version}-judgments`;
+    if (query.format === 'json') {
+      const body = toOpenSearchJudgments(list, { name: `${record.name} v${version}` });
+      return { contentType: 'application/json; charset=utf-8', filename: `${stem}.json`, body: JSON.stringify(body) };
+    }
+    if (query.format === 'csv') {
+      const lines = ['queryHash,resultId,grade,relevance,impressions,clicks'];
+      for (const j of list.judgments) lines.push([j.queryHash, j.resultId, j.grade, j.relevance, j.impressions, j.clicks].map(csvField).join(','));
+      return { contentType: 'text/csv; charset=utf-8', filename: `${stem}.csv`, body: `${lines.join('\n')}\n` };
+    }
+    // RankLib judgment lines (`grade qid:N # docId query`), the Elasticsearch LTR demo's format.
+    const qids = new Map<string, number>();
+    const lines = [`# ${record.name} v${version}: ${list.algorithm} judgments, ${list.mapping.method} grades, thresholds ${list.mapping.thresholds.join(' ')}`];
+    for (const j of list.judgments) {
+      let qid = qids.get(j.queryHash);
+      if (qid === undefined) {
+        qid = qids.size + 1;
+        qids.set(j.queryHash, qid);
+      }
+      lines.push(`${j.grade} qid:${qid} # ${j.resultId.replace(/\s/g, '_')} ${j.queryHash.replace(/[\r\n]/g, ' ')}`);
+    }
+    return { contentType: 'text/plain; charset=utf-8', filename: `${stem}.txt`, body: `${lines.join('\n')}\n` };
+  }
+
+  async export(modelId: string, query: ExportQuery): Promise<FileAnswer> {
+    const { record, version, loaded } = await this.active(modelId);
+    if (loaded.kind === 'click') throw new ConflictError(`model ${modelId} is a click_model; only tree models (ranker, engagement_predictor) export`);
+    const stem = `${modelId}-v${version}`;
+    const json = (value: unknown, suffix: string): FileAnswer => ({ contentType: 'application/json; charset=utf-8', filename: `${stem}${suffix}.json`, body: JSON.stringify(value) });
+    if (query.format === 'xgboost-json') return json(toXgboostJson(loaded.model), '-xgboost');
+    if (query.format === 'ltr-plugin') return json(toLtrPluginModel(loaded.model, record.name), '-ltr-plugin');
+    return json(loaded.artifact, '-native');
+  }
+}

@@ -1,0 +1,332 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, ModelVersionTable, TrainingJobTable } from '../storage/schema.js';
+import { isUniqueViolation } from '../storage/sql-errors.js';
+import type {
+  CompletedRun,
+  DatasetInfo,
+  DatasetRecord,
+  JobReason,
+  JobStatus,
+  LastOutcome,
+  ModelVersion,
+  NewJob,
+  TrainingJob,
+  TrainingState,
+  TrainingStore,
+  VersionOutcome,
+} from './training.store.js';
+
+function jobFromRow(row: Selectable<TrainingJobTable>): TrainingJob {
+  return {
+    id: row.id,
+    modelId: row.model_id,
+    status: row.status as JobStatus,
+    reason: row.reason as JobReason,
+    force: row.force === 1,
+    runAfter: row.run_after,
+    requestedAt: row.requested_at,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    leaseOwner: row.lease_owner,
+    leaseExpiresAt: row.lease_expires_at,
+    attempts: row.attempts,
+    error: row.error,
+    version: row.version,
+  };
+}
+
+function versionFromRow(row: Omit<Selectable<ModelVersionTable>, 'artifact'>): ModelVersion {
+  return {
+    modelId: row.model_id,
+    version: row.version,
+    jobId: row.job_id,
+    outcome: row.outcome as VersionOutcome,
+    message: row.message,
+    metrics: JSON.parse(row.metrics) as Record<string, unknown>,
+    counts: JSON.parse(row.counts) as Record<string, number>,
+    windowStart: row.window_start,
+    windowEnd: row.window_end,
+    trainingSeconds: row.training_seconds,
+    createdAt: row.created_at,
+  };
+}
+
+const VERSION_COLUMNS = [
+  'model_id', 'version', 'job_id', 'outcome', 'message', 'metrics', 'counts', 'window_start', 'window_end', 'training_seconds', 'created_at',
+] as const;
+
+export interface TrainingStoreOptions {
+  /**
+   * PostgreSQL: the claim locks the chosen row with FOR UPDATE SKIP LOCKED so concurrent
+   * instances each get a different job. SQLite has one writer at a time, so the plain
+   * UPDATE … WHERE id = (SELECT …) is already atomic.
+   */
+  skipLocked: boolean;
+}
+
+export class KyselyTrainingStore implements TrainingStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly options: TrainingStoreOptions,
+  ) {}
+
+  async enqueue(job: NewJob): Promise<'queued' | 'already-queued'> {
+    try {
+      await this.db
+        .insertInto('training_jobs')
+        .values({
+          id: job.id,
+          model_id: job.modelId,
+          status: 'queued',
+          reason: job.reason,
+          force: job.force ? 1 : 0,
+          run_after: job.runAfter,
+          requested_at: job.requestedAt,
+        })
+        .execute();
+      return 'queued';
+    } catch (error) {
+      if (isUniqueViolation(error)) return 'already-queued';
+      throw error;
+    }
+  }
+
+  async openJobs(modelId: string): Promise<TrainingJob[]> {
+    const rows = await this.db
+      .selectFrom('training_jobs')
+      .selectAll()
+      .where('model_id', '=', modelId)
+      .where('status', 'in', ['queued', 'running'])
+      .orderBy('requested_at')
+      .execute();
+    return rows.map(jobFromRow);
+  }
+
+  async claim(owner: string, now: number, leaseMs: number): Promise<TrainingJob | undefined> {
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const row = await trx
+          .updateTable('training_jobs')
+          .set({ status: 'running', lease_owner: owner, lease_expires_at: now + leaseMs, started_at: now, attempts: sql`attempts + 1` })
+          .where('id', '=', (eb) =>
+            eb
+              .selectFrom('training_jobs as j')
+              .select('j.id')
+              .where((w) =>
+                w.or([
+                  w.and([w('j.status', '=', 'queued'), w('j.run_after', '<=', now)]),
+                  w.and([w('j.status', '=', 'running'), w('j.lease_expires_at', '<', now)]),
+                ]),
+              )
+              // A queued job waits while its model has another job running.
+              .where((w) =>
+                w.not(
+                  w.exists(
+                    w.selectFrom('training_jobs as r')
+                      .select('r.id')
+                      .whereRef('r.model_id', '=', 'j.model_id')
+                      .where('r.status', '=', 'running')
+                      .whereRef('r.id', '<>', 'j.id'),
+                  ),
+                ),
+              )
+              .orderBy('j.run_after')
+              .orderBy('j.id')
+              .limit(1)
+              .$if(this.options.skipLocked, (q) => q.forUpdate().skipLocked()),
+          )
+          .returningAll()
+          .executeTakeFirst();
+        if (!row) return undefined;
+        await trx
+          .updateTable('models')
+          .set({ status: 'training', updated_at: sql<number>`case when status = 'training' then updated_at else ${now} end` })
+          .where('id', '=', row.model_id)
+          .execute();
+        return jobFromRow(row);
+      });
+    } catch (error) {
+      // Two instances raced for two jobs of one model: the second gives way.
+      if (isUniqueViolation(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async extendLease(jobId: string, owner: string, until: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('training_jobs')
+      .set({ lease_expires_at: until })
+      .where('id', '=', jobId)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async complete(run: CompletedRun): Promise<{ version: number | null } | 'lease-lost'> {
+    return this.db.transaction().execute(async (trx) => {
+      const job = await trx.selectFrom('training_jobs').select(['model_id', 'lease_owner', 'status']).where('id', '=', run.jobId).executeTakeFirst();
+      if (!job || job.status !== 'running' || job.lease_owner !== run.owner) return 'lease-lost' as const;
+      const modelId = job.model_id;
+      await trx
+        .insertInto('model_training_state')
+        .values({ model_id: modelId, active_version: null, latest_version: 0, last_outcome: null, next_retrain_at: null })
+        .onConflict((oc) => oc.column('model_id').doNothing())
+        .execute();
+      const state = await trx.selectFrom('model_training_state').selectAll().where('model_id', '=', modelId).executeTakeFirstOrThrow();
+      let version: number | null = null;
+      if (run.version) {
+        version = state.latest_version + 1;
+        const v = run.version;
+        await trx
+          .insertInto('model_versions')
+          .values({
+            model_id: modelId,
+            version,
+            job_id: run.jobId,
+            outcome: v.outcome,
+            message: v.message,
+            metrics: JSON.stringify({ version, ...v.metrics }),
+            counts: JSON.stringify(v.counts),
+            window_start: v.windowStart,
+            window_end: v.windowEnd,
+            training_seconds: v.trainingSeconds,
+            artifact: v.artifact,
+            created_at: v.createdAt,
+          })
+          .execute();
+      }
+      const outcome: LastOutcome = { ...run.outcome, version };
+      await trx
+        .updateTable('model_training_state')
+        .set({
+          latest_version: version ?? state.latest_version,
+          active_version: run.version?.outcome === 'activated' ? version : state.active_version,
+          last_outcome: JSON.stringify(outcome),
+          next_retrain_at: run.nextRetrainAt,
+        })
+        .where('model_id', '=', modelId)
+        .execute();
+      await trx
+        .updateTable('training_jobs')
+        .set({ status: run.jobStatus, error: run.jobError, finished_at: run.finishedAt, version, lease_owner: null, lease_expires_at: null })
+        .where('id', '=', run.jobId)
+        .execute();
+      await trx
+        .updateTable('models')
+        .set({
+          status: run.model.status,
+          error: run.model.error,
+          updated_at: sql<number>`case when status = ${run.model.status} then updated_at else ${run.finishedAt} end`,
+          ...(run.model.metrics ? { metrics: JSON.stringify({ version, ...run.model.metrics }) } : {}),
+        })
+        .where('id', '=', modelId)
+        .execute();
+      return { version };
+    });
+  }
+
+  async getState(modelId: string): Promise<TrainingState | undefined> {
+    return (await this.getStates([modelId])).get(modelId);
+  }
+
+  async getStates(modelIds: readonly string[]): Promise<Map<string, TrainingState>> {
+    if (modelIds.length === 0) return new Map();
+    const rows = await this.db.selectFrom('model_training_state').selectAll().where('model_id', 'in', modelIds).execute();
+    return new Map(
+      rows.map((row) => [
+        row.model_id,
+        {
+          modelId: row.model_id,
+          activeVersion: row.active_version,
+          latestVersion: row.latest_version,
+          lastOutcome: row.last_outcome === null ? null : (JSON.parse(row.last_outcome) as LastOutcome),
+          nextRetrainAt: row.next_retrain_at,
+        },
+      ]),
+    );
+  }
+
+  async listVersions(modelId: string, limit: number, beforeVersion?: number): Promise<ModelVersion[]> {
+    const rows = await this.db
+      .selectFrom('model_versions')
+      .select(VERSION_COLUMNS)
+      .where('model_id', '=', modelId)
+      .$if(beforeVersion !== undefined, (q) => q.where('version', '<', beforeVersion as number))
+      .orderBy('version', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map(versionFromRow);
+  }
+
+  async getArtifact(modelId: string, version: number): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('model_versions')
+      .select('artifact')
+      .where('model_id', '=', modelId)
+      .where('version', '=', version)
+      .executeTakeFirst();
+    return row?.artifact;
+  }
+
+  async takeDueRetrains(now: number, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .updateTable('model_training_state')
+      .set({ next_retrain_at: null })
+      .where('model_id', 'in', (eb) =>
+        eb
+          .selectFrom('model_training_state as s')
+          .select('s.model_id')
+          .where('s.next_retrain_at', '<=', now)
+          .orderBy('s.next_retrain_at')
+          .limit(limit)
+          .$if(this.options.skipLocked, (q) => q.forUpdate().skipLocked()),
+      )
+      .returning('model_id')
+      .execute();
+    return rows.map((r) => r.model_id);
+  }
+
+  async saveDataset(d: DatasetRecord): Promise<void> {
+    const values = {
+      format: d.format,
+      content: d.content,
+      bytes: d.bytes,
+      rows: d.rows,
+      queries: d.queries,
+      features: d.features,
+      uploaded_at: d.uploadedAt,
+    };
+    await this.db
+      .insertInto('training_datasets')
+      .values({ model_id: d.modelId, ...values })
+      .onConflict((oc) => oc.column('model_id').doUpdateSet(values))
+      .execute();
+  }
+
+  async getDataset(modelId: string): Promise<DatasetRecord | undefined> {
+    const row = await this.db.selectFrom('training_datasets').selectAll().where('model_id', '=', modelId).executeTakeFirst();
+    return row ? { ...toInfo(row), content: row.content } : undefined;
+  }
+
+  async getDatasetInfo(modelId: string): Promise<DatasetInfo | undefined> {
+    const row = await this.db
+      .selectFrom('training_datasets')
+      .select(['model_id', 'format', 'bytes', 'rows', 'queries', 'features', 'uploaded_at'])
+      .where('model_id', '=', modelId)
+      .executeTakeFirst();
+    return row ? toInfo(row) : undefined;
+  }
+}
+
+function toInfo(row: { model_id: string; bytes: number; rows: number; queries: number; features: number; uploaded_at: number }): DatasetInfo {
+  return {
+    modelId: row.model_id,
+    format: 'letor',
+    bytes: Number(row.bytes),
+    rows: row.rows,
+    queries: row.queries,
+    features: row.features,
+    uploadedAt: row.uploaded_at,
+  };
+}

@@ -1,0 +1,281 @@
+import { performance } from 'node:perf_hooks';
+import type { Clock } from '../common/clock.js';
+import { newId } from '../common/ids.js';
+import { decodeCursor, toPage, type Page } from '../common/pagination.js';
+import { ConflictError, NotFoundError, ValidationError } from '../http/errors.js';
+import type { TrainBody, TrainingJobView, VersionListQuery, VersionView } from './learning.schemas.js';
+import { resolveSettings, type ModelSettings } from './model-config.js';
+import type { ModelStatus } from './model.schemas.js';
+import type { ModelRecord, ModelStore } from './model.store.js';
+import { appendRow, emptyColumns, type FeedbackColumns } from './training/feedback-columns.js';
+import type { TrainingInput, TrainingOutput } from './training/protocol.js';
+import type { TrainingDataStore, FeedbackCursor } from './training-data.store.js';
+import type { TrainingRunner } from './training-pool.js';
+import type { CompletedRun, ModelVersion, NewJob, TrainingJob, TrainingStore } from './training.store.js';
+
+export interface TrainingOptions {
+  /** Identifies this instance in job leases. */
+  owner: string;
+  /** A claimed job is another instance's to take over once its lease is this old without a heartbeat. */
+  leaseMs: number;
+  heartbeatMs: number;
+  /** Feedback rows read per query: pages keep the event loop free between them. */
+  pageSize: number;
+  /** A scheduled model with no data and no version yet looks again this soon. */
+  noDataRetryMs: number;
+  /** A job whose instance died this many times is failed rather than claimed again. */
+  maxAttempts: number;
+}
+
+export const DEFAULT_TRAINING_OPTIONS: Omit<TrainingOptions, 'owner'> = {
+  leaseMs: 5 * 60_000,
+  heartbeatMs: 60_000,
+  pageSize: 5000,
+  noDataRetryMs: 60_000,
+  maxAttempts: 3,
+};
+
+/** Feedback may be stamped up to 5 minutes ahead of the receive time (feedback rules). */
+const FUTURE_SKEW_MS = 5 * 60_000;
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+export function toJobView(job: Pick<TrainingJob, 'id' | 'modelId' | 'reason' | 'force' | 'requestedAt'> & { status?: TrainingJob['status'] }): TrainingJobView {
+  return { jobId: job.id, modelId: job.modelId, status: job.status ?? 'queued', reason: job.reason, force: job.force, requestedAt: iso(job.requestedAt) };
+}
+
+function toVersionView(v: ModelVersion, activeVersion: number | null): VersionView {
+  return {
+    version: v.version,
+    active: v.version === activeVersion,
+    outcome: v.outcome,
+    message: v.message,
+    metrics: v.metrics,
+    counts: v.counts,
+    window: v.windowStart === null || v.windowEnd === null ? null : { from: iso(v.windowStart), to: iso(v.windowEnd) },
+    trainingSeconds: v.trainingSeconds,
+    createdAt: iso(v.createdAt),
+  };
+}
+
+function needsFeedback(s: ModelSettings): boolean {
+  return s.kind !== 'ranker' || s.trainingData === 'feedback';
+}
+
+const fmt = (x: number | null): string => (x === null ? 'n/a' : x.toPrecision(5));
+
+/**
+ * The training lifecycle: queue a run, claim it, read its data, fit it in a worker thread,
+ * record a version and decide whether it replaces the active one.
+ */
+export class TrainingService {
+  constructor(
+    private readonly models: ModelStore,
+    private readonly store: TrainingStore,
+    private readonly data: TrainingDataStore,
+    private readonly runner: TrainingRunner,
+    private readonly clock: Clock,
+    private readonly options: TrainingOptions,
+  ) {}
+
+  private stopped = false;
+
+  /** At shutdown: a run cut short is left to its lease (the next claimer takes it over), not failed. */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private async model(modelId: string): Promise<ModelRecord> {
+    const model = await this.models.get(modelId);
+    if (!model) throw new NotFoundError(`model ${modelId} not found`);
+    return model;
+  }
+
+  /** `POST …/train`: 409 while a run is queued or going. */
+  async requestTraining(modelId: string, body: TrainBody): Promise<TrainingJobView> {
+    const model = await this.model(modelId);
+    if (model.status === 'archived') throw new ConflictError(`model ${modelId} is archived`);
+    const open = await this.store.openJobs(modelId);
+    if (open.length > 0) {
+      const running = open.some((j) => j.status === 'running');
+      throw new ConflictError(`model ${modelId} ${running ? 'is already training' : 'already has a training run queued'}`);
+    }
+    const settings = resolveSettings(model.type, model.config);
+    if (settings.kind === 'ranker' && settings.trainingData === 'dataset' && !(await this.store.getDatasetInfo(modelId))) {
+      throw new ConflictError(`ranker ${modelId} trains from an uploaded dataset and none was uploaded: POST it to /api/nous/learn/models/${modelId}/dataset`);
+    }
+    const job = this.newJob(modelId, 'manual', body.force ?? false);
+    if ((await this.store.enqueue(job)) === 'already-queued') throw new ConflictError(`model ${modelId} already has a training run queued`);
+    return toJobView(job);
+  }
+
+  newJob(modelId: string, reason: NewJob['reason'], force = false): NewJob {
+    const now = this.clock.now();
+    return { id: newId(), modelId, reason, force, runAfter: now, requestedAt: now };
+  }
+
+  async listVersions(modelId: string, query: VersionListQuery): Promise<Page<VersionView>> {
+    await this.model(modelId);
+    const key = decodeCursor(query.cursor);
+    const before = key === undefined ? undefined : Number(key);
+    if (before !== undefined && !Number.isSafeInteger(before)) throw ValidationError.field('/cursor', 'is not a cursor this service issued', 'querystring');
+    const [rows, state] = await Promise.all([this.store.listVersions(modelId, query.limit + 1, before), this.store.getState(modelId)]);
+    const page = toPage(rows, query.limit, (v) => String(v.version));
+    return { items: page.items.map((v) => toVersionView(v, state?.activeVersion ?? null)), nextCursor: page.nextCursor };
+  }
+
+  /** Queues retrains whose schedule is due; returns how many were queued. */
+  async scheduleDue(): Promise<number> {
+    let queued = 0;
+    for (const modelId of await this.store.takeDueRetrains(this.clock.now(), 100)) {
+      if ((await this.store.enqueue(this.newJob(modelId, 'schedule'))) === 'queued') queued += 1;
+    }
+    return queued;
+  }
+
+  /** Claims and runs one due job; false when there was none. */
+  async runNext(): Promise<boolean> {
+    const job = await this.store.claim(this.options.owner, this.clock.now(), this.options.leaseMs);
+    if (!job) return false;
+    const heartbeat = setInterval(() => {
+      this.store.extendLease(job.id, this.options.owner, this.clock.now() + this.options.leaseMs).catch(() => undefined);
+    }, this.options.heartbeatMs);
+    heartbeat.unref();
+    try {
+      await this.execute(job);
+    } finally {
+      clearInterval(heartbeat);
+    }
+    return true;
+  }
+
+  /** Runs due jobs until none is left (tests and the queue task). */
+  async runUntilIdle(shouldStop: () => boolean = () => false): Promise<number> {
+    let n = 0;
+    while (!shouldStop() && (await this.runNext())) n += 1;
+    return n;
+  }
+
+  private async readWindow(window: { start: number; end: number }): Promise<FeedbackColumns> {
+    const cols = emptyColumns();
+    let after: FeedbackCursor | undefined;
+    for (;;) {
+      const page = await this.data.readPage(window, after, this.options.pageSize);
+      for (const row of page.rows) appendRow(cols, row);
+      if (page.rows.length < this.options.pageSize) return cols;
+      after = page.last;
+    }
+  }
+
+  private async execute(job: TrainingJob): Promise<void> {
+    const now = this.clock.now();
+    const model = await this.models.get(job.modelId);
+    const state = await this.store.getState(job.modelId);
+    const activeVersion = state?.activeVersion ?? null;
+    const base = { jobId: job.id, owner: this.options.owner };
+    const fail = (message: string, retrainEveryMs?: number) =>
+      this.complete({
+        ...base,
+        finishedAt: this.clock.now(),
+        jobStatus: 'failed',
+        jobError: message,
+        // A failed retrain leaves the active version serving: the model stays ready and says why.
+        model: { status: activeVersion === null ? 'failed' : 'ready', error: message },
+        outcome: { at: this.clock.now(), outcome: 'failed', message },
+        nextRetrainAt: retrainEveryMs === undefined ? null : this.clock.now() + retrainEveryMs,
+      });
+    if (!model) return void (await fail('the model no longer exists'));
+    let settings: ModelSettings;
+    try {
+      settings = resolveSettings(model.type, model.config);
+    } catch (error) {
+      return void (await fail(`invalid config: ${(error as Error).message}`));
+    }
+    if (job.attempts > this.options.maxAttempts) {
+      return void (await fail(`gave up after ${this.options.maxAttempts} attempts: the instance running it stopped each time`, settings.retrainEveryMs));
+    }
+    const window = { start: now - settings.windowMs, end: now + FUTURE_SKEW_MS };
+    const input: TrainingInput = { settings, window };
+    try {
+      if (needsFeedback(settings)) input.feedback = await this.readWindow(window);
+      if (settings.kind === 'ranker' && settings.trainingData === 'dataset') {
+        const dataset = await this.store.getDataset(job.modelId);
+        if (dataset) input.dataset = dataset.content;
+      }
+      if (settings.kind === 'ranker' && settings.trainingData === 'feedback' && settings.clickModel !== undefined) {
+        const source = await this.models.get(settings.clickModel);
+        if (!source || source.type !== 'click_model') return void (await fail(`config.clickModel ${settings.clickModel} is not a click_model`, settings.retrainEveryMs));
+        const sourceState = await this.store.getState(source.id);
+        if (sourceState?.activeVersion == null) return void (await fail(`click model ${source.id} has no trained version yet`, settings.retrainEveryMs));
+        input.judgmentsArtifact = await this.store.getArtifact(source.id, sourceState.activeVersion);
+      }
+      if (activeVersion !== null) input.activeArtifact = await this.store.getArtifact(job.modelId, activeVersion);
+    } catch (error) {
+      return void (await fail(`could not read the training data: ${(error as Error).message}`, settings.retrainEveryMs));
+    }
+    const started = performance.now();
+    let output: TrainingOutput;
+    try {
+      output = await this.runner.run(input);
+    } catch (error) {
+      if (this.stopped) return;
+      return void (await fail(`training failed: ${(error as Error).message}`, settings.retrainEveryMs));
+    }
+    const trainingSeconds = (performance.now() - started) / 1000;
+    await this.record(job, settings, output, trainingSeconds, window, activeVersion);
+  }
+
+  private async record(job: TrainingJob, settings: ModelSettings, output: TrainingOutput, trainingSeconds: number, window: { start: number; end: number }, activeVersion: number | null) {
+    const finishedAt = this.clock.now();
+    const base = { jobId: job.id, owner: this.options.owner, finishedAt };
+    const every = settings.retrainEveryMs;
+    if (output.kind === 'no-data') {
+      if (activeVersion === null && every === undefined) {
+        await this.complete({ ...base, jobStatus: 'failed', jobError: output.message, model: { status: 'failed', error: output.message }, outcome: { at: finishedAt, outcome: 'failed', message: output.message }, nextRetrainAt: null });
+        return;
+      }
+      // Scheduled models wait for data: soon while they have no version, at the next retrain otherwise.
+      const status: ModelStatus = activeVersion === null ? 'pending' : 'ready';
+      const next = activeVersion === null ? finishedAt + this.options.noDataRetryMs : finishedAt + (every as number);
+      await this.complete({ ...base, jobStatus: 'succeeded', jobError: null, model: { status, error: null }, outcome: { at: finishedAt, outcome: 'skipped', message: output.message }, nextRetrainAt: every === undefined ? null : next });
+      return;
+    }
+    const { comparison: c } = output;
+    const worse = c.active !== null && c.value !== null && (c.higherIsBetter ? c.value < c.active : c.value > c.active);
+    const activate = activeVersion === null || !worse || job.force || settings.replaceIfWorse;
+    let message: string | null = null;
+    if (worse) {
+      message = activate
+        ? `held-out ${c.metric} ${fmt(c.value)} is worse than version ${activeVersion}'s ${fmt(c.active)}; activated because ${job.force ? 'force was set' : 'config.replaceIfWorse is true'}`
+        : `held-out ${c.metric} ${fmt(c.value)} is worse than active version ${activeVersion}'s ${fmt(c.active)} on the same data; version ${activeVersion} stays active (retrain with force: true or set config.replaceIfWorse to replace it)`;
+    }
+    const windowView = { from: iso(window.start), to: iso(window.end) };
+    const metrics = { ...output.metrics, trainingSeconds, window: windowView, counts: output.counts, comparedOn: { ...c } };
+    await this.complete({
+      ...base,
+      jobStatus: 'succeeded',
+      jobError: null,
+      version: {
+        modelId: job.modelId,
+        jobId: job.id,
+        outcome: activate ? 'activated' : 'rejected',
+        message,
+        metrics,
+        counts: output.counts,
+        windowStart: window.start,
+        windowEnd: window.end,
+        trainingSeconds,
+        createdAt: finishedAt,
+        artifact: output.artifact,
+      },
+      model: { status: 'ready', error: null, ...(activate ? { metrics } : {}) },
+      outcome: { at: finishedAt, outcome: activate ? 'activated' : 'rejected', message },
+      nextRetrainAt: every === undefined ? null : finishedAt + every,
+    });
+  }
+
+  private async complete(run: CompletedRun): Promise<void> {
+    // 'lease-lost': another instance took the job over after ours looked dead; its result stands.
+    await this.store.complete(run);
+  }
+}

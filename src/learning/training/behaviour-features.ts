@@ -1,0 +1,156 @@
+import type { SearchSession } from '../click-models/index.js';
+import { CLICK_ACTIONS, SATISFIED_DWELL_MS, type FeedbackColumns } from './feedback-columns.js';
+import { isUnknownResult } from './sessions.js';
+
+/**
+ * Behavioural features computed from feedback, Metarank-style: per (query, result) and per
+ * result over all queries. Missing values are NaN (the trees learn where missing goes).
+ */
+export const BEHAVIOUR_FEATURES = [
+  'queryResultCtr',
+  'resultCtr',
+  'impressions',
+  'meanDwellMs',
+  'satisfiedClickShare',
+  'meanRating',
+  'meanPosition',
+] as const;
+
+export interface BehaviourTable {
+  names: string[];
+  /** queryHash → resultId → values in `names` order (resultCtr filled from `results`). */
+  pairs: Record<string, Record<string, (number | null)[]>>;
+  /** Client features (`customMetadata.features`) seen in training, by name, latest value per pair. */
+  clientFeatureNames: string[];
+  clientFeatures: Record<string, Record<string, Record<string, number>>>;
+}
+
+interface PairAcc {
+  impressions: number;
+  clicks: number;
+  dwellSum: number;
+  dwellN: number;
+  satisfied: number;
+  ratingSum: number;
+  ratingN: number;
+  positionSum: number;
+  positionN: number;
+  features?: Record<string, number>;
+  featuresAt: number;
+}
+
+const newAcc = (): PairAcc => ({ impressions: 0, clicks: 0, dwellSum: 0, dwellN: 0, satisfied: 0, ratingSum: 0, ratingN: 0, positionSum: 0, positionN: 0, featuresAt: -Infinity });
+
+function clientFeatures(extra: string | null): Record<string, number> | undefined {
+  if (extra === null) return undefined;
+  try {
+    const features = (JSON.parse(extra) as { features?: unknown }).features;
+    if (features === null || typeof features !== 'object' || Array.isArray(features)) return undefined;
+    const out: Record<string, number> = {};
+    for (const [k, v] of Object.entries(features)) if (typeof v === 'number' && Number.isFinite(v)) out[k] = v;
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
+const ratio = (a: number, b: number): number | null => (b > 0 ? a / b : null);
+
+/** Impressions and clicks come from the sessions (so inferred impressions count); the rest from the items. */
+export function buildBehaviourTable(cols: FeedbackColumns, sessions: readonly SearchSession[]): BehaviourTable {
+  const pairs = new Map<string, Map<string, PairAcc>>();
+  const acc = (q: string, r: string): PairAcc => {
+    let m = pairs.get(q);
+    if (!m) pairs.set(q, (m = new Map()));
+    let a = m.get(r);
+    if (!a) m.set(r, (a = newAcc()));
+    return a;
+  };
+  const byResult = new Map<string, { impressions: number; clicks: number }>();
+  for (const s of sessions) {
+    s.resultIds.forEach((id, r) => {
+      if (isUnknownResult(id)) return;
+      const a = acc(s.queryHash, id);
+      a.impressions += 1;
+      if (s.clicks[r]) a.clicks += 1;
+      const t = byResult.get(id) ?? { impressions: 0, clicks: 0 };
+      t.impressions += 1;
+      if (s.clicks[r]) t.clicks += 1;
+      byResult.set(id, t);
+    });
+  }
+  const hashOfSearch = new Map<string, string>();
+  for (let i = 0; i < cols.queryId.length; i += 1) {
+    const h = cols.queryHash[i];
+    if (h != null && !hashOfSearch.has(cols.queryId[i] as string)) hashOfSearch.set(cols.queryId[i] as string, h);
+  }
+  const names = new Set<string>();
+  for (let i = 0; i < cols.queryId.length; i += 1) {
+    const q = hashOfSearch.get(cols.queryId[i] as string);
+    const r = cols.resultId[i];
+    if (q === undefined || r == null) continue;
+    const a = acc(q, r);
+    const action = cols.action[i];
+    const dwell = cols.dwellTime[i];
+    if (action != null && CLICK_ACTIONS.has(action) && dwell != null) {
+      a.dwellSum += dwell;
+      a.dwellN += 1;
+      if (dwell >= SATISFIED_DWELL_MS) a.satisfied += 1;
+    }
+    const rating = cols.rating[i];
+    if (rating != null) {
+      a.ratingSum += rating;
+      a.ratingN += 1;
+    }
+    const pos = cols.position[i];
+    if (pos != null) {
+      a.positionSum += pos;
+      a.positionN += 1;
+    }
+    const f = clientFeatures(cols.extra[i] ?? null);
+    if (f && (cols.eventTime[i] as number) >= a.featuresAt) {
+      a.features = f;
+      a.featuresAt = cols.eventTime[i] as number;
+      for (const k of Object.keys(f)) names.add(k);
+    }
+  }
+  const table: BehaviourTable = { names: [...BEHAVIOUR_FEATURES], pairs: {}, clientFeatureNames: [...names].sort(), clientFeatures: {} };
+  for (const [q, m] of pairs) {
+    const out: Record<string, (number | null)[]> = {};
+    const feats: Record<string, Record<string, number>> = {};
+    for (const [r, a] of m) {
+      const res = byResult.get(r);
+      out[r] = [
+        ratio(a.clicks, a.impressions),
+        res ? ratio(res.clicks, res.impressions) : null,
+        a.impressions,
+        ratio(a.dwellSum, a.dwellN),
+        ratio(a.satisfied, a.dwellN),
+        ratio(a.ratingSum, a.ratingN),
+        ratio(a.positionSum, a.positionN),
+      ];
+      if (a.features) feats[r] = a.features;
+    }
+    table.pairs[q] = out;
+    if (Object.keys(feats).length > 0) table.clientFeatures[q] = feats;
+  }
+  return table;
+}
+
+/** Feature names of a feedback-trained ranker: behavioural first, then the client's. */
+export function featureNamesOf(table: BehaviourTable): string[] {
+  return [...table.names, ...table.clientFeatureNames];
+}
+
+/** One row for (queryHash, resultId): stored behaviour, then client features (request values win). */
+export function behaviourRow(table: BehaviourTable, queryHash: string | undefined, resultId: string, sent?: Readonly<Record<string, number>>): Float32Array {
+  const row = new Float32Array(table.names.length + table.clientFeatureNames.length).fill(Number.NaN);
+  const stored = queryHash === undefined ? undefined : table.pairs[queryHash]?.[resultId];
+  if (stored) stored.forEach((v, j) => (row[j] = v ?? Number.NaN));
+  const storedClient = queryHash === undefined ? undefined : table.clientFeatures[queryHash]?.[resultId];
+  table.clientFeatureNames.forEach((name, k) => {
+    const v = sent?.[name] ?? storedClient?.[name];
+    if (v !== undefined) row[table.names.length + k] = v;
+  });
+  return row;
+}

@@ -1,0 +1,12 @@
+import { runClickModel } from './click-model-run.js';
+import { runEngagement } from './engagement-run.js';
+import type { TrainingInput, TrainingOutput } from './protocol.js';
+import { runRankerFromDataset, runRankerFromFeedback } from './ranker-run.js';
+
+/** One training run, start to finish, as plain data in and out: what the worker thread executes. */
+export function runTraining(input: TrainingInput): TrainingOutput {
+  const s = input.settings;
+  if (s.kind === 'click_model') return runClickModel(input, s);
+  if (s.kind === 'ranker') return s.trainingData === 'dataset' ? runRankerFromDataset(input, s) : runRankerFromFeedback(input, s);
+  return runEngagement(input, s);
+}
