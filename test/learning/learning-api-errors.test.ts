@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, getJson, postJson, request } from '../support/http.js';
+import { buildTestApp, type TestApp } from '../support/test-app.js';
+import { databaseKinds } from '../support/test-database.js';
+
+const URL = '/api/nous/learn/models';
+
+describe.each(databaseKinds())('learning API errors on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp(kind);
+  });
+  afterAll(async () => t?.close());
+
+  it.each([
+    ['click_model', { algorithm: 'xgb' }, '/config/algorithm'],
+    ['click_model', { maxDepth: 0 }, '/config/maxDepth'],
+    ['click_model', { retrainEvery: 'daily' }, '/config/retrainEvery'],
+    ['click_model', { window: 30 }, '/config/window'],
+    ['click_model', { heldOutFraction: 0.9 }, '/config/heldOutFraction'],
+    ['click_model', { numTrees: 10 }, '/config/numTrees'],
+    ['ranker', { numTrees: 0 }, '/config/numTrees'],
+    ['ranker', { learningRate: 'fast' }, '/config/learningRate'],
+    ['ranker', { numLeaves: 1.5 }, '/config/numLeaves'],
+    ['ranker', { baggingFraction: 0 }, '/config/baggingFraction'],
+    ['ranker', { featureFraction: 2 }, '/config/featureFraction'],
+    ['ranker', { minDataInLeaf: -1 }, '/config/minDataInLeaf'],
+    ['ranker', { earlyStoppingRounds: 'ten' }, '/config/earlyStoppingRounds'],
+    ['ranker', { validationFraction: 0.7 }, '/config/validationFraction'],
+    ['ranker', { seed: 1.2 }, '/config/seed'],
+    ['ranker', { trainingData: 'csv' }, '/config/trainingData'],
+    ['ranker', { replaceIfWorse: 'yes' }, '/config/replaceIfWorse'],
+    ['ranker', { depth: 3 }, '/config/depth'],
+    ['engagement_predictor', { target: 'purchase' }, '/config/target'],
+  ])('400 for a %s with config %j, naming %s', async (type, config, path) => {
+    expectError(await postJson(t.app, URL, { name: `bad-${path}-${type}`, type, config }), 400, 'VALIDATION_ERROR', path);
+  });
+
+  it('names every bad field at once', async () => {
+    const res = await postJson(t.app, URL, { name: 'many', type: 'ranker', config: { numTrees: 0, learningRate: 2 } });
+    expectError(res, 400, 'VALIDATION_ERROR', '/config/numTrees');
+    expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain('/config/learningRate');
+  });
+
+  it('accepts every documented setting', async () => {
+    const ranker = { trainingData: 'dataset', numTrees: 50, learningRate: 0.05, numLeaves: 15, minDataInLeaf: 5, baggingFraction: 0.8, featureFraction: 0.9, earlyStoppingRounds: 10, validationFraction: 0.2, seed: 3, missing: 'zero', retrainEvery: '7d', window: '90d', heldOutFraction: 0.25, replaceIfWorse: true, algorithm: 'lambdamart' };
+    expect((await postJson(t.app, URL, { name: 'full-ranker', type: 'ranker', config: ranker })).statusCode).toBe(201);
+    const click = { algorithm: 'ubm', maxDepth: 5, iterations: 20, examinationMinImpressions: 10, retrainEvery: '24h', window: '30d' };
+    expect((await postJson(t.app, URL, { name: 'full-click', type: 'click_model', config: click })).statusCode).toBe(201);
+    expect((await postJson(t.app, URL, { name: 'full-engage', type: 'engagement_predictor', config: { target: 'satisfied_click', numTrees: 30, algorithm: 'gbdt' } })).statusCode).toBe(201);
+  });
+
+  it.each([
+    ['POST', 'train', {}],
+    ['GET', 'versions', undefined],
+    ['POST', 'rank', { results: [{ resultId: 'a' }] }],
+    ['GET', 'judgments', undefined],
+    ['GET', 'export', undefined],
+  ])('404 from %s …/{unknown}/%s', async (method, action, payload) => {
+    const res = await request(t.app, { method: method as 'GET' | 'POST', url: `${URL}/nobody/${action}`, ...(payload ? { payload } : {}) });
+    expectError(res, 404, 'NOT_FOUND');
+  });
+
+  it('409 for judgments, export and rank before a version exists; 409 for judgments of a ranker and export of a click model are covered by the trained-model tests', async () => {
+    await postJson(t.app, URL, { modelId: 'fresh', name: 'fresh', type: 'click_model' });
+    expectError(await getJson(t.app, `${URL}/fresh/judgments`), 409, 'CONFLICT');
+    expectError(await getJson(t.app, `${URL}/fresh/export`), 409, 'CONFLICT');
+    expectError(await postJson(t.app, `${URL}/fresh/rank`, { queryHash: 'q', results: [{ resultId: 'a' }] }), 409, 'CONFLICT');
+  });
+
+  it('400 for bad train bodies and version queries', async () => {
+    await postJson(t.app, URL, { modelId: 'x1', name: 'x1', type: 'click_model' });
+    expectError(await postJson(t.app, `${URL}/x1/train`, { force: 'yes' }), 400, 'VALIDATION_ERROR', '/force');
+    expectError(await postJson(t.app, `${URL}/x1/train`, { priority: 1 }), 400, 'VALIDATION_ERROR', '/priority');
+    expectError(await getJson(t.app, `${URL}/x1/versions?limit=0`), 400, 'VALIDATION_ERROR', '/limit');
+    expectError(await getJson(t.app, `${URL}/x1/versions?cursor=nope`), 400, 'VALIDATION_ERROR', '/cursor');
+  });
+
+  it('lists models with their training state', async () => {
+    const items = (await getJson(t.app, `${URL}?type=click_model`)).body.data.items;
+    expect(items.length).toBeGreaterThan(0);
+    for (const m of items) expect(m).toHaveProperty('activeVersion', null);
+  });
+});
