@@ -19,8 +19,13 @@ export const trainingRoutes: FastifyPluginAsyncTypebox<TrainingRoutesOptions> = 
         body: TrainBody,
         response: { 202: Envelope(TrainingJobView), ...errorResponses(400, 404, 409, 415) },
       },
+      // A bare `POST …/train` (no body at all) means the defaults.
+      preValidation: (request, _reply, done) => {
+        request.body ??= {};
+        done();
+      },
     },
-    async (request, reply) => reply.status(202).send(ok(await trainingService.requestTraining(request.params.modelId, request.body ?? {}))),
+    async (request, reply) => reply.status(202).send(ok(await trainingService.requestTraining(request.params.modelId, request.body))),
   );
 
   app.get(

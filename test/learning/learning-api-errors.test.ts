@@ -76,6 +76,14 @@ describe.each(databaseKinds())('learning API errors on %s', (kind) => {
     expectError(await getJson(t.app, `${URL}/x1/versions?cursor=nope`), 400, 'VALIDATION_ERROR', '/cursor');
   });
 
+  it('a bare POST …/train without a body queues with the defaults', async () => {
+    await postJson(t.app, URL, { modelId: 'x2', name: 'x2', type: 'click_model' });
+    await t.container.learning.trainingService.runUntilIdle();
+    const res = await request(t.app, { method: 'POST', url: `${URL}/x2/train` });
+    expect(res.statusCode).toBe(202);
+    expect(res.body.data).toMatchObject({ modelId: 'x2', status: 'queued', force: false });
+  });
+
   it('lists models with their training state', async () => {
     const items = (await getJson(t.app, `${URL}?type=click_model`)).body.data.items;
     expect(items.length).toBeGreaterThan(0);
