@@ -11,6 +11,7 @@ import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../../src/app.js';
+import { METRIC_COLUMNS } from '../../src/experiments/metric-columns.js';
 import { createContainer } from '../../src/container.js';
 import type { DatabaseTarget } from '../../src/config.js';
 import { openDatabase } from '../../src/storage/database.js';
@@ -34,6 +35,19 @@ async function generate(db: Kysely<Database>, dialect: 'sqlite' | 'postgres', ex
     select ${experimentId}, 0, 'unit-' || i, case when i % 2 = 0 then 'control' else 'treatment' end, ${sql.lit(now)} - (i % 14) * 86400000, null,
       10, ${int(4)}, 3, ${int(3)}, ${rand}, ${int(2)}, ${int(5)}, ${int(90000)}, ${int(3)}, ${int(2)}, ${int(5000)}, ${int(2)}, ${rand}, 1, ${int(2)}
     from s`.execute(db);
+  // The service keeps these variant-day sums up to date as it attributes feedback; generated
+  // units skip attribution, so the bench folds them in once with the same definitions.
+  const day = sql`(exposed_at / 86400000)`;
+  await sql`insert into experiment_variant_units (experiment_id, phase, variant_id, day, units)
+    select experiment_id, phase, variant_id, ${day}, count(*) from experiment_units where experiment_id = ${experimentId} group by experiment_id, phase, variant_id, ${day}`.execute(db);
+  for (const [metric, { x, y }] of Object.entries(METRIC_COLUMNS)) {
+    const lin = (terms: readonly (readonly [string, number])[]) => sql.join(terms.map(([c, k]) => (c === 'one' ? sql`${sql.lit(k)}` : sql`${sql.lit(k)} * ${sql.ref(c)}`)), sql` + `);
+    const X = sql`(${lin(x)})`;
+    const Y = sql`(${lin(y)})`;
+    await sql`insert into experiment_variant_sums (experiment_id, phase, variant_id, day, metric, sx, sy, sxx, syy, sxy)
+      select experiment_id, phase, variant_id, ${day}, ${metric}, sum(${X}), sum(${Y}), sum(${X} * ${X}), sum(${Y} * ${Y}), sum(${X} * ${Y})
+      from experiment_units where experiment_id = ${experimentId} group by experiment_id, phase, variant_id, ${day}`.execute(db);
+  }
   const items = sessions * ITEMS_PER_SESSION;
   await sql`${series(items)}
     insert into feedback_items (id, submission_id, seq, session_id, query_id, rating, user_action, event_time, received_at, position, attributed)

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '../storage/schema.js';
+import { UNIT_STAT_COLUMNS } from '../storage/migrations/0002-running-experiments.js';
+import type { Database, UnitStats } from '../storage/schema.js';
 import { searchKey, type AttributableItem, type ExposureWindow } from './attribution.js';
 import type { AttributionStore, Planner } from './attribution.store.js';
 
@@ -28,7 +29,7 @@ export class KyselyAttributionStore implements AttributionStore {
       const sessions = [...new Set(items.map((i) => i.sessionId))];
       const exposures = await this.exposures(trx, sessions, Math.min(...items.map((i) => i.receivedAt)));
       const known = await this.knownSearches(trx, items, exposures);
-      const { units, searches } = plan(items, exposures, known);
+      const { units, searches, variantSums } = plan(items, exposures, known);
 
       for (const u of units) {
         const s = u.stats;
@@ -61,6 +62,25 @@ export class KyselyAttributionStore implements AttributionStore {
           .insertInto('experiment_searches')
           .values(searches.slice(i, i + 500).map((s) => ({ experiment_id: s.experimentId, phase: s.phase, unit_id: s.unitId, query_id: s.queryId, has_click: s.hasClick })))
           .onConflict((oc) => oc.columns(['experiment_id', 'phase', 'unit_id', 'query_id']).doUpdateSet((eb) => ({ has_click: eb.ref('excluded.has_click') })))
+          .execute();
+      }
+      for (let i = 0; i < variantSums.length; i += 200) {
+        await trx
+          .insertInto('experiment_variant_sums')
+          .values(
+            variantSums.slice(i, i + 200).map((v) => ({
+              experiment_id: v.experimentId, phase: v.phase, variant_id: v.variantId, day: v.day, metric: v.metric, sx: v.sx, sy: v.sy, sxx: v.sxx, syy: v.syy, sxy: v.sxy,
+            })),
+          )
+          .onConflict((oc) =>
+            oc.columns(['experiment_id', 'phase', 'variant_id', 'day', 'metric']).doUpdateSet((eb) => ({
+              sx: eb('experiment_variant_sums.sx', '+', eb.ref('excluded.sx')),
+              sy: eb('experiment_variant_sums.sy', '+', eb.ref('excluded.sy')),
+              sxx: eb('experiment_variant_sums.sxx', '+', eb.ref('excluded.sxx')),
+              syy: eb('experiment_variant_sums.syy', '+', eb.ref('excluded.syy')),
+              sxy: eb('experiment_variant_sums.sxy', '+', eb.ref('excluded.sxy')),
+            })),
+          )
           .execute();
       }
       const ids = items.map((i) => i.id);
@@ -108,14 +128,15 @@ export class KyselyAttributionStore implements AttributionStore {
       for (let i = 0; i < sessions.length; i += 500) {
         const rows = await trx
           .selectFrom('experiment_units')
-          .select(['unit_id', 'exposed_at', 'conversions'])
+          .select(['unit_id', 'variant_id', 'exposed_at', ...UNIT_STAT_COLUMNS])
           .where('experiment_id', '=', p.experiment_id)
           .where('phase', '=', p.phase)
           .where('unit_id', 'in', sessions.slice(i, i + 500))
           .execute();
         for (const r of rows) {
           const list = bySession.get(r.unit_id) ?? [];
-          list.push({ experimentId: p.experiment_id, phase: p.phase, unitId: r.unit_id, exposedAt: r.exposed_at, phaseEndedAt: p.ended_at, conversions: r.conversions });
+          const stats = Object.fromEntries(UNIT_STAT_COLUMNS.map((c) => [c, Number(r[c])])) as unknown as UnitStats;
+          list.push({ experimentId: p.experiment_id, phase: p.phase, unitId: r.unit_id, variantId: r.variant_id, exposedAt: r.exposed_at, phaseEndedAt: p.ended_at, stats });
           bySession.set(r.unit_id, list);
         }
       }

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { planAttribution, searchKey, type AttributableItem, type ExposureWindow } from './attribution.js';
+import { emptyStats, metricSumChanges, planAttribution, searchKey, type AttributableItem, type ExposureWindow } from './attribution.js';
 
 const item = (over: Partial<AttributableItem>): AttributableItem => ({
   id: 'i', sessionId: 's', queryId: 'q', userAction: null, rating: null, receivedAt: 100, position: null, dwellTime: null, timeToClick: null, scrollDepth: null, ...over,
 });
-const window = (over: Partial<ExposureWindow> = {}): ExposureWindow => ({ experimentId: 'e', phase: 0, unitId: 's', exposedAt: 50, phaseEndedAt: null, conversions: 0, ...over });
+const window = (over: Partial<ExposureWindow> & { conversions?: number } = {}): ExposureWindow => {
+  const { conversions = 0, ...rest } = over;
+  return { experimentId: 'e', phase: 0, unitId: 's', variantId: 'a', exposedAt: 50, phaseEndedAt: null, stats: { ...emptyStats(), conversions }, ...rest };
+};
 
 describe('planAttribution', () => {
   it('counts only items inside [exposedAt, phaseEndedAt)', () => {
@@ -39,5 +42,15 @@ describe('planAttribution', () => {
   it('attributes one item to every experiment its session is exposed in', () => {
     const plan = planAttribution([item({ userAction: 'impression' })], new Map([['s', [window(), window({ experimentId: 'f' })]]]), new Map());
     expect(plan.units.map((u) => [u.experimentId, u.stats.impressions])).toEqual([['e', 1], ['f', 1]]);
+  });
+
+  it('moves variant sums by the change of each metric, squares included', () => {
+    const before = { ...emptyStats(), clicks: 1, impressions: 3 };
+    const delta = { ...emptyStats(), clicks: 2, impressions: 1 };
+    const ctr = metricSumChanges(before, delta).find((c) => c.metric === 'ctr')!;
+    // x: 1 → 3, y: 3 → 4
+    expect(ctr).toEqual({ metric: 'ctr', sx: 2, sy: 1, sxx: 9 - 1, syy: 16 - 9, sxy: 12 - 3 });
+    const conversion = metricSumChanges(before, delta).find((c) => c.metric === 'conversion_rate')!;
+    expect(conversion).toMatchObject({ sx: 0, sy: 0, syy: 0 });
   });
 });

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
+import { exposureDay } from './attribution.js';
 import type { ExposureRecord, ExposureStore } from './exposure.store.js';
 
 function* chunks<T>(rows: T[], size: number): Generator<T[]> {
@@ -23,13 +24,11 @@ export class KyselyExposureStore implements ExposureStore {
         experiment_id: r.experimentId, phase: r.phase, unit_id: r.unitId, metric, x: value, y: 1, source: 'assign',
       })),
     );
-    if (covariates.length === 0) {
-      for (const chunk of chunks(all, 500)) await this.insert(this.db, chunk);
-      return;
-    }
-    // Covariates are CUPED's input: written with their exposures, atomically.
+    // Exposures, their variant-day unit counts and any covariates are written atomically.
     await this.db.transaction().execute(async (trx) => {
-      for (const chunk of chunks(all, 500)) await this.insert(trx, chunk);
+      const inserted: { experiment_id: string; phase: number; variant_id: string; exposed_at: number }[] = [];
+      for (const chunk of chunks(all, 500)) inserted.push(...(await this.insert(trx, chunk)));
+      await this.countUnits(trx, inserted);
       for (const chunk of chunks(covariates, 500)) {
         await trx
           .insertInto('experiment_unit_covariates')
@@ -40,9 +39,29 @@ export class KyselyExposureStore implements ExposureStore {
     });
   }
 
-  private async insert(db: Kysely<Database>, rows: ExposureRecord[]): Promise<void> {
-    // ON CONFLICT DO NOTHING makes the write idempotent under concurrent first assignments.
+  /** Adds the newly inserted exposures (RETURNING gives only those) to their variant-day counts. */
+  private async countUnits(db: Kysely<Database>, inserted: { experiment_id: string; phase: number; variant_id: string; exposed_at: number }[]): Promise<void> {
+    const counts = new Map<string, { experiment_id: string; phase: number; variant_id: string; day: number; units: number }>();
+    for (const r of inserted) {
+      const day = exposureDay(r.exposed_at);
+      const key = `${r.experiment_id}\u0000${r.phase}\u0000${r.variant_id}\u0000${day}`;
+      const c = counts.get(key);
+      if (c) c.units += 1;
+      else counts.set(key, { experiment_id: r.experiment_id, phase: r.phase, variant_id: r.variant_id, day, units: 1 });
+    }
+    if (counts.size === 0) return;
     await db
+      .insertInto('experiment_variant_units')
+      .values([...counts.values()])
+      .onConflict((oc) =>
+        oc.columns(['experiment_id', 'phase', 'variant_id', 'day']).doUpdateSet((eb) => ({ units: eb('experiment_variant_units.units', '+', eb.ref('excluded.units')) })),
+      )
+      .execute();
+  }
+
+  private async insert(db: Kysely<Database>, rows: ExposureRecord[]) {
+    // ON CONFLICT DO NOTHING makes the write idempotent under concurrent first assignments.
+    return db
       .insertInto('experiment_units')
       .values(
         rows.map((r) => ({
@@ -55,6 +74,7 @@ export class KyselyExposureStore implements ExposureStore {
         })),
       )
       .onConflict((oc) => oc.columns(['experiment_id', 'phase', 'unit_id']).doNothing())
+      .returning(['experiment_id', 'phase', 'variant_id', 'exposed_at'])
       .execute();
   }
 
@@ -79,8 +99,8 @@ export class KyselyExposureStore implements ExposureStore {
 
   async countExposures(experimentId: string, phase: number): Promise<Record<string, number>> {
     const rows = await this.db
-      .selectFrom('experiment_units')
-      .select(['variant_id', sql<number>`count(*)`.as('units')])
+      .selectFrom('experiment_variant_units')
+      .select(['variant_id', sql<number>`sum(units)`.as('units')])
       .where('experiment_id', '=', experimentId)
       .where('phase', '=', phase)
       .groupBy('variant_id')

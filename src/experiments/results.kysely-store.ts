@@ -1,10 +1,9 @@
-import { sql, type AliasedRawBuilder, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { MetricName } from './metric-catalogue.js';
 import { METRIC_COLUMNS, type LinearTerm } from './metric-columns.js';
 import type { CovariateSums, DailyMetricSums, ResultsStore } from './results.store.js';
 
-const DAY_MS = 86_400_000;
 
 /** Column names come from METRIC_COLUMNS (constants), never from a request. */
 function linear(terms: readonly LinearTerm[], table = 'u'): RawBuilder<number> {
@@ -20,35 +19,35 @@ const num = (v: unknown) => Number(v ?? 0);
 export class KyselyResultsStore implements ResultsStore {
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** Reads the maintained variant-day sums: O(variants × days × metrics) rows, independent of units. */
   async dailySums(experimentId: string, phase: number, metrics: readonly MetricName[]): Promise<DailyMetricSums[]> {
-    const selections: AliasedRawBuilder<unknown, string>[] = [];
-    metrics.forEach((m, i) => {
-      const x = linear(METRIC_COLUMNS[m].x);
-      const y = linear(METRIC_COLUMNS[m].y);
-      selections.push(
-        sql`sum(${x})`.as(`m${i}_sx`),
-        sql`sum(${y})`.as(`m${i}_sy`),
-        sql`sum(${x} * ${x})`.as(`m${i}_sxx`),
-        sql`sum(${y} * ${y})`.as(`m${i}_syy`),
-        sql`sum(${x} * ${y})`.as(`m${i}_sxy`),
-      );
-    });
-    const day = sql<number>`(u.exposed_at / ${sql.lit(DAY_MS)})`;
-    const rows = (await this.db
-      .selectFrom('experiment_units as u')
-      .select([sql<string>`u.variant_id`.as('variant_id'), day.as('day'), sql<number>`count(*)`.as('n'), ...(selections as never[])])
-      .where('u.experiment_id', '=', experimentId)
-      .where('u.phase', '=', phase)
-      .groupBy([sql`u.variant_id`, day])
-      .execute()) as Record<string, unknown>[];
-    return rows.map((r) => {
-      const n = num(r.n);
-      const sums: DailyMetricSums['sums'] = {};
-      metrics.forEach((m, i) => {
-        sums[m] = { n, sumX: num(r[`m${i}_sx`]), sumY: num(r[`m${i}_sy`]), sumX2: num(r[`m${i}_sxx`]), sumY2: num(r[`m${i}_syy`]), sumXY: num(r[`m${i}_sxy`]) };
-      });
-      return { variantId: String(r.variant_id), day: Math.floor(num(r.day)), sums };
-    });
+    const units = await this.db
+      .selectFrom('experiment_variant_units')
+      .select(['variant_id', 'day', 'units'])
+      .where('experiment_id', '=', experimentId)
+      .where('phase', '=', phase)
+      .execute();
+    const sums = await this.db
+      .selectFrom('experiment_variant_sums')
+      .select(['variant_id', 'day', 'metric', 'sx', 'sy', 'sxx', 'syy', 'sxy'])
+      .where('experiment_id', '=', experimentId)
+      .where('phase', '=', phase)
+      .where('metric', 'in', [...metrics])
+      .execute();
+    const byKey = new Map<string, DailyMetricSums>();
+    for (const u of units) {
+      const n = num(u.units);
+      const entry: DailyMetricSums = { variantId: u.variant_id, day: u.day, sums: {} };
+      for (const m of metrics) entry.sums[m] = { n, sumX: 0, sumY: 0, sumX2: 0, sumY2: 0, sumXY: 0 };
+      byKey.set(`${u.variant_id}\u0000${u.day}`, entry);
+    }
+    for (const r of sums) {
+      const entry = byKey.get(`${r.variant_id}\u0000${r.day}`);
+      if (!entry) continue;
+      const n = entry.sums[r.metric as MetricName]!.n;
+      entry.sums[r.metric as MetricName] = { n, sumX: num(r.sx), sumY: num(r.sy), sumX2: num(r.sxx), sumY2: num(r.syy), sumXY: num(r.sxy) };
+    }
+    return [...byKey.values()];
   }
 
   async metricsWithCovariates(experimentId: string, phase: number): Promise<string[]> {

@@ -139,6 +139,27 @@ export interface ExperimentUnitCovariateTable {
   source: string;
 }
 
+export interface ExperimentVariantUnitsTable {
+  experiment_id: string;
+  phase: number;
+  variant_id: string;
+  day: number;
+  units: number;
+}
+
+export interface ExperimentVariantSumsTable {
+  experiment_id: string;
+  phase: number;
+  variant_id: string;
+  day: number;
+  metric: string;
+  sx: number;
+  sy: number;
+  sxx: number;
+  syy: number;
+  sxy: number;
+}
+
 export interface JobStateTable {
   name: string;
   value: string;
@@ -208,6 +229,8 @@ export interface Database {
   experiment_searches: ExperimentSearchTable;
   experiment_unit_covariates: ExperimentUnitCovariateTable;
   job_state: JobStateTable;
+  experiment_variant_units: ExperimentVariantUnitsTable;
+  experiment_variant_sums: ExperimentVariantSumsTable;
   training_jobs: TrainingJobTable;
   model_versions: ModelVersionTable;
   model_training_state: ModelTrainingStateTable;

@@ -3,6 +3,7 @@ import * as initial from './0001-initial.js';
 import * as runningExperiments from './0002-running-experiments.js';
 import * as experimentCovariates from './0003-experiment-covariates.js';
 import * as modelTraining from './0004-model-training.js';
+import * as variantSums from './0005-variant-sums.js';
 
 /**
  * Migrations are listed here rather than read from the directory so that the compiled
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0002-running-experiments': runningExperiments,
   '0003-experiment-covariates': experimentCovariates,
   '0004-model-training': modelTraining,
+  '0005-variant-sums': variantSums,
 };
