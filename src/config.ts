@@ -12,6 +12,45 @@ export interface AppConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   bodyLimitBytes: number;
   shutdownGraceMs: number;
+  databasePoolSize: number;
+  /** Longest wait for a pooled connection and for one statement (PostgreSQL), ms. */
+  databaseTimeoutMs: number;
+  /** Keys from SEARCHLOOP_API_KEYS ("<key>:<scope>,…"); keys created with the CLI live in the database. */
+  apiKeys: { key: string; scope: ApiScope }[];
+  /** Serve without keys on a non-loopback address (SEARCHLOOP_ALLOW_OPEN=1). */
+  allowOpen: boolean;
+  /** Origins allowed by CORS: exact origins, or ["*"]; empty means no CORS headers. */
+  corsOrigins: string[];
+  /** Requests per window per API key and per client IP; 0 turns a limit off. */
+  rateLimitPerKey: number;
+  rateLimitPerIp: number;
+  rateLimitWindowMs: number;
+  /** Deepest JSON nesting accepted in a request body. */
+  maxJsonDepth: number;
+}
+
+export const API_SCOPES = ['ingest', 'read', 'admin'] as const;
+export type ApiScope = (typeof API_SCOPES)[number];
+
+function parseApiKeys(raw: string | undefined): { key: string; scope: ApiScope }[] {
+  if (!raw || raw.trim() === '') return [];
+  return raw.split(',').map((entry, i) => {
+    const at = entry.lastIndexOf(':');
+    const key = entry.slice(0, at).trim();
+    const scope = entry.slice(at + 1).trim();
+    if (at <= 0 || key.length < 16) throw new ConfigError('SEARCHLOOP_API_KEYS', `entry ${i + 1} must be "<key of 16+ characters>:<scope>"`);
+    if (!(API_SCOPES as readonly string[]).includes(scope)) throw new ConfigError('SEARCHLOOP_API_KEYS', `entry ${i + 1} has scope "${scope}"; use ${API_SCOPES.join(', ')}`);
+    return { key, scope: scope as ApiScope };
+  });
+}
+
+function parseOrigins(raw: string | undefined): string[] {
+  if (!raw || raw.trim() === '') return [];
+  const origins = raw.split(',').map((o) => o.trim()).filter(Boolean);
+  for (const o of origins) {
+    if (o !== '*' && !/^https?:\/\/[^/\s]+$/.test(o)) throw new ConfigError('CORS_ORIGINS', `"${o}" is not an origin like https://shop.example.com (or *)`);
+  }
+  return origins;
 }
 
 export class ConfigError extends Error {
@@ -79,5 +118,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     logLevel: logLevel as AppConfig['logLevel'],
     bodyLimitBytes: integerVar(env, 'BODY_LIMIT_BYTES', 2 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     shutdownGraceMs: integerVar(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    databasePoolSize: integerVar(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    databaseTimeoutMs: integerVar(env, 'DATABASE_TIMEOUT_MS', 5000, 100, 600_000),
+    apiKeys: parseApiKeys(env.SEARCHLOOP_API_KEYS),
+    allowOpen: env.SEARCHLOOP_ALLOW_OPEN === '1' || env.SEARCHLOOP_ALLOW_OPEN === 'true',
+    corsOrigins: parseOrigins(env.CORS_ORIGINS),
+    rateLimitPerKey: integerVar(env, 'RATE_LIMIT_PER_KEY', 60_000, 0, 100_000_000),
+    rateLimitPerIp: integerVar(env, 'RATE_LIMIT_PER_IP', 6_000, 0, 100_000_000),
+    rateLimitWindowMs: integerVar(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 3_600_000),
+    maxJsonDepth: integerVar(env, 'MAX_JSON_DEPTH', 32, 2, 1000),
   };
 }

@@ -15,7 +15,7 @@ export interface RunningServer {
 }
 
 export async function startServer(config: AppConfig): Promise<RunningServer> {
-  const database = await openDatabase(config.database);
+  const database = await openDatabase(config.database, { poolSize: config.databasePoolSize, connectionTimeoutMs: config.databaseTimeoutMs });
   try {
     await migrateToLatest(database);
   } catch (error) {

@@ -22,7 +22,7 @@ export interface DatabaseHandle {
 export interface DatabaseOptions {
   /** PostgreSQL pool size. */
   poolSize?: number;
-  /** How long to wait for a pooled connection before failing (ms). */
+  /** How long to wait for a pooled connection, and for one statement, before failing (ms). */
   connectionTimeoutMs?: number;
 }
 
@@ -53,6 +53,8 @@ function openPostgres(url: string, schema: string | undefined, options: Database
     connectionString: url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5000,
+    // A server that stops answering must not hang requests: the query fails and maps to 503.
+    query_timeout: options.connectionTimeoutMs ?? 5000,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   // An idle client losing its server must not crash the process; the next query reports it.
