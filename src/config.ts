@@ -13,8 +13,10 @@ export interface AppConfig {
   bodyLimitBytes: number;
   shutdownGraceMs: number;
   databasePoolSize: number;
-  /** Longest wait for a pooled connection and for one statement (PostgreSQL), ms. */
+  /** Longest wait for a pooled PostgreSQL connection, ms. */
   databaseTimeoutMs: number;
+  /** Longest one PostgreSQL statement may run, ms. */
+  databaseStatementTimeoutMs: number;
   /** Keys from SEARCHLOOP_API_KEYS ("<key>:<scope>,…"); keys created with the CLI live in the database. */
   apiKeys: { key: string; scope: ApiScope }[];
   /** Serve without keys on a non-loopback address (SEARCHLOOP_ALLOW_OPEN=1). */
@@ -120,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     shutdownGraceMs: integerVar(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     databasePoolSize: integerVar(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     databaseTimeoutMs: integerVar(env, 'DATABASE_TIMEOUT_MS', 5000, 100, 600_000),
+    databaseStatementTimeoutMs: integerVar(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
     apiKeys: parseApiKeys(env.SEARCHLOOP_API_KEYS),
     allowOpen: env.SEARCHLOOP_ALLOW_OPEN === '1' || env.SEARCHLOOP_ALLOW_OPEN === 'true',
     corsOrigins: parseOrigins(env.CORS_ORIGINS),

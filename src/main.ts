@@ -15,7 +15,11 @@ export interface RunningServer {
 }
 
 export async function startServer(config: AppConfig): Promise<RunningServer> {
-  const database = await openDatabase(config.database, { poolSize: config.databasePoolSize, connectionTimeoutMs: config.databaseTimeoutMs });
+  const database = await openDatabase(config.database, {
+    poolSize: config.databasePoolSize,
+    connectionTimeoutMs: config.databaseTimeoutMs,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+  });
   try {
     await migrateToLatest(database);
   } catch (error) {

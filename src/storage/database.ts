@@ -22,8 +22,10 @@ export interface DatabaseHandle {
 export interface DatabaseOptions {
   /** PostgreSQL pool size. */
   poolSize?: number;
-  /** How long to wait for a pooled connection, and for one statement, before failing (ms). */
+  /** How long to wait for a pooled connection before failing (ms). */
   connectionTimeoutMs?: number;
+  /** How long one statement may take before it fails (ms). */
+  statementTimeoutMs?: number;
 }
 
 function openSqlite(file: string): DatabaseHandle {
@@ -54,7 +56,7 @@ function openPostgres(url: string, schema: string | undefined, options: Database
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5000,
     // A server that stops answering must not hang requests: the query fails and maps to 503.
-    query_timeout: options.connectionTimeoutMs ?? 5000,
+    query_timeout: options.statementTimeoutMs ?? 30_000,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   // An idle client losing its server must not crash the process; the next query reports it.
