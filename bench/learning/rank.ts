@@ -1,0 +1,65 @@
+/**
+ * Latency of POST /api/nous/learn/models/{id}/rank: 100 results, a 100-tree (31-leaf) ranker
+ * trained from an uploaded LETOR file, through the whole app (routing, validation, envelope)
+ * with app.inject. Goal (issue #5): p95 under 10 ms.
+ * Run: npx tsx bench/learning/rank.ts [--requests 3000]
+ */
+import { mulberry32 } from '../../src/learning/click-models/index.js';
+import { machineLine } from '../support/processes.js';
+import { printTable } from '../ranker/common.js';
+import { benchApp, percentile } from './support.js';
+
+const arg = process.argv.indexOf('--requests');
+const REQUESTS = arg > 0 ? Number(process.argv[arg + 1]) : 3000;
+const FEATURES = 40;
+const rnd = mulberry32(42);
+
+// 400 queries × 25 documents; labels follow a few features so the trees are full-sized.
+const lines: string[] = [];
+for (let q = 1; q <= 400; q += 1) {
+  for (let d = 0; d < 25; d += 1) {
+    const x = Array.from({ length: FEATURES }, () => Math.round(rnd() * 1000) / 1000);
+    const label = Math.max(0, Math.min(4, Math.floor((x[0]! * 2 + x[1]! + x[2]! * x[3]! + rnd() * 0.5) * 1.3)));
+    lines.push(`${label} qid:${q} ${x.map((v, j) => `${j + 1}:${v}`).join(' ')}`);
+  }
+}
+
+const t = await benchApp();
+const M = '/api/nous/learn/models';
+await t.app.inject({ method: 'POST', url: M, payload: { modelId: 'bench', name: 'bench', type: 'ranker', config: { trainingData: 'dataset', numTrees: 100, numLeaves: 31, learningRate: 0.1, minDataInLeaf: 5 } } });
+await t.app.inject({ method: 'POST', url: `${M}/bench/dataset`, payload: `${lines.join('\n')}\n`, headers: { 'content-type': 'text/plain' } });
+await t.container.learning.trainingService.runUntilIdle();
+const model = (await t.app.inject({ method: 'GET', url: `${M}/bench` })).json().data;
+if (model.status !== 'ready') throw new Error(`model not ready: ${model.error}`);
+
+const bodies = Array.from({ length: 32 }, () =>
+  JSON.stringify({
+    results: Array.from({ length: 100 }, (_, i) => ({
+      resultId: `doc-${i}`,
+      position: i + 1,
+      features: Object.fromEntries(Array.from({ length: FEATURES }, (_, j) => [String(j + 1), Math.round(rnd() * 1000) / 1000])),
+    })),
+  }),
+);
+
+async function measure(explain: boolean): Promise<number[]> {
+  const url = `${M}/bench/rank${explain ? '?explain=true' : ''}`;
+  for (let i = 0; i < 200; i += 1) await t.app.inject({ method: 'POST', url, payload: bodies[i % 32], headers: { 'content-type': 'application/json' } });
+  const times: number[] = [];
+  for (let i = 0; i < REQUESTS; i += 1) {
+    const start = process.hrtime.bigint();
+    const res = await t.app.inject({ method: 'POST', url, payload: bodies[i % 32], headers: { 'content-type': 'application/json' } });
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    if (res.statusCode !== 200) throw new Error(res.body);
+  }
+  return times.sort((a, b) => a - b);
+}
+
+const rows = [];
+for (const explain of [false, true]) {
+  const s = await measure(explain);
+  rows.push([explain ? 'rank?explain=true' : 'rank', REQUESTS, percentile(s, 50).toFixed(2), percentile(s, 95).toFixed(2), percentile(s, 99).toFixed(2)]);
+}
+console.log(`\nPOST …/rank, 100 results × ${FEATURES} features, ${model.metrics.trees} trees × 31 leaves, in-process (app.inject). ${machineLine()}\n`);
+printTable(['request', 'n', 'p50 ms', 'p95 ms', 'p99 ms'], rows);
+await t.close();
