@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Crash and fault tests run real servers for minutes: `npm run test:faults`.
+    exclude: ['**/node_modules/**', 'test/faults/**'],
     environment: 'node',
     globalSetup: ['./test/support/global-setup.ts'],
     testTimeout: 30_000,
