@@ -50,6 +50,23 @@ const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: ['VALIDATION_ERROR', 'body is not valid JSON'],
 };
 
+/**
+ * Fastify's `frameworkErrors` option: errors its router raises before any hook or handler runs
+ * (a path that is not valid percent-encoding, a path parameter above maxParamLength). Without
+ * it Fastify answers them with its own JSON, outside the envelope and without X-Request-Id.
+ */
+export function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', request.id);
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return send(reply, request, 'VALIDATION_ERROR', 'the path is not valid percent-encoded UTF-8', [{ path: '/', message: 'is not valid percent-encoding', in: 'params' }]);
+  }
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return send(reply, request, 'VALIDATION_ERROR', 'a path parameter is too long', [{ path: '/', message: 'is too long', in: 'params' }]);
+  }
+  request.log.error({ err: error }, 'router error');
+  return send(reply, request, 'INTERNAL', 'internal error; quote the requestId when reporting it');
+}
+
 export function registerErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
