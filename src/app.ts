@@ -9,16 +9,22 @@ import { experimentRoutes } from './experiments/experiment.routes.js';
 import { resultsRoutes } from './experiments/results.routes.js';
 import { feedbackRoutes } from './feedback/feedback.routes.js';
 import { ErrorEnvelope } from './http/envelope.js';
+import cors from '@fastify/cors';
+import { registerAuth } from './http/auth.js';
 import { registerErrorHandlers } from './http/error-handler.js';
+import { registerJsonParser } from './http/json-parser.js';
+import { registerRateLimits } from './http/rate-limit.js';
+import { registerMetrics } from './observability/metrics.routes.js';
 import { healthRoutes } from './http/health.routes.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerValidation } from './http/validation.js';
 import { VERSION } from './version.js';
 
-export type AppOptions = Pick<AppConfig, 'bodyLimitBytes' | 'logLevel'> & {
-  /** Overrides Fastify's logger (tests pass false). */
-  logger?: FastifyServerOptions['logger'];
-};
+export type AppOptions = Pick<AppConfig, 'bodyLimitBytes' | 'logLevel'> &
+  Partial<Pick<AppConfig, 'corsOrigins' | 'rateLimitPerKey' | 'rateLimitPerIp' | 'rateLimitWindowMs' | 'maxJsonDepth'>> & {
+    /** Overrides Fastify's logger (tests pass false). */
+    logger?: FastifyServerOptions['logger'];
+  };
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -41,8 +47,23 @@ export async function buildApp(options: AppOptions, container: Container): Promi
   // JSON only: a text/plain body is a 415, not a string that fails validation. Routes that
   // take text (dataset uploads) register their own parser in their own scope.
   app.removeContentTypeParser('text/plain');
+  registerJsonParser(app, options.maxJsonDepth ?? 32);
   registerValidation(app);
   registerErrorHandlers(app);
+  if (options.corsOrigins && options.corsOrigins.length > 0) {
+    await app.register(cors, {
+      origin: options.corsOrigins.includes('*') ? '*' : options.corsOrigins,
+      methods: ['GET', 'POST', 'PATCH', 'DELETE'],
+      allowedHeaders: ['content-type', 'authorization', 'x-api-key', 'idempotency-key', 'x-request-id'],
+      exposedHeaders: ['x-request-id', 'retry-after'],
+      maxAge: 600,
+    });
+  }
+  registerMetrics(app, container.metrics);
+  const limits = { perKey: options.rateLimitPerKey ?? 0, perIp: options.rateLimitPerIp ?? 0, windowMs: options.rateLimitWindowMs ?? 60_000 };
+  registerRateLimits(app, limits, 'ip');
+  registerAuth(app, container.apiKeys);
+  registerRateLimits(app, limits, 'key');
   app.addSchema(ErrorEnvelope);
   await registerOpenApi(app, VERSION);
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { KEYS_HELP, runKeysCommand } from './cli-keys.js';
 import { ConfigError, loadConfig } from './config.js';
 import { serveUntilSignalled } from './main.js';
 import { openDatabase } from './storage/database.js';
@@ -13,6 +14,7 @@ Usage: searchloop <command> [--help]
 Commands:
   serve      Run migrations, then serve the HTTP API (default)
   migrate    Apply pending database migrations and exit
+  keys       Create, list and revoke API keys (searchloop keys --help)
 
 Configuration (environment variables):
   PORT               port to listen on (default 3000)
@@ -23,9 +25,21 @@ Configuration (environment variables):
   LOG_LEVEL          fatal | error | warn | info | debug | trace | silent (default info)
   BODY_LIMIT_BYTES   largest accepted request body (default 2097152)
   SHUTDOWN_GRACE_MS  how long in-flight requests may take on SIGTERM (default 10000)
+  SEARCHLOOP_API_KEYS   "<key>:<scope>,…" keys from the environment (scopes ingest, read, admin)
+  SEARCHLOOP_ALLOW_OPEN 1 to serve without keys on a non-loopback HOST
+  CORS_ORIGINS          allowed browser origins, comma-separated, or *
+  RATE_LIMIT_PER_KEY, RATE_LIMIT_PER_IP, RATE_LIMIT_WINDOW_MS   requests per window (0 = off)
+  MAX_JSON_DEPTH, DATABASE_POOL_SIZE, DATABASE_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS
 `;
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'keys') {
+    if (argv.includes('--help') || argv.includes('-h')) {
+      process.stdout.write(KEYS_HELP);
+      return 0;
+    }
+    return runKeysCommand(argv.slice(1), loadConfig(), (text) => process.stdout.write(text));
+  }
   const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' } } });
   if (values.version) {
     process.stdout.write(`${VERSION}\n`);

@@ -1,4 +1,7 @@
+import { ApiKeyService } from './auth/api-key.service.js';
+import { KyselyApiKeyStore } from './auth/api-key.kysely-store.js';
 import { systemClock, type Clock } from './common/clock.js';
+import type { ApiScope } from './config.js';
 import { AssignmentService } from './experiments/assignment.service.js';
 import { KyselyAttributionStore } from './experiments/attribution.kysely-store.js';
 import { AttributionService } from './experiments/attribution.service.js';
@@ -13,12 +16,15 @@ import { KyselyExperimentStore } from './experiments/experiment.kysely-store.js'
 import { FeedbackService } from './feedback/feedback.service.js';
 import { KyselyFeedbackStore } from './feedback/feedback.kysely-store.js';
 import { createLearningModule, type LearningModule } from './learning/learning.module.js';
+import { Metrics } from './observability/metrics.js';
 import type { DatabaseHandle } from './storage/database.js';
 
 /** The composition root: the one place that decides which store backs which service. */
 export interface Container {
   database: DatabaseHandle;
   clock: Clock;
+  apiKeys: ApiKeyService;
+  metrics: Metrics;
   feedbackService: FeedbackService;
   learning: LearningModule;
   experimentService: ExperimentService;
@@ -29,19 +35,27 @@ export interface Container {
   powerService: PowerService;
 }
 
-export function createContainer(database: DatabaseHandle, clock: Clock = systemClock): Container {
+export interface ContainerOptions {
+  /** Keys from SEARCHLOOP_API_KEYS. */
+  envApiKeys?: { key: string; scope: ApiScope }[];
+}
+
+export function createContainer(database: DatabaseHandle, clock: Clock = systemClock, options: ContainerOptions = {}): Container {
   const experimentStore = new KyselyExperimentStore(database.db);
   const experimentService = new ExperimentService(experimentStore, clock);
   const load = (id: string) => experimentService.load(id);
+  const metrics = new Metrics(() => database.poolStats());
   const exposureStore = new KyselyExposureStore(database.db);
-  const assignmentService = new AssignmentService(experimentStore, exposureStore, clock, load);
+  const assignmentService = new AssignmentService(experimentStore, exposureStore, clock, load, metrics);
   const attributionService = new AttributionService(new KyselyAttributionStore(database.db, { advisoryLocks: database.dialect === 'postgres' }), clock);
   const resultsStore = new KyselyResultsStore(database.db);
   const resultsService = new ResultsService(resultsStore, experimentStore, exposureStore, attributionService, load, clock);
   return {
     database,
     clock,
-    feedbackService: new FeedbackService(new KyselyFeedbackStore(database.db), clock),
+    apiKeys: new ApiKeyService(new KyselyApiKeyStore(database.db), clock, options.envApiKeys),
+    metrics,
+    feedbackService: new FeedbackService(new KyselyFeedbackStore(database.db), clock, metrics),
     learning: createLearningModule({ database, clock }),
     experimentService,
     lifecycleService: new ExperimentLifecycleService(experimentStore, clock, load, () => assignmentService.invalidate(), (e) => resultsService.srm(e)),

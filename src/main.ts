@@ -1,10 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from './config.js';
 import { buildApp } from './app.js';
+import { systemClock } from './common/clock.js';
 import { createContainer } from './container.js';
 import { createBackgroundJobs } from './jobs/background-jobs.js';
 import { openDatabase, type DatabaseHandle } from './storage/database.js';
 import { migrateToLatest } from './storage/migrator.js';
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -26,8 +31,22 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
     await database.close();
     throw error;
   }
-  const container = createContainer(database);
+  const container = createContainer(database, systemClock, { envApiKeys: config.apiKeys });
+  try {
+    await container.apiKeys.refresh();
+    if (!container.apiKeys.secured && !isLoopback(config.host) && !config.allowOpen) {
+      throw new Error(
+        `refusing to serve without API keys on ${config.host}: create one (searchloop keys create --name … --scope admin), set SEARCHLOOP_API_KEYS, or set SEARCHLOOP_ALLOW_OPEN=1`,
+      );
+    }
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
   const app = await buildApp(config, container);
+  if (!container.apiKeys.secured) {
+    app.log.warn('NO API KEYS CONFIGURED: every route is open to anyone who can reach this address. Create keys with `searchloop keys create`.');
+  }
   const jobs = createBackgroundJobs(container, app.log);
   const address = await app.listen({ port: config.port, host: config.host });
   jobs.start();

@@ -12,6 +12,7 @@ export const assignmentRoutes: FastifyPluginAsyncTypebox<AssignmentRoutesOptions
   app.post(
     '/api/nous/ab-testing/experiments/:experimentId/assign',
     {
+      config: { scope: 'ingest' },
       schema: {
         tags: ['assignment'],
         summary: "A unit's variant in one experiment (records its first exposure)",
@@ -26,6 +27,7 @@ export const assignmentRoutes: FastifyPluginAsyncTypebox<AssignmentRoutesOptions
   app.post(
     '/api/nous/ab-testing/assign',
     {
+      config: { scope: 'ingest' },
       schema: {
         tags: ['assignment'],
         summary: "A unit's variants in every running experiment (call once per session)",

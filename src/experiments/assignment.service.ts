@@ -59,9 +59,13 @@ export class AssignmentService {
     exposures: Pick<ExposureStore, 'recordExposures'>,
     private readonly clock: Clock,
     private readonly loadExperiment: (id: string) => Promise<ExperimentRecord>,
+    metrics?: { exposures: { inc(n: number): void } },
   ) {
     // Concurrent assignments share one idempotent insert; each answer waits for its commit.
-    this.exposureWrites = new GroupCommit((rows) => exposures.recordExposures(rows));
+    this.exposureWrites = new GroupCommit(async (rows) => {
+      await exposures.recordExposures(rows);
+      metrics?.exposures.inc(rows.length);
+    });
   }
 
   invalidate(): void {

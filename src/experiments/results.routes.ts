@@ -28,6 +28,7 @@ export const resultsRoutes: FastifyPluginAsyncTypebox<ResultsRoutesOptions> = as
   app.post(
     '/api/nous/ab-testing/power',
     {
+      config: { scope: 'read' },
       schema: {
         tags: ['experiments'],
         summary: 'Sessions per variant and days needed to detect a relative effect',

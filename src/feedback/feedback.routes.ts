@@ -21,6 +21,7 @@ export const feedbackRoutes: FastifyPluginAsyncTypebox<FeedbackRoutesOptions> = 
   app.post(
     '/api/cortex/feedback',
     {
+      config: { scope: 'ingest' },
       schema: {
         tags: ['feedback'],
         summary: 'Submit feedback on search results (stored before the answer is sent)',

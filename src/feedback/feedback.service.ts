@@ -77,6 +77,7 @@ export class FeedbackService {
   constructor(
     private readonly store: FeedbackStore,
     private readonly clock: Clock,
+    private readonly metrics?: { feedbackItems: { inc(labels: { outcome: string; reason: string }, n: number): void } },
   ) {}
 
   /** Checks the rules JSON Schema cannot express and flattens the items into records. */
@@ -156,6 +157,7 @@ export class FeedbackService {
       const earlier = await this.replay(idempotencyKey!, requestHash);
       if (earlier) return earlier;
     }
+    this.metrics?.feedbackItems.inc({ outcome: 'accepted', reason: '' }, records.length);
     return result;
   }
 

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import './auth.js';
 
-/** Who made a change, for the audit log: the API key's name once keys exist, else anonymous. */
+/** Who made a change, for the audit log: the API key's name, or anonymous when the service runs open. */
 export function actorOf(request: FastifyRequest): string {
-  const actor = (request as FastifyRequest & { actor?: string }).actor;
-  return actor ?? 'anonymous';
+  return request.actor ?? 'anonymous';
 }

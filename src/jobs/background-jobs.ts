@@ -14,10 +14,13 @@ export const DEFAULT_INTERVALS: BackgroundJobIntervals = { schedulerMs: 1000, at
  * scheduler's transitions are compare-and-set, attribution holds a lock, the poll only reads.
  */
 export function createBackgroundJobs(container: Container, log: TaskLogger, intervals = DEFAULT_INTERVALS) {
+  const observed = (name: string, run: () => Promise<unknown>) => () => container.metrics.observeJob(name, run);
   const tasks = [
-    new PeriodicTask('experiment-scheduler', intervals.schedulerMs, () => container.lifecycleService.applyDue(), log),
-    new PeriodicTask('attribution', intervals.attributionMs, () => container.attributionService.catchUp(), log),
+    new PeriodicTask('experiment-scheduler', intervals.schedulerMs, observed('experiment-scheduler', () => container.lifecycleService.applyDue()), log),
+    new PeriodicTask('attribution', intervals.attributionMs, observed('attribution', () => container.attributionService.catchUp()), log),
     new PeriodicTask('experiment-cache-poll', intervals.cachePollMs, () => container.assignmentService.refreshIfChanged(), log),
+    // Keys created or revoked on another instance take effect here within this interval.
+    new PeriodicTask('api-key-refresh', 5000, () => container.apiKeys.refresh(), log),
     ...container.learning.tasks(log),
   ];
   return {

@@ -16,6 +16,8 @@ export interface DatabaseHandle {
   schema: string | undefined;
   /** Cheap round trip used by /readyz. */
   ping(): Promise<void>;
+  /** Connection pool use, for metrics. */
+  poolStats(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -41,6 +43,7 @@ function openSqlite(file: string): DatabaseHandle {
     db,
     dialect: 'sqlite',
     schema: undefined,
+    poolStats: () => ({ total: 1, idle: 0, waiting: 0 }),
     async ping() {
       await sql`select 1`.execute(db);
     },
@@ -66,6 +69,7 @@ function openPostgres(url: string, schema: string | undefined, options: Database
     db,
     dialect: 'postgres',
     schema,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async ping() {
       await sql`select 1`.execute(db);
     },

@@ -160,6 +160,16 @@ export interface ExperimentVariantSumsTable {
   sxy: number;
 }
 
+export interface ApiKeyTable {
+  id: string;
+  name: string;
+  scope: string;
+  key_hash: string;
+  prefix: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
 export interface JobStateTable {
   name: string;
   value: string;
@@ -231,6 +241,7 @@ export interface Database {
   job_state: JobStateTable;
   experiment_variant_units: ExperimentVariantUnitsTable;
   experiment_variant_sums: ExperimentVariantSumsTable;
+  api_keys: ApiKeyTable;
   training_jobs: TrainingJobTable;
   model_versions: ModelVersionTable;
   model_training_state: ModelTrainingStateTable;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type AppOptions } from '../../src/app.js';
 import type { Clock } from '../../src/common/clock.js';
-import { createContainer, type Container } from '../../src/container.js';
+import { createContainer, type Container, type ContainerOptions } from '../../src/container.js';
 import type { DatabaseHandle } from '../../src/storage/database.js';
 import { createTestDatabase, openTestDatabase, type DatabaseKind, type TestDatabase } from './test-database.js';
 
@@ -14,11 +14,17 @@ export interface TestApp {
 }
 
 /** A full app over a fresh, migrated database of the given kind; requests go through app.inject. */
-export async function buildTestApp(kind: DatabaseKind, options: { clock?: Clock; bodyLimitBytes?: number } = {}): Promise<TestApp> {
+export interface TestAppOptions extends Partial<AppOptions> {
+  clock?: Clock;
+  envApiKeys?: ContainerOptions['envApiKeys'];
+}
+
+export async function buildTestApp(kind: DatabaseKind, options: TestAppOptions = {}): Promise<TestApp> {
   const testDatabase = await createTestDatabase(kind);
   const database = await openTestDatabase(testDatabase);
-  const container = createContainer(database, options.clock);
-  const app = await buildApp({ bodyLimitBytes: options.bodyLimitBytes ?? 2 * 1024 * 1024, logLevel: 'silent', logger: false }, container);
+  const { clock, envApiKeys, ...appOptions } = options;
+  const container = createContainer(database, clock, { envApiKeys });
+  const app = await buildApp({ bodyLimitBytes: 2 * 1024 * 1024, logLevel: 'silent', logger: false, ...appOptions }, container);
   await app.ready();
   return {
     app,

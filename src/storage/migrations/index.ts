@@ -4,6 +4,7 @@ import * as runningExperiments from './0002-running-experiments.js';
 import * as experimentCovariates from './0003-experiment-covariates.js';
 import * as modelTraining from './0004-model-training.js';
 import * as variantSums from './0005-variant-sums.js';
+import * as apiKeys from './0006-api-keys.js';
 
 /**
  * Migrations are listed here rather than read from the directory so that the compiled
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0003-experiment-covariates': experimentCovariates,
   '0004-model-training': modelTraining,
   '0005-variant-sums': variantSums,
+  '0006-api-keys': apiKeys,
 };

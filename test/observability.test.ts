@@ -1,0 +1,53 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postJson, request } from './support/http.js';
+import { buildTestApp, type TestApp } from './support/test-app.js';
+import { databaseKinds } from './support/test-database.js';
+
+describe.each(databaseKinds())('observability on %s', (kind) => {
+  let t: TestApp;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(...String(chunk).split('\n').filter(Boolean));
+        done();
+      },
+    });
+    t = await buildTestApp(kind, { logger: { level: 'info', stream } });
+  });
+  afterAll(async () => t.close());
+
+  it('exposes request, feedback, exposure and pool metrics, all named searchloop_*', async () => {
+    await postJson(t.app, '/api/cortex/feedback', { sessionId: 's', feedback: [{ queryId: 'q', rating: 1 }, { queryId: 'q', rating: 2 }] });
+    await postJson(t.app, '/api/cortex/feedback', { sessionId: 's', feedback: [{ queryId: 'q', rating: 9 }, { queryId: 'q', rating: 1 }, { queryId: 'q', rating: 1 }] });
+    const e = await postJson(t.app, '/api/nous/ab-testing/experiments', { name: 'metrics', configuration: { variants: [{ id: 'a' }, { id: 'b' }] } });
+    await request(t.app, { method: 'POST', url: `/api/nous/ab-testing/experiments/${e.body.data.experimentId}/start` });
+    await postJson(t.app, '/api/nous/ab-testing/assign', { unitId: 'u1' });
+    await t.container.metrics.observeJob('attribution', () => t.container.attributionService.catchUp());
+
+    const res = await request(t.app, { method: 'GET', url: '/metrics' });
+    expect(res.statusCode).toBe(200);
+    expect(String(res.headers['content-type'])).toContain('text/plain');
+    const text = String(res.body);
+    expect(text).toContain('searchloop_http_requests_total{method="POST",route="/api/cortex/feedback",status="201"} 1');
+    expect(text).toContain('searchloop_http_requests_total{method="POST",route="/api/cortex/feedback",status="400"} 1');
+    expect(text).toMatch(/searchloop_http_request_duration_seconds_bucket\{le="0\.005",method="POST",route="\/api\/cortex\/feedback",status="201"\}/);
+    expect(text).toContain('searchloop_feedback_items_total{outcome="accepted",reason=""} 2');
+    expect(text).toContain('searchloop_feedback_items_total{outcome="rejected",reason="FST_ERR_VALIDATION /feedback/*/rating"} 3');
+    expect(text).toContain('searchloop_exposures_total 1');
+    expect(text).toContain('searchloop_job_runs_total{job="attribution",outcome="success"} 1');
+    expect(text).toMatch(/searchloop_db_pool_connections\{state="total"\} \d+/);
+    expect(text).toContain('searchloop_process_cpu_seconds_total');
+    const names = [...text.matchAll(/^# TYPE (\S+)/gm)].map((m) => m[1]!);
+    expect(names.every((n) => n.startsWith('searchloop_'))).toBe(true);
+  });
+
+  it('puts the request id in the X-Request-Id header and in every log line of that request', async () => {
+    lines.length = 0;
+    const res = await request(t.app, { method: 'GET', url: '/api/cortex/feedback?limit=1', headers: { 'x-request-id': 'trace-abc-123' } });
+    expect(res.headers['x-request-id']).toBe('trace-abc-123');
+    const mine = lines.map((l) => JSON.parse(l) as { reqId?: string; msg?: string }).filter((l) => l.reqId === 'trace-abc-123');
+    expect(mine.map((l) => l.msg)).toEqual(['incoming request', 'request completed']);
+  });
+});
