@@ -1,22 +1,23 @@
 /**
- * Group commit: concurrent callers' rows are written together in one transaction, and each
- * caller's promise settles only when the transaction holding its rows has committed (or
+ * Group commit: concurrent callers' entries are written together in one transaction, and each
+ * caller's promise settles only when the transaction holding its entries has committed (or
  * failed). While one write is in flight the next group gathers, so under load every commit
- * carries many rows and at rest a row waits for no timer.
+ * carries many entries and at rest an entry waits for no timer. `write` returns one result per
+ * entry, in order; each caller receives the results of its own entries.
  */
-export class GroupCommit<T> {
-  private queue: { rows: T[]; resolve: () => void; reject: (error: unknown) => void }[] = [];
+export class GroupCommit<T, R = void> {
+  private queue: { entries: T[]; resolve: (results: R[]) => void; reject: (error: unknown) => void }[] = [];
   private flushing = false;
 
   constructor(
-    private readonly write: (rows: T[]) => Promise<void>,
-    private readonly maxRows = 1000,
+    private readonly write: (entries: T[]) => Promise<R[] | void>,
+    private readonly maxEntries = 1000,
   ) {}
 
-  add(rows: T[]): Promise<void> {
-    if (rows.length === 0) return Promise.resolve();
+  add(entries: T[]): Promise<R[]> {
+    if (entries.length === 0) return Promise.resolve([]);
     return new Promise((resolve, reject) => {
-      this.queue.push({ rows, resolve, reject });
+      this.queue.push({ entries, resolve, reject });
       if (!this.flushing) {
         this.flushing = true;
         // Let the requests already in this turn of the event loop join the first group.
@@ -29,14 +30,18 @@ export class GroupCommit<T> {
     while (this.queue.length > 0) {
       const group: typeof this.queue = [];
       let count = 0;
-      while (this.queue.length > 0 && (group.length === 0 || count + this.queue[0]!.rows.length <= this.maxRows)) {
+      while (this.queue.length > 0 && (group.length === 0 || count + this.queue[0]!.entries.length <= this.maxEntries)) {
         const next = this.queue.shift()!;
         group.push(next);
-        count += next.rows.length;
+        count += next.entries.length;
       }
       try {
-        await this.write(group.flatMap((g) => g.rows));
-        for (const g of group) g.resolve();
+        const results = (await this.write(group.flatMap((g) => g.entries))) ?? [];
+        let offset = 0;
+        for (const g of group) {
+          g.resolve(results.slice(offset, offset + g.entries.length));
+          offset += g.entries.length;
+        }
       } catch (error) {
         for (const g of group) g.reject(error);
       }

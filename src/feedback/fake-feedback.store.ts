@@ -1,4 +1,4 @@
-import type { FeedbackFilter, FeedbackRecord, FeedbackStore, FeedbackSubmissionRecord, IdempotencyRecord } from './feedback.store.js';
+import type { FeedbackFilter, FeedbackRecord, FeedbackStore, FeedbackSubmissionRecord, IdempotencyRecord, NewSubmission } from './feedback.store.js';
 
 /** In-memory FeedbackStore for service unit tests. */
 export class FakeFeedbackStore implements FeedbackStore {
@@ -10,15 +10,17 @@ export class FakeFeedbackStore implements FeedbackStore {
     return this.idempotency.get(`${scope}\u0000${key}`);
   }
 
-  async insertSubmission(submission: FeedbackSubmissionRecord, items: FeedbackRecord[], idempotency?: IdempotencyRecord) {
-    if (idempotency) {
-      const k = `${idempotency.scope}\u0000${idempotency.key}`;
-      if (this.idempotency.has(k)) return 'duplicate-key' as const;
-      this.idempotency.set(k, idempotency);
-    }
-    this.submissions.set(submission.id, submission);
-    this.items.push(...items);
-    return 'inserted' as const;
+  async insertSubmissions(batch: NewSubmission[]) {
+    return batch.map(({ submission, items, idempotency }) => {
+      if (idempotency) {
+        const k = `${idempotency.scope}\u0000${idempotency.key}`;
+        if (this.idempotency.has(k)) return 'duplicate-key' as const;
+        this.idempotency.set(k, idempotency);
+      }
+      this.submissions.set(submission.id, submission);
+      this.items.push(...items);
+      return 'inserted' as const;
+    });
   }
 
   async getSubmission(id: string) {

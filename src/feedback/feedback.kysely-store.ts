@@ -1,7 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, FeedbackItemTable } from '../storage/schema.js';
-import { isUniqueViolation } from '../storage/sql-errors.js';
-import type { FeedbackFilter, FeedbackRecord, FeedbackStore, FeedbackSubmissionRecord, IdempotencyRecord } from './feedback.store.js';
+import type { FeedbackFilter, FeedbackRecord, FeedbackStore, IdempotencyRecord, NewSubmission } from './feedback.store.js';
 
 // 23 columns × 400 rows stays under SQLite's 32 766 bound-parameter limit.
 const INSERT_CHUNK = 400;
@@ -83,44 +82,46 @@ export class KyselyFeedbackStore implements FeedbackStore {
     };
   }
 
-  async insertSubmission(
-    submission: FeedbackSubmissionRecord,
-    items: FeedbackRecord[],
-    idempotency?: IdempotencyRecord,
-  ): Promise<'inserted' | 'duplicate-key'> {
-    try {
-      await this.db.transaction().execute(async (trx) => {
-        if (idempotency) {
-          // First write in the transaction: a concurrent twin blocks here (PostgreSQL) or is
-          // serialised (SQLite), then fails on the primary key and writes nothing.
-          await trx
-            .insertInto('idempotency_keys')
-            .values({
-              scope: idempotency.scope,
-              key: idempotency.key,
-              request_hash: idempotency.requestHash,
-              status_code: idempotency.statusCode,
-              response_body: idempotency.responseBody,
-              created_at: idempotency.createdAt,
-            })
-            .execute();
-        }
+  async insertSubmissions(batch: NewSubmission[]): Promise<('inserted' | 'duplicate-key')[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const keyed = batch.filter((b) => b.idempotency);
+      const won = new Set<string>();
+      for (let i = 0; i < keyed.length; i += 500) {
+        // ON CONFLICT DO NOTHING + RETURNING names the keys this transaction took; a concurrent
+        // twin elsewhere blocks on the key until that transaction ends, then is skipped.
+        const rows = await trx
+          .insertInto('idempotency_keys')
+          .values(
+            keyed.slice(i, i + 500).map(({ idempotency: k }) => ({
+              scope: k!.scope, key: k!.key, request_hash: k!.requestHash, status_code: k!.statusCode, response_body: k!.responseBody, created_at: k!.createdAt,
+            })),
+          )
+          .onConflict((oc) => oc.columns(['scope', 'key']).doNothing())
+          .returning(['key', 'request_hash', 'response_body'])
+          .execute();
+        for (const r of rows) won.add(`${r.key}\u0000${r.response_body}`);
+      }
+      const outcomes = batch.map(({ idempotency: k }) => {
+        if (!k) return 'inserted' as const;
+        // Within one batch the same key can appear twice: only the entry whose answer was stored wins.
+        const token = `${k.key}\u0000${k.responseBody}`;
+        if (!won.has(token)) return 'duplicate-key' as const;
+        won.delete(token);
+        return 'inserted' as const;
+      });
+      const accepted = batch.filter((_, i) => outcomes[i] === 'inserted');
+      for (let i = 0; i < accepted.length; i += 500) {
         await trx
           .insertInto('feedback_submissions')
-          .values({ id: submission.id, session_id: submission.sessionId, item_count: submission.itemCount, received_at: submission.receivedAt })
+          .values(accepted.slice(i, i + 500).map(({ submission: s }) => ({ id: s.id, session_id: s.sessionId, item_count: s.itemCount, received_at: s.receivedAt })))
           .execute();
-        for (let i = 0; i < items.length; i += INSERT_CHUNK) {
-          await trx.insertInto('feedback_items').values(items.slice(i, i + INSERT_CHUNK).map(toRow)).execute();
-        }
-      });
-      return 'inserted';
-    } catch (error) {
-      if (idempotency && isUniqueViolation(error)) {
-        const winner = await this.findIdempotencyRecord(idempotency.scope, idempotency.key);
-        if (winner) return 'duplicate-key';
       }
-      throw error;
-    }
+      const items = accepted.flatMap((a) => a.items);
+      for (let i = 0; i < items.length; i += INSERT_CHUNK) {
+        await trx.insertInto('feedback_items').values(items.slice(i, i + INSERT_CHUNK).map(toRow)).execute();
+      }
+      return outcomes;
+    });
   }
 
   async getSubmission(id: string) {

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../common/clock.js';
+import { GroupCommit } from '../common/group-commit.js';
 import { newId } from '../common/ids.js';
 import { decodeCursor, toPage, type Page } from '../common/pagination.js';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../http/errors.js';
 import { extractExtraMetadata } from './custom-metadata.js';
 import { FEEDBACK_LIMITS, type FeedbackItemInput, type FeedbackListQuery, type FeedbackSubmissionBody } from './feedback.schemas.js';
-import type { FeedbackRecord, FeedbackStore } from './feedback.store.js';
+import type { FeedbackRecord, FeedbackStore, NewSubmission } from './feedback.store.js';
 
 export interface FeedbackResult {
   feedbackId: string;
@@ -74,11 +75,16 @@ function parseInstant(value: string | undefined, path: string): number | undefin
 }
 
 export class FeedbackService {
+  private readonly writes: GroupCommit<NewSubmission, 'inserted' | 'duplicate-key'>;
+
   constructor(
     private readonly store: FeedbackStore,
     private readonly clock: Clock,
     private readonly metrics?: { feedbackItems: { inc(labels: { outcome: string; reason: string }, n: number): void } },
-  ) {}
+  ) {
+    // Concurrent submissions share one transaction; each 201 waits for the commit holding it.
+    this.writes = new GroupCommit((batch) => this.store.insertSubmissions(batch), 200);
+  }
 
   /** Checks the rules JSON Schema cannot express and flattens the items into records. */
   private toRecords(body: FeedbackSubmissionBody, submissionId: string, receivedAt: number): FeedbackRecord[] {
@@ -146,13 +152,15 @@ export class FeedbackService {
     const feedbackId = newId();
     const records = this.toRecords(body, feedbackId, receivedAt);
     const result: FeedbackResult = { feedbackId, processed: true, timestamp: iso(receivedAt), items: records.length };
-    const outcome = await this.store.insertSubmission(
-      { id: feedbackId, sessionId: body.sessionId, itemCount: records.length, receivedAt },
-      records,
-      idempotencyKey
-        ? { scope: IDEMPOTENCY_SCOPE, key: idempotencyKey, requestHash, statusCode: 201, responseBody: JSON.stringify(result), createdAt: receivedAt }
-        : undefined,
-    );
+    const [outcome] = await this.writes.add([
+      {
+        submission: { id: feedbackId, sessionId: body.sessionId, itemCount: records.length, receivedAt },
+        items: records,
+        ...(idempotencyKey
+          ? { idempotency: { scope: IDEMPOTENCY_SCOPE, key: idempotencyKey, requestHash, statusCode: 201, responseBody: JSON.stringify(result), createdAt: receivedAt } }
+          : {}),
+      },
+    ]);
     if (outcome === 'duplicate-key') {
       const earlier = await this.replay(idempotencyKey!, requestHash);
       if (earlier) return earlier;

@@ -42,6 +42,12 @@ export interface IdempotencyRecord {
   createdAt: number;
 }
 
+export interface NewSubmission {
+  submission: FeedbackSubmissionRecord;
+  items: FeedbackRecord[];
+  idempotency?: IdempotencyRecord;
+}
+
 export interface FeedbackFilter {
   sessionId?: string;
   queryId?: string;
@@ -53,15 +59,11 @@ export interface FeedbackFilter {
 export interface FeedbackStore {
   findIdempotencyRecord(scope: string, key: string): Promise<IdempotencyRecord | undefined>;
   /**
-   * Writes the submission, its items and (when given) the idempotency record in one
-   * transaction. Returns 'duplicate-key' and writes nothing when the idempotency key was
-   * taken by a concurrent request first.
+   * Writes several submissions, their items and idempotency records in ONE transaction (group
+   * commit). Per submission: 'duplicate-key' (nothing written for it) when its idempotency key
+   * was already taken, by an earlier request or an earlier entry of the same batch.
    */
-  insertSubmission(
-    submission: FeedbackSubmissionRecord,
-    items: FeedbackRecord[],
-    idempotency?: IdempotencyRecord,
-  ): Promise<'inserted' | 'duplicate-key'>;
+  insertSubmissions(batch: NewSubmission[]): Promise<('inserted' | 'duplicate-key')[]>;
   getSubmission(id: string): Promise<{ submission: FeedbackSubmissionRecord; items: FeedbackRecord[] } | undefined>;
   /** Items matching the filter in id order, at most `limit`. */
   listItems(filter: FeedbackFilter, limit: number): Promise<FeedbackRecord[]>;
