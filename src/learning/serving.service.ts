@@ -88,7 +88,7 @@ export class ServingService {
     const { version, loaded } = await this.active(modelId);
     const scored = body.results.map((r, i) => {
       const originalPosition = r.position ?? i + 1;
-      const { score, explanation } = this.score(loaded, body, r, withExplanation);
+      const { score, explanation } = this.score(loaded, body, r, originalPosition, withExplanation);
       return { resultId: r.resultId, score, originalPosition, ...(explanation ? { explanation } : {}) };
     });
     scored.sort((a, b) => b.score - a.score || a.originalPosition - b.originalPosition);
@@ -96,7 +96,7 @@ export class ServingService {
     return { modelId, version, scoreType, results: scored.map((r, i) => ({ ...r, rank: i + 1 })) };
   }
 
-  private score(loaded: Loaded, body: RankBody, r: RankBody['results'][number], withExplanation: boolean) {
+  private score(loaded: Loaded, body: RankBody, r: RankBody['results'][number], position: number, withExplanation: boolean) {
     if (loaded.kind === 'click') {
       if (body.queryHash === undefined) throw ValidationError.field('/queryHash', 'is required to rank with a click model');
       const e = loaded.click.estimate(body.queryHash, r.resultId);
@@ -113,7 +113,7 @@ export class ServingService {
       row = encodeExamples(
         [
           {
-            position: r.position ?? body.results.indexOf(r) + 1,
+            position,
             deviceType: c.deviceType ?? null,
             searchType: c.searchType ?? null,
             language: c.language ?? null,
