@@ -9,9 +9,14 @@ export class GroupCommit<T, R = void> {
   private queue: { entries: T[]; resolve: (results: R[]) => void; reject: (error: unknown) => void }[] = [];
   private flushing = false;
 
+  /**
+   * @param maxWeight a group closes once its entries' total weight would pass this (one entry
+   *   always fits), so one transaction never grows large enough to stall other requests.
+   */
   constructor(
     private readonly write: (entries: T[]) => Promise<R[] | void>,
-    private readonly maxEntries = 1000,
+    private readonly maxWeight = 1000,
+    private readonly weight: (entry: T) => number = () => 1,
   ) {}
 
   add(entries: T[]): Promise<R[]> {
@@ -29,11 +34,12 @@ export class GroupCommit<T, R = void> {
   private async flush(): Promise<void> {
     while (this.queue.length > 0) {
       const group: typeof this.queue = [];
-      let count = 0;
-      while (this.queue.length > 0 && (group.length === 0 || count + this.queue[0]!.entries.length <= this.maxEntries)) {
+      let total = 0;
+      const weigh = (entries: T[]) => entries.reduce((acc, e) => acc + this.weight(e), 0);
+      while (this.queue.length > 0 && (group.length === 0 || total + weigh(this.queue[0]!.entries) <= this.maxWeight)) {
         const next = this.queue.shift()!;
         group.push(next);
-        count += next.entries.length;
+        total += weigh(next.entries);
       }
       try {
         const results = (await this.write(group.flatMap((g) => g.entries))) ?? [];

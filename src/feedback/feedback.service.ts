@@ -83,7 +83,8 @@ export class FeedbackService {
     private readonly metrics?: { feedbackItems: { inc(labels: { outcome: string; reason: string }, n: number): void } },
   ) {
     // Concurrent submissions share one transaction; each 201 waits for the commit holding it.
-    this.writes = new GroupCommit((batch) => this.store.insertSubmissions(batch), 200);
+    // A group holds up to 1000 items, so no transaction is big enough to stall the others.
+    this.writes = new GroupCommit((batch) => this.store.insertSubmissions(batch), 1000, (s) => Math.max(1, s.items.length));
   }
 
   /** Checks the rules JSON Schema cannot express and flattens the items into records. */
