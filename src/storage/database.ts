@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import type { Database } from './schema.js';
@@ -30,6 +30,32 @@ export interface DatabaseOptions {
   statementTimeoutMs?: number;
 }
 
+/**
+ * SQLite ends a transaction by itself on some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM…).
+ * Kysely then sends ROLLBACK, which fails with "cannot rollback - no transaction is active" and
+ * replaces the error that matters: a full disk answered 500 INTERNAL instead of 503. Roll back
+ * only a transaction that is still open, so the original error reaches the error handler.
+ */
+class SqliteDriverKeepingCause extends SqliteDriver {
+  constructor(private readonly connection: BetterSqlite3.Database) {
+    super({ database: connection });
+  }
+
+  override async rollbackTransaction(conn: DatabaseConnection): Promise<void> {
+    if (this.connection.inTransaction) await super.rollbackTransaction(conn);
+  }
+}
+
+class SqliteDialectKeepingCause extends SqliteDialect {
+  constructor(private readonly connection: BetterSqlite3.Database) {
+    super({ database: connection });
+  }
+
+  override createDriver(): Driver {
+    return new SqliteDriverKeepingCause(this.connection);
+  }
+}
+
 function openSqlite(file: string): DatabaseHandle {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const connection = new BetterSqlite3(file);
@@ -38,7 +64,7 @@ function openSqlite(file: string): DatabaseHandle {
   connection.pragma('synchronous = FULL');
   connection.pragma('busy_timeout = 5000');
   connection.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialectKeepingCause(connection) });
   return {
     db,
     dialect: 'sqlite',
