@@ -3,7 +3,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver } from 'kysely';
 import pg from 'pg';
-import type { DatabaseTarget } from '../config.js';
+import { ConfigError, type DatabaseTarget } from '../config.js';
 import type { Database } from './schema.js';
 
 // BIGINT columns hold epoch milliseconds, far below 2^53: read them as numbers.
@@ -56,10 +56,23 @@ class SqliteDialectKeepingCause extends SqliteDialect {
   }
 }
 
+/**
+ * SQLITE_MAX_PAGE_COUNT caps the database file at that many pages (4 KiB each): an operator's
+ * guard against one instance filling a shared disk. Past the cap writes fail with SQLITE_FULL,
+ * which the API answers as 503 UNAVAILABLE, exactly as a full disk.
+ */
+function sqliteMaxPageCount(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1) throw new ConfigError('SQLITE_MAX_PAGE_COUNT', `must be a whole number of pages above 0, got "${raw}"`);
+  return Number(raw);
+}
+
 function openSqlite(file: string): DatabaseHandle {
+  const maxPageCount = sqliteMaxPageCount(process.env.SQLITE_MAX_PAGE_COUNT);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const connection = new BetterSqlite3(file);
   connection.pragma('journal_mode = WAL');
+  if (maxPageCount !== undefined) connection.pragma(`max_page_count = ${maxPageCount}`);
   // FULL keeps a committed transaction on disk through a power cut: an acknowledged item is never lost.
   connection.pragma('synchronous = FULL');
   connection.pragma('busy_timeout = 5000');
