@@ -103,6 +103,10 @@ function openPostgres(url: string, schema: string | undefined, options: Database
   });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => undefined);
+  // Nor may a checked-out one between two statements (pg emits 'error' on a client with no query
+  // running, and an unheard 'error' kills the process): the next statement fails, maps to 503,
+  // and the pool discards the client on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
