@@ -7,7 +7,9 @@ import { KyselyAttributionStore } from './experiments/attribution.kysely-store.j
 import { AttributionService } from './experiments/attribution.service.js';
 import { ExperimentLifecycleService } from './experiments/experiment-lifecycle.service.js';
 import { ExperimentService } from './experiments/experiment.service.js';
+import { CovariateService } from './experiments/covariate.service.js';
 import { KyselyExposureStore } from './experiments/exposure.kysely-store.js';
+import { KyselyPreExposureCovariates } from './experiments/pre-exposure-covariates.kysely-store.js';
 import { KyselyPlanningStore } from './experiments/planning.kysely-store.js';
 import { PowerService } from './experiments/power.service.js';
 import { KyselyResultsStore } from './experiments/results.kysely-store.js';
@@ -31,6 +33,7 @@ export interface Container {
   lifecycleService: ExperimentLifecycleService;
   assignmentService: AssignmentService;
   attributionService: AttributionService;
+  covariateService: CovariateService;
   resultsService: ResultsService;
   powerService: PowerService;
 }
@@ -46,10 +49,11 @@ export function createContainer(database: DatabaseHandle, clock: Clock = systemC
   const load = (id: string) => experimentService.load(id);
   const metrics = new Metrics(() => database.poolStats());
   const exposureStore = new KyselyExposureStore(database.db);
-  const assignmentService = new AssignmentService(experimentStore, exposureStore, clock, load, metrics);
+  const covariateService = new CovariateService(new KyselyPreExposureCovariates(database.db));
+  const assignmentService = new AssignmentService(experimentStore, exposureStore, clock, load, metrics, (rows) => covariateService.enqueue(rows));
   const attributionService = new AttributionService(new KyselyAttributionStore(database.db, { advisoryLocks: database.dialect === 'postgres' }), clock);
   const resultsStore = new KyselyResultsStore(database.db);
-  const resultsService = new ResultsService(resultsStore, experimentStore, exposureStore, attributionService, load, clock);
+  const resultsService = new ResultsService(resultsStore, experimentStore, exposureStore, attributionService, covariateService, load, clock);
   return {
     database,
     clock,
@@ -61,6 +65,7 @@ export function createContainer(database: DatabaseHandle, clock: Clock = systemC
     lifecycleService: new ExperimentLifecycleService(experimentStore, clock, load, () => assignmentService.invalidate(), (e) => resultsService.srm(e)),
     assignmentService,
     attributionService,
+    covariateService,
     resultsService,
     powerService: new PowerService(new KyselyPlanningStore(database.db), resultsStore, load, clock),
   };

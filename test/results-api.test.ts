@@ -123,6 +123,30 @@ describe.each(databaseKinds())('experiment results on %s', (kind) => {
     expect(cmp.cuped.varianceReduction).toBeGreaterThan(0.1);
   });
 
+  it('uses each unit’s own feedback from before its exposure as the CUPED covariate', async () => {
+    const id = await startExperiment({ variants: [{ id: 'control' }, { id: 'treatment' }], targetMetrics: ['ctr'] });
+    const rng = createRng(23);
+    const units = 200;
+    const propensity = Array.from({ length: units }, () => 0.05 + 0.6 * rng.uniform());
+    const session = (u: number, p: number) =>
+      Array.from({ length: 6 }, (_, i) => [
+        { queryId: `pre-${u}-${i}`, metadata: { userAction: 'impression', customMetadata: { position: 1 } } },
+        ...(rng.uniform() < p ? [{ queryId: `pre-${u}-${i}`, metadata: { userAction: 'click', customMetadata: { position: 1 } } }] : []),
+      ]).flat();
+    // Before exposure: each user's habits show in their own history.
+    for (let u = 0; u < units; u += 1) await postJson(t.app, '/api/cortex/feedback', { sessionId: `user-${u}`, feedback: session(u, propensity[u]!) });
+    clock.advance(60_000);
+    for (let u = 0; u < units; u += 1) await postJson(t.app, `${BASE}/experiments/${id}/assign`, { unitId: `user-${u}` });
+    clock.advance(60_000);
+    for (let u = 0; u < units; u += 1) await postJson(t.app, '/api/cortex/feedback', { sessionId: `user-${u}`, feedback: session(u, propensity[u]!) });
+    const res = await getJson(t.app, `${BASE}/experiments/${id}/results`);
+    const cmp = res.body.data.metrics[0].comparisons[0];
+    expect(cmp.cuped.unitsWithCovariate).toBe(units);
+    expect(cmp.cuped.varianceReduction).toBeGreaterThan(0.2);
+    const sources = await t.container.database.db.selectFrom('experiment_unit_covariates').select('source').distinct().where('experiment_id', '=', id).execute();
+    expect(sources).toEqual([{ source: 'pre_exposure' }]);
+  });
+
   it('a failed sample-ratio check marks results untrustworthy and blocks shipping unless forced', async () => {
     const id = await startExperiment({ variants: [{ id: 'control' }, { id: 'treatment' }], seed: 'srm-seed' });
     // A client that drops most treatment sessions (say, a crash in the new layout) skews the split.

@@ -60,11 +60,14 @@ export class AssignmentService {
     private readonly clock: Clock,
     private readonly loadExperiment: (id: string) => Promise<ExperimentRecord>,
     metrics?: { exposures: { inc(n: number): void } },
+    /** Told about first exposures after they commit (the pre-exposure covariate queue listens). */
+    onNewExposures: (rows: ExposureRecord[]) => void = () => undefined,
   ) {
     // Concurrent assignments share one idempotent insert; each answer waits for its commit.
     this.exposureWrites = new GroupCommit(async (rows) => {
-      await exposures.recordExposures(rows);
-      metrics?.exposures.inc(rows.length);
+      const fresh = await exposures.recordExposures(rows);
+      metrics?.exposures.inc(fresh.length);
+      onNewExposures(fresh);
     });
   }
 

@@ -10,8 +10,8 @@ function* chunks<T>(rows: T[], size: number): Generator<T[]> {
 export class KyselyExposureStore implements ExposureStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async recordExposures(rows: ExposureRecord[]): Promise<void> {
-    if (rows.length === 0) return;
+  async recordExposures(rows: ExposureRecord[]): Promise<ExposureRecord[]> {
+    if (rows.length === 0) return [];
     // A group commit can carry the same unit twice; keep its first exposure.
     const unique = new Map<string, ExposureRecord>();
     for (const r of rows) {
@@ -25,8 +25,8 @@ export class KyselyExposureStore implements ExposureStore {
       })),
     );
     // Exposures, their variant-day unit counts and any covariates are written atomically.
-    await this.db.transaction().execute(async (trx) => {
-      const inserted: { experiment_id: string; phase: number; variant_id: string; exposed_at: number }[] = [];
+    return this.db.transaction().execute(async (trx) => {
+      const inserted: { experiment_id: string; phase: number; unit_id: string; variant_id: string; exposed_at: number }[] = [];
       for (const chunk of chunks(all, 500)) inserted.push(...(await this.insert(trx, chunk)));
       await this.countUnits(trx, inserted);
       for (const chunk of chunks(covariates, 500)) {
@@ -36,6 +36,8 @@ export class KyselyExposureStore implements ExposureStore {
           .onConflict((oc) => oc.columns(['experiment_id', 'phase', 'unit_id', 'metric']).doNothing())
           .execute();
       }
+      const fresh = new Set(inserted.map((r) => `${r.experiment_id}\u0000${r.phase}\u0000${r.unit_id}`));
+      return all.filter((r) => fresh.has(`${r.experimentId}\u0000${r.phase}\u0000${r.unitId}`));
     });
   }
 
@@ -74,7 +76,7 @@ export class KyselyExposureStore implements ExposureStore {
         })),
       )
       .onConflict((oc) => oc.columns(['experiment_id', 'phase', 'unit_id']).doNothing())
-      .returning(['experiment_id', 'phase', 'variant_id', 'exposed_at'])
+      .returning(['experiment_id', 'phase', 'unit_id', 'variant_id', 'exposed_at'])
       .execute();
   }
 

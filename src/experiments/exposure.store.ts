@@ -10,8 +10,11 @@ export interface ExposureRecord {
 }
 
 export interface ExposureStore {
-  /** Inserts the rows that do not exist yet, in one statement; existing exposures are kept as they were. */
-  recordExposures(rows: ExposureRecord[]): Promise<void>;
+  /**
+   * Inserts the rows that do not exist yet, in one transaction; existing exposures are kept as
+   * they were. Returns the exposures that were new.
+   */
+  recordExposures(rows: ExposureRecord[]): Promise<ExposureRecord[]>;
   getExposure(experimentId: string, phase: number, unitId: string): Promise<ExposureRecord | undefined>;
   countExposures(experimentId: string, phase: number): Promise<Record<string, number>>;
 }

@@ -7,10 +7,15 @@ export class FakeExposureStore implements ExposureStore {
 
   async recordExposures(rows: ExposureRecord[]) {
     this.writes += 1;
+    const fresh: ExposureRecord[] = [];
     for (const r of rows) {
       const key = `${r.experimentId}\u0000${r.phase}\u0000${r.unitId}`;
-      if (!this.rows.has(key)) this.rows.set(key, structuredClone(r));
+      if (!this.rows.has(key)) {
+        this.rows.set(key, structuredClone(r));
+        fresh.push(r);
+      }
     }
+    return fresh;
   }
 
   async getExposure(experimentId: string, phase: number, unitId: string) {

@@ -26,6 +26,7 @@ export class ResultsService {
     private readonly experiments: Pick<ExperimentStore, 'getPhase'>,
     private readonly exposures: Pick<ExposureStore, 'countExposures'>,
     private readonly attribution: { catchUp(): Promise<number>; readonly freshAsOf: number | null },
+    private readonly covariates: { drain(): Promise<number> },
     private readonly load: (id: string) => Promise<ExperimentRecord>,
     private readonly clock: Clock,
   ) {}
@@ -61,6 +62,7 @@ export class ResultsService {
       ...(query.correction ? { correction: query.correction } : {}),
     };
     await this.attribution.catchUp();
+    await this.covariates.drain();
     const variants = await this.phaseVariants(e, phase);
     const metrics = e.configuration.targetMetrics;
     const controlId = e.configuration.controlVariantId ?? variants[0]!.id;

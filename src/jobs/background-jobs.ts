@@ -19,6 +19,7 @@ export function createBackgroundJobs(container: Container, log: TaskLogger, inte
     new PeriodicTask('experiment-scheduler', intervals.schedulerMs, observed('experiment-scheduler', () => container.lifecycleService.applyDue()), log),
     new PeriodicTask('attribution', intervals.attributionMs, observed('attribution', () => container.attributionService.catchUp()), log),
     new PeriodicTask('experiment-cache-poll', intervals.cachePollMs, () => container.assignmentService.refreshIfChanged(), log),
+    new PeriodicTask('pre-exposure-covariates', 1000, observed('pre-exposure-covariates', () => container.covariateService.drain()), log),
     // Keys created or revoked on another instance take effect here within this interval.
     new PeriodicTask('api-key-refresh', 5000, () => container.apiKeys.refresh(), log),
     ...container.learning.tasks(log),
