@@ -11,7 +11,7 @@ import { feedbackRoutes } from './feedback/feedback.routes.js';
 import { ErrorEnvelope } from './http/envelope.js';
 import cors from '@fastify/cors';
 import { registerAuth } from './http/auth.js';
-import { registerErrorHandlers } from './http/error-handler.js';
+import { handleFrameworkError, registerErrorHandlers } from './http/error-handler.js';
 import { registerJsonParser } from './http/json-parser.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { registerMetrics } from './observability/metrics.routes.js';
@@ -38,6 +38,8 @@ export async function buildApp(options: AppOptions, container: Container): Promi
       return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
     },
     ajv: { customOptions: { removeAdditional: false } },
+    // Router errors (bad percent-encoding, over-long path parameters) answer in the envelope too.
+    frameworkErrors: handleFrameworkError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onRequest', (request, reply, done) => {
