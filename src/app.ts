@@ -12,6 +12,7 @@ import { ErrorEnvelope } from './http/envelope.js';
 import cors from '@fastify/cors';
 import { registerAuth } from './http/auth.js';
 import { handleFrameworkError, registerErrorHandlers } from './http/error-handler.js';
+import { UnavailableError } from './http/errors.js';
 import { registerJsonParser } from './http/json-parser.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { registerMetrics } from './observability/metrics.routes.js';
@@ -40,7 +41,20 @@ export async function buildApp(options: AppOptions, container: Container): Promi
     ajv: { customOptions: { removeAdditional: false } },
     // Router errors (bad percent-encoding, over-long path parameters) answer in the envelope too.
     frameworkErrors: handleFrameworkError,
+    // During shutdown we answer 503 ourselves, in the envelope (Fastify's own 503 is a bare body).
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    throw new UnavailableError('the service is shutting down; retry on another instance');
+  });
 
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
