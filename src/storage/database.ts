@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { ConfigError, type DatabaseTarget } from '../config.js';
 import type { Database } from './schema.js';
@@ -92,6 +92,33 @@ function openSqlite(file: string): DatabaseHandle {
   };
 }
 
+/**
+ * After a statement times out (DATABASE_STATEMENT_TIMEOUT_MS, pg's "Query read timeout") the
+ * server may still run it, and the client's queue no longer matches the wire: a ROLLBACK queued
+ * behind it is dropped, and the client went back to the pool inside an open transaction, which
+ * the next request's COMMIT then committed — an idempotency key stored without its items. Such a
+ * client refuses further statements at once and is released with an error, so the pool closes
+ * it and the server rolls the transaction back.
+ */
+function discardingTimedOutClients(pool: pg.Pool): PostgresPool {
+  return {
+    async connect(): Promise<PostgresPoolClient> {
+      const client = await pool.connect();
+      let timedOut: Error | undefined;
+      const query = (sqlOrCursor: unknown, parameters?: ReadonlyArray<unknown>): unknown => {
+        if (timedOut) return Promise.reject(timedOut);
+        if (typeof sqlOrCursor !== 'string') return client.query(sqlOrCursor as pg.Submittable);
+        return client.query(sqlOrCursor, parameters as unknown[]).catch((error: unknown) => {
+          if (error instanceof Error && /Query read timeout/.test(error.message)) timedOut = error;
+          throw error;
+        });
+      };
+      return { query: query as PostgresPoolClient['query'], release: () => client.release(timedOut) };
+    },
+    end: () => pool.end(),
+  };
+}
+
 function openPostgres(url: string, schema: string | undefined, options: DatabaseOptions): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString: url,
@@ -107,7 +134,7 @@ function openPostgres(url: string, schema: string | undefined, options: Database
   // running, and an unheard 'error' kills the process): the next statement fails, maps to 503,
   // and the pool discards the client on release.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: discardingTimedOutClients(pool) }) });
   return {
     db,
     dialect: 'postgres',
