@@ -138,6 +138,16 @@ export class ServerProcess {
     clearTimeout(timer);
   }
 
+  /** The first log line matching `test`, waiting for it to come through the pipe (undefined after `ms`). */
+  async waitForLine(test: (line: LogLine) => boolean, ms = 5000): Promise<LogLine | undefined> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const found = this.lines.find(test);
+      if (found || Date.now() > deadline) return found;
+      await sleep(20);
+    }
+  }
+
   tail(n = 40): string {
     return this.raw.slice(-n).join('\n');
   }
