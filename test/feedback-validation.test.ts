@@ -43,6 +43,8 @@ const badBodies: [string, unknown, string][] = [
   ['customMetadata deeper than 3', withCustom({ a: { b: { c: { d: 1 } } } }), '/feedback/0/metadata/customMetadata/a/b/c/d'],
   ['customMetadata constructor key', withCustom({ constructor: { x: 1 } }), '/feedback/0/metadata/customMetadata/constructor'],
   ['nested prototype key', withCustom({ a: { prototype: 1 } }), '/feedback/0/metadata/customMetadata/a/prototype'],
+  ['features not numbers', withCustom({ features: { bm25: 'high' } }), '/feedback/0/metadata/customMetadata/features'],
+  ['features over 256', withCustom({ features: Object.fromEntries(Array.from({ length: 257 }, (_, i) => [`f${i}`, i])) }), '/feedback/0/metadata/customMetadata/features'],
 ];
 
 describe.each(databaseKinds())('feedback validation on %s', (kind) => {
@@ -89,6 +91,8 @@ describe.each(databaseKinds())('feedback validation on %s', (kind) => {
         item({ rating: 5 }),
         { queryId: 'q', metadata: { userAction: 'impression', timestamp: new Date(Date.now() + 240_000).toISOString(), customMetadata: { position: 1, scrollDepth: 0, dwellTime: 0, timeToClick: 0, a: { b: { c: 1 } } } } },
         { queryId: 'q', metadata: { userAction: 'click', customMetadata: { scrollDepth: 1, ...Object.fromEntries(Array.from({ length: 32 }, (_, i) => [`k${i}`, i])) } } },
+        // 200 ranker features ride outside the 32-key / 4 KiB budget of client metadata.
+        { queryId: 'q', metadata: { userAction: 'impression', customMetadata: { team: 'a', features: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`feature_${i}`, i / 7])) } } },
       ],
     });
     expect(res.statusCode, JSON.stringify(res.body)).toBe(201);

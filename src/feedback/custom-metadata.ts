@@ -33,8 +33,14 @@ export function extractExtraMetadata(custom: Record<string, unknown> | undefined
   if (!custom) return null;
   const extra: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   let count = 0;
+  let features: Record<string, number> | undefined;
   for (const key of Object.keys(custom)) {
     if (KNOWN_CUSTOM_FIELDS.has(key)) continue;
+    if (key === 'features') {
+      // Ranker features ({name: number}) have their own bound, outside the 32-key / 4 KiB budget.
+      features = checkFeatures(custom[key], `${path}/features`, problems);
+      continue;
+    }
     if (FORBIDDEN_KEYS.has(key)) {
       problems.push({ path: `${path}/${key}`, message: 'is a reserved key name', in: 'body' });
       continue;
@@ -43,14 +49,30 @@ export function extractExtraMetadata(custom: Record<string, unknown> | undefined
     checkValue(custom[key], `${path}/${key}`, 1, problems);
     extra[key] = custom[key];
   }
-  if (count === 0) return null;
+  if (count === 0 && !features) return null;
   if (count > FEEDBACK_LIMITS.maxExtraKeys) {
     problems.push({ path, message: `has ${count} extra keys; at most ${FEEDBACK_LIMITS.maxExtraKeys} are kept`, in: 'body' });
   }
-  const json = JSON.stringify(extra);
-  const bytes = Buffer.byteLength(json, 'utf8');
+  const bytes = Buffer.byteLength(JSON.stringify(extra), 'utf8');
   if (bytes > FEEDBACK_LIMITS.maxExtraBytes) {
     problems.push({ path, message: `extra keys serialize to ${bytes} bytes; at most ${FEEDBACK_LIMITS.maxExtraBytes}`, in: 'body' });
   }
-  return json;
+  if (features) extra.features = features;
+  return JSON.stringify(extra);
+}
+
+function checkFeatures(value: unknown, path: string, problems: ErrorDetail[]): Record<string, number> | undefined {
+  const invalid = (message: string) => {
+    problems.push({ path, message, in: 'body' });
+    return undefined;
+  };
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return invalid('must be an object of {name: number}');
+  const entries = Object.entries(value);
+  if (entries.length > FEEDBACK_LIMITS.maxFeatures) return invalid(`has ${entries.length} features; at most ${FEEDBACK_LIMITS.maxFeatures}`);
+  for (const [name, v] of entries) {
+    if (FORBIDDEN_KEYS.has(name)) return invalid(`"${name}" is a reserved key name`);
+    if (name.length === 0 || name.length > FEEDBACK_LIMITS.maxFeatureName) return invalid(`feature names are 1–${FEEDBACK_LIMITS.maxFeatureName} characters`);
+    if (typeof v !== 'number' || !Number.isFinite(v)) return invalid(`feature "${name}" must be a finite number`);
+  }
+  return value as Record<string, number>;
 }

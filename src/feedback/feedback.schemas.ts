@@ -10,6 +10,8 @@ export const FEEDBACK_LIMITS = {
   maxExtraBytes: 4096,
   maxExtraDepth: 3,
   maxFutureSkewMs: 5 * 60 * 1000,
+  maxFeatures: 256,
+  maxFeatureName: 128,
 } as const;
 
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: FEEDBACK_LIMITS.maxIdLength, description });
@@ -40,7 +42,7 @@ export const CustomMetadata = Type.Object(
   {
     additionalProperties: true,
     description:
-      'Known fields are typed; any other key is kept as client metadata, bounded to 32 keys, 4 KiB serialized and nesting depth 3. Keys named __proto__, constructor or prototype are refused.',
+      'Known fields are typed; `features` ({name: number}, up to 256, names ≤ 128 characters) feeds rankers; any other key is kept as client metadata, bounded to 32 keys, 4 KiB serialized and nesting depth 3. Keys named __proto__, constructor or prototype are refused.',
   },
 );
 

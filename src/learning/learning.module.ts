@@ -1,4 +1,3 @@
-// The product issue this module implements (#5) is in src/learning/ISSUE-5.md (also: `issues show 5`).
 import { hostname } from 'node:os';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Clock } from '../common/clock.js';

@@ -20,6 +20,8 @@ export const servingRoutes: FastifyPluginAsyncTypebox<ServingRoutesOptions> = as
   app.post(
     '/api/nous/learn/models/:modelId/rank',
     {
+      // Ranking reads a model; a search backend holding a read key may call it.
+      config: { scope: 'read' },
       schema: {
         tags: ['models'],
         summary: 'Rerank results with the active version; ?explain=true adds each score’s parts',
