@@ -2,11 +2,39 @@ import Ajv, { type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 
+const NO_NUL = 'x-no-nul';
+
+/** The keyword's check; Ajv reads a failure's errors from the function itself. */
+const noNul = Object.assign(
+  (_enabled: boolean, data: string): boolean => {
+    if (!data.includes('\u0000')) return true;
+    noNul.errors = [{ keyword: NO_NUL, message: 'must not contain the NUL character (U+0000)', params: {} }];
+    return false;
+  },
+  { errors: null as unknown },
+);
+
 function createAjv(coerceTypes: Options['coerceTypes']) {
   // removeAdditional: false so an unknown field is a 400 that names it, never silently dropped.
   const ajv = new Ajv.default({ allErrors: false, removeAdditional: false, useDefaults: true, coerceTypes, strict: false });
   addFormats.default(ajv);
+  ajv.addKeyword({ keyword: NO_NUL, type: 'string', schemaType: 'boolean', errors: true, validate: noNul as never });
   return ajv;
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000, so a typed string field containing it would be a 500 on
+ * one database and stored on the other: every `type: string` of a request schema refuses it
+ * (free-form JSON values are stored serialized, where it is escaped, and stay allowed).
+ */
+function withoutNul(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutNul);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) copy[key] = key === 'enum' || key === 'const' || key === 'default' ? value : withoutNul(value);
+  const type = copy.type;
+  if (type === 'string' || (Array.isArray(type) && type.includes('string'))) copy[NO_NUL] = true;
+  return copy;
 }
 
 /**
@@ -17,6 +45,6 @@ export function registerValidation(app: FastifyInstance): void {
   const strict = createAjv(false);
   const coercing = createAjv('array');
   app.setValidatorCompiler(({ schema, httpPart }: { schema: FastifySchema; httpPart?: string }) =>
-    (httpPart === 'body' ? strict : coercing).compile(schema as object),
+    (httpPart === 'body' ? strict : coercing).compile(withoutNul(schema) as object),
   );
 }
