@@ -62,7 +62,7 @@ async function measure(name: string, server: ServerProcess) {
 
 const tsx = ['--import', 'tsx'];
 const sqliteDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-assign-'));
-const searchloop = (env: Record<string, string>, port: number) => startProcess(process.execPath, [path.join(ROOT, 'dist/cli.js'), 'serve'], { LOG_LEVEL: 'warn', ...env }, port);
+const searchloop = (env: Record<string, string>, port: number) => startProcess(process.execPath, [path.join(ROOT, 'dist/cli.js'), 'serve'], { LOG_LEVEL: 'warn', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0', ...env }, port);
 
 const sqlite = await searchloop({ DATABASE_URL: `sqlite://${sqliteDir}/bench.db` }, 3301);
 const responseBytes = await setUpExperiments(sqlite, 'first');
