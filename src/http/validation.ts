@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 
 const NO_NUL = 'x-no-nul';
+const FINITE = 'x-finite';
 
 /** The keyword's check; Ajv reads a failure's errors from the function itself. */
 const noNul = Object.assign(
@@ -14,26 +15,40 @@ const noNul = Object.assign(
   { errors: null as unknown },
 );
 
+/** JSON.parse reads 1e999 as Infinity, which `type: number` accepts. */
+const finite = Object.assign(
+  (_enabled: boolean, data: number): boolean => {
+    if (Number.isFinite(data)) return true;
+    finite.errors = [{ keyword: FINITE, message: 'must be a finite number', params: {} }];
+    return false;
+  },
+  { errors: null as unknown },
+);
+
 function createAjv(coerceTypes: Options['coerceTypes']) {
   // removeAdditional: false so an unknown field is a 400 that names it, never silently dropped.
   const ajv = new Ajv.default({ allErrors: false, removeAdditional: false, useDefaults: true, coerceTypes, strict: false });
   addFormats.default(ajv);
   ajv.addKeyword({ keyword: NO_NUL, type: 'string', schemaType: 'boolean', errors: true, validate: noNul as never });
+  ajv.addKeyword({ keyword: FINITE, type: 'number', schemaType: 'boolean', errors: true, validate: finite as never });
   return ajv;
 }
 
 /**
  * PostgreSQL text cannot hold U+0000, so a typed string field containing it would be a 500 on
  * one database and stored on the other: every `type: string` of a request schema refuses it
- * (free-form JSON values are stored serialized, where it is escaped, and stay allowed).
+ * (free-form JSON values are stored serialized, where it is escaped, and stay allowed). Every
+ * `type: number | integer` refuses a non-finite value (a body's 1e999).
  */
-function withoutNul(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(withoutNul);
+function hardened(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(hardened);
   if (schema === null || typeof schema !== 'object') return schema;
   const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) copy[key] = key === 'enum' || key === 'const' || key === 'default' ? value : withoutNul(value);
+  for (const [key, value] of Object.entries(schema)) copy[key] = key === 'enum' || key === 'const' || key === 'default' ? value : hardened(value);
   const type = copy.type;
-  if (type === 'string' || (Array.isArray(type) && type.includes('string'))) copy[NO_NUL] = true;
+  const has = (t: string) => type === t || (Array.isArray(type) && type.includes(t));
+  if (has('string')) copy[NO_NUL] = true;
+  if (has('number') || has('integer')) copy[FINITE] = true;
   return copy;
 }
 
@@ -45,6 +60,6 @@ export function registerValidation(app: FastifyInstance): void {
   const strict = createAjv(false);
   const coercing = createAjv('array');
   app.setValidatorCompiler(({ schema, httpPart }: { schema: FastifySchema; httpPart?: string }) =>
-    (httpPart === 'body' ? strict : coercing).compile(withoutNul(schema) as object),
+    (httpPart === 'body' ? strict : coercing).compile(hardened(schema) as object),
   );
 }
