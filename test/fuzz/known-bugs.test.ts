@@ -1,0 +1,35 @@
+import { Worker } from 'node:worker_threads';
+import { describe, expect, it } from 'vitest';
+
+/** Runs src/stats/power.ts's sampleSize in a worker thread, so a call that never returns can be stopped. */
+function sampleSizeWithin(input: object, ms: number): Promise<unknown> {
+  const file = new URL('./support/power-probe.ts', import.meta.url).href;
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(file)}); })`, { eval: true, workerData: input });
+    const timer = setTimeout(() => {
+      void worker.terminate();
+      resolve('no answer');
+    }, ms);
+    worker.once('message', (answer) => {
+      clearTimeout(timer);
+      void worker.terminate();
+      resolve(answer);
+    });
+    worker.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+}
+
+// Found by the fuzz suite (issue #6). The fuzzer skips these inputs (RouteSpec.knownHang) because
+// they freeze the event loop; these tests fail instead of hanging until the code is fixed.
+describe('known bugs found by fuzzing', () => {
+  it('POST /api/nous/ab-testing/power {"metric":"ctr","baseline":1e-300,"stdDev":1,"mde":0.01} answers instead of freezing the process', async () => {
+    // Control: an ordinary input answers, so a "no answer" below is the loop, not a slow worker.
+    expect(await sampleSizeWithin({ baselineMean: 0.1, stdDev: 1, mde: 0.05 }, 20_000)).toMatchObject({ reason: null });
+    // (mde·baseline/stdDev)² underflows to 0, so the bisection starts at hi = Infinity and
+    // `while (powerAt(lo) > power) lo /= 2` never ends (src/stats/power.ts, solveNormalSampleSize).
+    expect(await sampleSizeWithin({ baselineMean: 1e-300, stdDev: 1, mde: 0.01 }, 5_000)).not.toBe('no answer');
+  }, 40_000);
+});
