@@ -1,5 +1,8 @@
 import { Worker } from 'node:worker_threads';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, getJson } from '../support/http.js';
+import { buildTestApp, type TestApp } from '../support/test-app.js';
+import { databaseKinds } from '../support/test-database.js';
 
 /** Runs src/stats/power.ts's sampleSize in a worker thread, so a call that never returns can be stopped. */
 function sampleSizeWithin(input: object, ms: number): Promise<unknown> {
@@ -32,4 +35,25 @@ describe('known bugs found by fuzzing', () => {
     // `while (powerAt(lo) > power) lo /= 2` never ends (src/stats/power.ts, solveNormalSampleSize).
     expect(await sampleSizeWithin({ baselineMean: 1e-300, stdDev: 1, mde: 0.01 }, 5_000)).not.toBe('no answer');
   }, 40_000);
+});
+
+describe.each(databaseKinds())('known bugs found by fuzzing on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp(kind);
+  });
+  afterAll(async () => t?.close());
+
+  // decodeCursor (src/common/pagination.ts) accepts any 1–128 character key, U+0000 included,
+  // and PostgreSQL refuses it in a text parameter: a 500 there (SQLite answers a page).
+  it.each([
+    ['/api/cortex/feedback', { k: 'a\u0000' }],
+    ['/api/nous/learn/models', { k: '1.a\u0000' }],
+    ['/api/nous/ab-testing/experiments', { k: '1.a\u0000' }],
+  ])('GET %s with a cursor whose key holds U+0000 is not a 500', async (url, key) => {
+    const cursor = Buffer.from(JSON.stringify(key)).toString('base64url');
+    const res = await getJson(t.app, `${url}?cursor=${cursor}`);
+    expect(res.statusCode, JSON.stringify(res.body)).toBeLessThan(500);
+    if (res.statusCode >= 400) expectError(res, 400, 'VALIDATION_ERROR', '/cursor');
+  });
 });
