@@ -15,7 +15,8 @@ export function decodeCursor(cursor: string | undefined): string | undefined {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     const key = (parsed as { k?: unknown }).k;
-    if (typeof key === 'string' && key.length > 0 && key.length <= 128) return key;
+    // Keys are ids and numbers: control characters (NUL, which PostgreSQL text refuses) never occur.
+    if (typeof key === 'string' && key.length > 0 && key.length <= 128 && !/[\u0000-\u001f]/.test(key)) return key;
   } catch {
     // fall through to the error below
   }

@@ -11,7 +11,7 @@ const AttributeValue = Type.Union([
 export const AssignAttributes = Type.Object(
   {
     covariates: Type.Optional(
-      Type.Record(Type.String({ maxLength: 64 }), Type.Number(), {
+      Type.Record(Type.String({ maxLength: 64 }), Type.Number({ minimum: -1e12, maximum: 1e12 }), {
         maxProperties: 20,
         description: 'Pre-exposure values per metric name (for CUPED variance reduction), kept from the first exposure.',
       }),

@@ -1,5 +1,6 @@
 import type { Clock } from '../common/clock.js';
 import { GroupCommit } from '../common/group-commit.js';
+import { snapTiny } from '../common/numbers.js';
 import { ValidationError } from '../http/errors.js';
 import { assign, type AssignableExperiment, type Attributes } from './assignment/index.js';
 import { phaseSeed } from './experiment-rules.js';
@@ -40,7 +41,8 @@ function checkCovariates(covariates: Record<string, number> | undefined): Record
       throw ValidationError.field(`/attributes/covariates/${name}`, `is not a metric; use one of ${METRIC_NAMES.join(', ')}`);
     }
   }
-  return Object.keys(covariates).length ? covariates : null;
+  const entries = Object.entries(covariates).map(([k, v]) => [k, snapTiny(v)] as const);
+  return entries.length ? Object.fromEntries(entries) : null;
 }
 
 /**

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../common/clock.js';
 import { GroupCommit } from '../common/group-commit.js';
 import { newId } from '../common/ids.js';
+import { snapTiny } from '../common/numbers.js';
 import { decodeCursor, toPage, type Page } from '../common/pagination.js';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../http/errors.js';
 import { extractExtraMetadata } from './custom-metadata.js';
@@ -112,7 +113,7 @@ export class FeedbackService {
         seq,
         sessionId: body.sessionId,
         queryId: item.queryId,
-        rating: item.rating ?? null,
+        rating: snapTiny(item.rating ?? null),
         userAction: meta?.userAction ?? null,
         eventTime,
         receivedAt,
@@ -121,12 +122,12 @@ export class FeedbackService {
         engagementType: meta?.engagementType ?? null,
         searchType: custom?.searchType ?? null,
         position: custom?.position ?? null,
-        timeToClick: custom?.timeToClick ?? null,
+        timeToClick: snapTiny(custom?.timeToClick ?? null),
         deviceType: custom?.deviceType ?? null,
         viewportWidth: custom?.viewport?.width ?? null,
         viewportHeight: custom?.viewport?.height ?? null,
-        scrollDepth: custom?.scrollDepth ?? null,
-        dwellTime: custom?.dwellTime ?? null,
+        scrollDepth: snapTiny(custom?.scrollDepth ?? null),
+        dwellTime: snapTiny(custom?.dwellTime ?? null),
         category: custom?.category ?? null,
         language: custom?.language ?? null,
         extraMetadata,

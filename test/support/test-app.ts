@@ -24,7 +24,9 @@ export async function buildTestApp(kind: DatabaseKind, options: TestAppOptions =
   const database = await openTestDatabase(testDatabase);
   const { clock, envApiKeys, ...appOptions } = options;
   const container = createContainer(database, clock, { envApiKeys });
-  const app = await buildApp({ bodyLimitBytes: 2 * 1024 * 1024, logLevel: 'silent', logger: false, ...appOptions }, container);
+  // TEST_LOG=error (or any level) shows the app's logs while debugging a test.
+  const logger = process.env.TEST_LOG ? { level: process.env.TEST_LOG } : false;
+  const app = await buildApp({ bodyLimitBytes: 2 * 1024 * 1024, logLevel: 'silent', logger, ...appOptions }, container);
   await app.ready();
   return {
     app,

@@ -27,7 +27,7 @@ function sampleSizeWithin(input: object, ms: number): Promise<unknown> {
 
 // Found by the fuzz suite (issue #6). The fuzzer skips these inputs (RouteSpec.knownHang) because
 // they freeze the event loop; these tests fail instead of hanging until the code is fixed.
-describe('known bugs found by fuzzing', () => {
+describe('regressions found by fuzzing', () => {
   it('POST /api/nous/ab-testing/power {"metric":"ctr","baseline":1e-300,"stdDev":1,"mde":0.01} answers instead of freezing the process', async () => {
     // Control: an ordinary input answers, so a "no answer" below is the loop, not a slow worker.
     expect(await sampleSizeWithin({ baselineMean: 0.1, stdDev: 1, mde: 0.05 }, 20_000)).toMatchObject({ reason: null });
@@ -37,7 +37,7 @@ describe('known bugs found by fuzzing', () => {
   }, 40_000);
 });
 
-describe.each(databaseKinds())('known bugs found by fuzzing on %s', (kind) => {
+describe.each(databaseKinds())('regressions found by fuzzing on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await buildTestApp(kind);
