@@ -32,7 +32,7 @@ export interface RouteSpec {
   runs?: number;
   /**
    * Requests that would freeze the process (a synchronous loop the answer timeout cannot catch):
-   * a reported bug with its own failing test in known-bugs.test.ts; the fuzzer skips them.
+   * a reported bug with its own failing test in regressions.test.ts; the fuzzer skips them.
    */
   knownHang?: (req: FuzzRequest) => boolean;
 }

@@ -211,7 +211,7 @@ const powerBody = (experimentIds: string[]) =>
   );
 /**
  * src/stats/power.ts never returns when (mde·baseline/stdDev)² underflows to 0: its bisection
- * starts from hi = Infinity and halves it forever (known-bugs.test.ts).
+ * starts from hi = Infinity and halves it forever (regressions.test.ts).
  */
 export function powerSolverHangs(req: FuzzRequest): boolean {
   let body: Record<string, unknown>;
