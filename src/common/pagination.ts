@@ -50,3 +50,11 @@ export function decodeNewestFirstCursor(cursor: string | undefined): NewestFirst
   }
   return { createdAt, id: key.slice(dot + 1) };
 }
+
+/** The in-memory twin of the stores' newest-first keyset query, for fake stores. */
+export function pageNewestFirst<T extends { createdAt: number; id: string }>(rows: Iterable<T>, after: NewestFirstKey | undefined, limit: number): T[] {
+  return [...rows]
+    .filter((r) => !after || r.createdAt < after.createdAt || (r.createdAt === after.createdAt && r.id < after.id))
+    .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
+    .slice(0, limit);
+}

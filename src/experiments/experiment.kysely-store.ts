@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, ExperimentEventTable, ExperimentPhaseTable, ExperimentTable } from '../storage/schema.js';
+import { newestFirstPage } from '../storage/newest-first.js';
 import { isUniqueViolation } from '../storage/sql-errors.js';
 import { ANALYSIS_DEFAULTS, type ExperimentStatus } from './experiment.schemas.js';
 import type {
@@ -104,13 +105,7 @@ export class KyselyExperimentStore implements ExperimentStore {
   async list(filter: ExperimentFilter, limit: number): Promise<ExperimentRecord[]> {
     let query = this.db.selectFrom('experiments').selectAll();
     if (filter.status) query = query.where('status', '=', filter.status);
-    const after = filter.after;
-    if (after) {
-      query = query.where((eb) =>
-        eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]),
-      );
-    }
-    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    const rows = await newestFirstPage(query, filter.after, limit).execute();
     return rows.map(fromRow);
   }
 

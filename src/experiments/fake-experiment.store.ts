@@ -1,3 +1,4 @@
+import { pageNewestFirst } from '../common/pagination.js';
 import type { ExperimentChange, ExperimentEvent, ExperimentFilter, ExperimentRecord, ExperimentStore, PhaseRecord } from './experiment.store.js';
 
 /** In-memory ExperimentStore for service unit tests. */
@@ -21,13 +22,8 @@ export class FakeExperimentStore implements ExperimentStore {
   }
 
   async list(filter: ExperimentFilter, limit: number) {
-    const after = filter.after;
-    return [...this.experiments.values()]
-      .filter((e) => !filter.status || e.status === filter.status)
-      .filter((e) => !after || e.createdAt < after.createdAt || (e.createdAt === after.createdAt && e.id < after.id))
-      .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
-      .slice(0, limit)
-      .map((e) => structuredClone(e));
+    const matching = [...this.experiments.values()].filter((e) => !filter.status || e.status === filter.status);
+    return pageNewestFirst(matching, filter.after, limit).map((e) => structuredClone(e));
   }
 
   async update(change: ExperimentChange, expectedUpdatedAt: number) {

@@ -1,3 +1,4 @@
+import { pageNewestFirst } from '../common/pagination.js';
 import type { ModelFilter, ModelRecord, ModelStore } from './model.store.js';
 import type { NewJob } from './training.store.js';
 
@@ -19,12 +20,7 @@ export class FakeModelStore implements ModelStore {
   }
 
   async list(filter: ModelFilter, limit: number) {
-    const after = filter.after;
-    return [...this.models.values()]
-      .filter((m) => (!filter.type || m.type === filter.type) && (!filter.status || m.status === filter.status))
-      .filter((m) => !after || m.createdAt < after.createdAt || (m.createdAt === after.createdAt && m.id < after.id))
-      .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
-      .slice(0, limit)
-      .map((m) => structuredClone(m));
+    const matching = [...this.models.values()].filter((m) => (!filter.type || m.type === filter.type) && (!filter.status || m.status === filter.status));
+    return pageNewestFirst(matching, filter.after, limit).map((m) => structuredClone(m));
   }
 }

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, ModelTable } from '../storage/schema.js';
+import { newestFirstPage } from '../storage/newest-first.js';
 import { isUniqueViolation } from '../storage/sql-errors.js';
 import type { ModelStatus, ModelType } from './model.schemas.js';
 import type { ModelFilter, ModelRecord, ModelStore } from './model.store.js';
@@ -70,13 +71,7 @@ export class KyselyModelStore implements ModelStore {
     let query = this.db.selectFrom('models').selectAll();
     if (filter.type) query = query.where('type', '=', filter.type);
     if (filter.status) query = query.where('status', '=', filter.status);
-    const after = filter.after;
-    if (after) {
-      query = query.where((eb) =>
-        eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]),
-      );
-    }
-    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    const rows = await newestFirstPage(query, filter.after, limit).execute();
     return rows.map(fromRow);
   }
 }

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../http/errors.js';
+import { ExperimentLifecycleService } from './experiment-lifecycle.service.js';
+import type { ExperimentCreateBody } from './experiment.schemas.js';
+import { ExperimentService } from './experiment.service.js';
+import { FakeExperimentStore } from './fake-experiment.store.js';
+
+function setup() {
+  let now = Date.parse('2026-11-22T00:00:00Z');
+  const clock = { now: () => now };
+  const store = new FakeExperimentStore();
+  const experiments = new ExperimentService(store, clock);
+  let changes = 0;
+  const lifecycle = new ExperimentLifecycleService(store, clock, (id) => experiments.load(id), () => (changes += 1), async () => ({ passed: false, pValue: 1e-9 }));
+  return { store, experiments, lifecycle, advance: (ms: number) => (now += ms), changes: () => changes };
+}
+const body = (name: string) => ({ name, configuration: { variants: [{ id: 'a' }, { id: 'b' }] } }) as ExperimentCreateBody;
+
+describe('ExperimentLifecycleService (fake store)', () => {
+  it('opens phase 0 on start, closes it on stop, and tells the assignment cache every time', async () => {
+    const t = setup();
+    const { experimentId } = await t.experiments.create(body('x'));
+    await t.lifecycle.act(experimentId, 'start');
+    t.advance(1000);
+    await t.lifecycle.act(experimentId, 'stop');
+    expect(t.store.phases).toEqual([expect.objectContaining({ experimentId, phase: 0, seed: experimentId, endedAt: Date.parse('2026-11-22T00:00:01Z') })]);
+    expect(t.changes()).toBe(2);
+    expect(t.store.events.map((e) => e.action)).toEqual(['create', 'start', 'stop']);
+  });
+
+  it('refuses to ship over a failed SRM check unless forced', async () => {
+    const t = setup();
+    const { experimentId } = await t.experiments.create(body('srm'));
+    await t.lifecycle.act(experimentId, 'start');
+    await expect(t.lifecycle.conclude(experimentId, { decision: 'ship', winnerVariantId: 'b' })).rejects.toMatchObject({ code: 'CONFLICT' });
+    const concluded = await t.lifecycle.conclude(experimentId, { decision: 'ship', winnerVariantId: 'b', force: true });
+    expect(concluded.conclusion).toMatchObject({ decision: 'ship', winnerVariantId: 'b', forced: true });
+  });
+
+  it('a new phase bumps the phase and derives its seed', async () => {
+    const t = setup();
+    const { experimentId } = await t.experiments.create(body('phase'));
+    await t.lifecycle.act(experimentId, 'start');
+    const patched = await t.lifecycle.patch(experimentId, { configuration: { trafficAllocation: 0.5 }, newPhase: true });
+    expect(patched.phase).toBe(1);
+    expect(t.store.phases.map((p) => p.seed)).toEqual([experimentId, `${experimentId}:1`]);
+  });
+
+  it('lists newest first across pages', async () => {
+    const t = setup();
+    for (const name of ['one', 'two', 'three']) {
+      await t.experiments.create(body(name));
+      t.advance(10);
+    }
+    const first = await t.experiments.list({ limit: 2 });
+    expect(first.items.map((e) => e.name)).toEqual(['three', 'two']);
+    const second = await t.experiments.list({ limit: 2, cursor: first.nextCursor! });
+    expect(second.items.map((e) => e.name)).toEqual(['one']);
+    expect(second.nextCursor).toBeNull();
+    await expect(t.experiments.get('missing')).rejects.toBeInstanceOf(AppError);
+  });
+});
