@@ -1,3 +1,4 @@
+import { mulberry32 } from '../../common/mulberry32.js';
 /**
  * Deterministic unit ids for the reference tests: ASCII, UUID-like, emoji
  * (including ZWJ and skin-tone sequences), CJK, combining characters (NFC and
@@ -5,16 +6,7 @@
  * units. Kept out of `*.test.ts` so several test files can share it; it has
  * no dependencies and ships nothing but a generator.
  */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 };
 
 export function generateUnitIds(count: number, seed = 20240601): string[] {
   const random = mulberry32(seed);

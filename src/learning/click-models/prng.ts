@@ -1,3 +1,4 @@
+import { mulberry32 } from '../../common/mulberry32.js';
 /**
  * Seeded pseudo-random numbers for simulations. mulberry32 (Tommy Ettinger, public
  * domain) is tiny, fast and good enough for click simulation; Math.random cannot be
@@ -5,16 +6,7 @@
  */
 export type Random = () => number;
 
-export function mulberry32(seed: number): Random {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 };
 
 /** Integer in [0, n). */
 export function randomInt(random: Random, n: number): number {

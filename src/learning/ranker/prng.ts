@@ -1,17 +1,8 @@
+import { mulberry32 } from '../../common/mulberry32.js';
 /** Seeded PRNG so bagging, feature sampling and splits are reproducible in tests and workers. */
 export type Rng = () => number;
 
-/** mulberry32: tiny, fast, good enough for sampling (not for cryptography). */
-export function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 };
 
 /** In-place Fisher–Yates shuffle. */
 export function shuffleInPlace<T extends { length: number; [i: number]: unknown }>(arr: T, rng: Rng): T {
