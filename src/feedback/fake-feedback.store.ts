@@ -50,4 +50,10 @@ export class FakeFeedbackStore implements FeedbackStore {
     for (const [id, s] of this.submissions) if (s.sessionId === sessionId) (this.submissions.delete(id), (submissions += 1));
     return { items: before - this.items.length, submissions };
   }
+
+  async deleteIdempotencyRecordsBefore(cutoff: number) {
+    let deleted = 0;
+    for (const [k, r] of this.idempotency) if (r.createdAt < cutoff) (this.idempotency.delete(k), (deleted += 1));
+    return deleted;
+  }
 }

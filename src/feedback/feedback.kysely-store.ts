@@ -152,4 +152,9 @@ export class KyselyFeedbackStore implements FeedbackStore {
       return { items: Number(items.numDeletedRows), submissions: Number(submissions.numDeletedRows) };
     });
   }
+
+  async deleteIdempotencyRecordsBefore(cutoff: number): Promise<number> {
+    const result = await this.db.deleteFrom('idempotency_keys').where('created_at', '<', cutoff).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
 }

@@ -54,4 +54,18 @@ describe('FeedbackService', () => {
     const error = await rejection(service.submit({ ...body, sessionId: 't' }, 'k'));
     expect(error.code).toBe('CONFLICT');
   });
+
+  it('forgets idempotency keys after 24 hours, so a later reuse stores a new submission', async () => {
+    let now = NOW;
+    const store = new FakeFeedbackStore();
+    const service = new FeedbackService(store, { now: () => now });
+    const body = { sessionId: 's', feedback: [{ queryId: 'q', rating: 2 }] };
+    const first = await service.submit(body, 'k');
+    now += 23 * 3_600_000;
+    expect(await service.expireIdempotencyKeys()).toBe(0);
+    expect(await service.submit(body, 'k')).toEqual(first);
+    now += 2 * 3_600_000;
+    expect(await service.expireIdempotencyKeys()).toBe(1);
+    expect((await service.submit(body, 'k')).feedbackId).not.toBe(first.feedbackId);
+  });
 });

@@ -34,6 +34,7 @@ export interface FeedbackItemView {
 }
 
 const IDEMPOTENCY_SCOPE = 'feedback';
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export function toItemView(r: FeedbackRecord): FeedbackItemView {
@@ -203,6 +204,11 @@ export class FeedbackService {
     );
     const page = toPage(rows, query.limit, (r) => r.id);
     return { items: page.items.map(toItemView), nextCursor: page.nextCursor };
+  }
+
+  /** Idempotency keys protect retries for 24 hours; older records are removed by a job. */
+  async expireIdempotencyKeys(): Promise<number> {
+    return this.store.deleteIdempotencyRecordsBefore(this.clock.now() - IDEMPOTENCY_RETENTION_MS);
   }
 
   async deleteSession(sessionId: string) {

@@ -68,4 +68,6 @@ export interface FeedbackStore {
   /** Items matching the filter in id order, at most `limit`. */
   listItems(filter: FeedbackFilter, limit: number): Promise<FeedbackRecord[]>;
   deleteSession(sessionId: string): Promise<{ items: number; submissions: number }>;
+  /** Forgets idempotency records created before `cutoff`; returns how many went. */
+  deleteIdempotencyRecordsBefore(cutoff: number): Promise<number>;
 }
