@@ -80,25 +80,6 @@ export class KyselyExposureStore implements ExposureStore {
       .execute();
   }
 
-  async getExposure(experimentId: string, phase: number, unitId: string): Promise<ExposureRecord | undefined> {
-    const row = await this.db
-      .selectFrom('experiment_units')
-      .select(['experiment_id', 'phase', 'unit_id', 'variant_id', 'exposed_at', 'covariates'])
-      .where('experiment_id', '=', experimentId)
-      .where('phase', '=', phase)
-      .where('unit_id', '=', unitId)
-      .executeTakeFirst();
-    if (!row) return undefined;
-    return {
-      experimentId: row.experiment_id,
-      phase: row.phase,
-      unitId: row.unit_id,
-      variantId: row.variant_id,
-      exposedAt: row.exposed_at,
-      covariates: row.covariates ? (JSON.parse(row.covariates) as Record<string, number>) : null,
-    };
-  }
-
   async countExposures(experimentId: string, phase: number): Promise<Record<string, number>> {
     const rows = await this.db
       .selectFrom('experiment_variant_units')

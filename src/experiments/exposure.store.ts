@@ -15,6 +15,5 @@ export interface ExposureStore {
    * they were. Returns the exposures that were new.
    */
   recordExposures(rows: ExposureRecord[]): Promise<ExposureRecord[]>;
-  getExposure(experimentId: string, phase: number, unitId: string): Promise<ExposureRecord | undefined>;
   countExposures(experimentId: string, phase: number): Promise<Record<string, number>>;
 }

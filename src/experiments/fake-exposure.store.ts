@@ -18,10 +18,6 @@ export class FakeExposureStore implements ExposureStore {
     return fresh;
   }
 
-  async getExposure(experimentId: string, phase: number, unitId: string) {
-    return this.rows.get(`${experimentId}\u0000${phase}\u0000${unitId}`);
-  }
-
   async countExposures(experimentId: string, phase: number) {
     const counts: Record<string, number> = {};
     for (const r of this.rows.values()) if (r.experimentId === experimentId && r.phase === phase) counts[r.variantId] = (counts[r.variantId] ?? 0) + 1;

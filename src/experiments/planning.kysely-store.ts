@@ -2,20 +2,10 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { MetricName } from './metric-catalogue.js';
 import type { PlanningStore, RecentMetricSums } from './results.store.js';
+import { IS_CLICK as isClick, SESSION_METRIC_SQL } from './session-metric-sql.js';
 
 const flag = (condition: RawBuilder<unknown>) => sql<number>`case when ${condition} then 1 else 0 end`;
-const isClick = sql`user_action = 'click'`;
-
-/** Per-session X and Y of a metric straight from feedback_items (columns are constants). */
-const SESSION_XY: Partial<Record<MetricName, [RawBuilder<number>, RawBuilder<number>]>> = {
-  ctr: [sql`sum(${flag(isClick)})`, sql`sum(${flag(sql`user_action = 'impression'`)})`],
-  mean_rating: [sql`coalesce(sum(rating), 0)`, sql`count(rating)`],
-  dwell_time: [sql`coalesce(sum(dwell_time), 0)`, sql`count(dwell_time)`],
-  time_to_click: [sql`coalesce(sum(time_to_click), 0)`, sql`count(time_to_click)`],
-  satisfied_click_rate: [sql`sum(${flag(sql`dwell_time >= 30000`)})`, sql`sum(${flag(isClick)})`],
-  scroll_depth: [sql`coalesce(sum(scroll_depth), 0)`, sql`count(scroll_depth)`],
-  conversion_rate: [sql`max(${flag(sql`user_action in ('purchase', 'conversion')`)})`, sql`1`],
-};
+const SESSION_XY = new Map(SESSION_METRIC_SQL.map(([m, x, y]) => [m, [x, y] as const]));
 
 export class KyselyPlanningStore implements PlanningStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -38,7 +28,7 @@ export class KyselyPlanningStore implements PlanningStore {
       const x = metric === 'mrr' ? sql<number>`sum(s.rr)` : sql<number>`count(*) - sum(s.has_click)`;
       perSession = this.db.selectFrom(perSearch).select([sql<number>`${x}`.as('x'), sql<number>`count(*)`.as('y')]).groupBy('s.session_id').as('p');
     } else {
-      const [x, y] = SESSION_XY[metric]!;
+      const [x, y] = SESSION_XY.get(metric)!;
       perSession = this.db.selectFrom('feedback_items').select([x.as('x'), y.as('y')]).where('received_at', '>=', since).groupBy('session_id').as('p');
     }
     const row = (await this.db

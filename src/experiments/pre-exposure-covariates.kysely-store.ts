@@ -1,6 +1,6 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import type { MetricName } from './metric-catalogue.js';
+import { SESSION_METRIC_SQL, sessionMetricSelections } from './session-metric-sql.js';
 
 export interface NewExposure {
   experimentId: string;
@@ -8,19 +8,6 @@ export interface NewExposure {
   unitId: string;
   exposedAt: number;
 }
-
-const flag = (condition: RawBuilder<unknown>) => sql<number>`case when ${condition} then 1 else 0 end`;
-
-/** Per-session X and Y of the metrics that need no per-search grouping, from raw feedback. */
-const PRE_EXPOSURE_XY: [MetricName, RawBuilder<number>, RawBuilder<number>][] = [
-  ['ctr', sql`sum(${flag(sql`f.user_action = 'click'`)})`, sql`sum(${flag(sql`f.user_action = 'impression'`)})`],
-  ['mean_rating', sql`coalesce(sum(f.rating), 0)`, sql`count(f.rating)`],
-  ['dwell_time', sql`coalesce(sum(f.dwell_time), 0)`, sql`count(f.dwell_time)`],
-  ['time_to_click', sql`coalesce(sum(f.time_to_click), 0)`, sql`count(f.time_to_click)`],
-  ['satisfied_click_rate', sql`sum(${flag(sql`f.dwell_time >= 30000`)})`, sql`sum(${flag(sql`f.user_action = 'click'`)})`],
-  ['scroll_depth', sql`coalesce(sum(f.scroll_depth), 0)`, sql`count(f.scroll_depth)`],
-  ['conversion_rate', sql`max(${flag(sql`f.user_action in ('purchase', 'conversion')`)})`, sql`1`],
-];
 
 /**
  * CUPED covariates from a unit's own feedback before its exposure (teams that use a persistent
@@ -41,7 +28,7 @@ export class KyselyPreExposureCovariates {
         sql<string>`f.session_id`.as('session_id'),
         sql<number>`min(f.received_at)`.as('first'),
         sql<number>`max(f.received_at)`.as('last'),
-        ...PRE_EXPOSURE_XY.flatMap(([m, x, y]) => [x.as(`${m}_x`), y.as(`${m}_y`)]),
+        ...sessionMetricSelections(),
       ])
       .where('f.session_id', 'in', [...exposedAt.keys()])
       .where('f.received_at', '<', latest)
@@ -56,7 +43,7 @@ export class KyselyPreExposureCovariates {
         let r: Record<string, unknown> | undefined = row;
         if (Number(row.last) >= u.exposedAt) r = await this.before(sessionId, u.exposedAt);
         if (!r) continue;
-        for (const [metric] of PRE_EXPOSURE_XY) {
+        for (const [metric] of SESSION_METRIC_SQL) {
           values.push({ experiment_id: u.experimentId, phase: u.phase, unit_id: u.unitId, metric, x: Number(r[`${metric}_x`] ?? 0), y: Number(r[`${metric}_y`] ?? 0), source: 'pre_exposure' });
         }
       }
@@ -74,7 +61,7 @@ export class KyselyPreExposureCovariates {
   private async before(sessionId: string, exposedAt: number): Promise<Record<string, unknown> | undefined> {
     const row = (await this.db
       .selectFrom('feedback_items as f')
-      .select([sql<number>`count(*)`.as('n'), ...PRE_EXPOSURE_XY.flatMap(([m, x, y]) => [x.as(`${m}_x`), y.as(`${m}_y`)])])
+      .select([sql<number>`count(*)`.as('n'), ...sessionMetricSelections()])
       .where('f.session_id', '=', sessionId)
       .where('f.received_at', '<', exposedAt)
       .executeTakeFirst()) as Record<string, unknown> | undefined;
