@@ -1,4 +1,4 @@
-import type { Clock } from '../common/clock.js';
+import { toIso, type Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import { decodeCursor, decodeNewestFirstCursor, keyOfNewestFirst, toPage, type Page } from '../common/pagination.js';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../http/errors.js';
@@ -6,7 +6,7 @@ import { checkDates, normaliseConfiguration } from './experiment-rules.js';
 import type { ExperimentCreateBody, ExperimentListQuery, ExperimentView } from './experiment.schemas.js';
 import type { ExperimentEvent, ExperimentRecord, ExperimentStore } from './experiment.store.js';
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const iso = (ms: number | null) => (ms === null ? null : toIso(ms));
 
 export function toExperimentView(e: ExperimentRecord): ExperimentView {
   return {
@@ -19,9 +19,9 @@ export function toExperimentView(e: ExperimentRecord): ExperimentView {
     variants: e.configuration.variants,
     configuration: e.configuration,
     phase: e.phase,
-    conclusion: e.conclusion ? { ...e.conclusion, concludedAt: new Date(e.conclusion.concludedAt).toISOString() } : null,
-    createdAt: new Date(e.createdAt).toISOString(),
-    updatedAt: new Date(e.updatedAt).toISOString(),
+    conclusion: e.conclusion ? { ...e.conclusion, concludedAt: toIso(e.conclusion.concludedAt) } : null,
+    createdAt: toIso(e.createdAt),
+    updatedAt: toIso(e.updatedAt),
   };
 }
 
@@ -30,7 +30,7 @@ export function throwIfProblems(problems: ErrorDetail[]): void {
 }
 
 export function toEventView(e: ExperimentEvent) {
-  return { eventId: e.id, at: new Date(e.at).toISOString(), actor: e.actor, action: e.action, before: e.before ?? null, after: e.after ?? null };
+  return { eventId: e.id, at: toIso(e.at), actor: e.actor, action: e.action, before: e.before ?? null, after: e.after ?? null };
 }
 
 /** Creating, reading and listing experiments; changes go through ExperimentLifecycleService. */

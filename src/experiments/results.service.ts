@@ -1,4 +1,4 @@
-import type { Clock } from '../common/clock.js';
+import { toIso, type Clock } from '../common/clock.js';
 import { ValidationError } from '../http/errors.js';
 import { srmCheck, type RatioSums } from '../stats/index.js';
 import type { ExperimentRecord, ExperimentStore, VariantRecord } from './experiment.store.js';
@@ -120,8 +120,8 @@ export class ResultsService {
       experimentId: e.id,
       status: e.status,
       phase,
-      computedAt: new Date(this.clock.now()).toISOString(),
-      dataFreshAsOf: fresh === null ? null : new Date(fresh).toISOString(),
+      computedAt: toIso(this.clock.now()),
+      dataFreshAsOf: fresh === null ? null : toIso(fresh),
       method: settings.method,
       alpha: settings.alpha,
       correction: settings.correction,

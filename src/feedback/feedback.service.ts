@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Clock } from '../common/clock.js';
+import { toIso, type Clock } from '../common/clock.js';
 import { GroupCommit } from '../common/group-commit.js';
 import { newId } from '../common/ids.js';
 import { snapTiny } from '../common/numbers.js';
@@ -35,7 +35,6 @@ export interface FeedbackItemView {
 
 const IDEMPOTENCY_SCOPE = 'feedback';
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
-const iso = (ms: number) => new Date(ms).toISOString();
 
 export function toItemView(r: FeedbackRecord): FeedbackItemView {
   const custom: Record<string, unknown> = r.extraMetadata ? (JSON.parse(r.extraMetadata) as Record<string, unknown>) : {};
@@ -59,13 +58,13 @@ export function toItemView(r: FeedbackRecord): FeedbackItemView {
     rating: r.rating,
     metadata: {
       userAction: r.userAction,
-      timestamp: iso(r.eventTime),
+      timestamp: toIso(r.eventTime),
       resultId: r.resultId,
       queryHash: r.queryHash,
       engagementType: r.engagementType,
       customMetadata: custom,
     },
-    receivedAt: iso(r.receivedAt),
+    receivedAt: toIso(r.receivedAt),
   };
 }
 
@@ -154,7 +153,7 @@ export class FeedbackService {
     const receivedAt = this.clock.now();
     const feedbackId = newId();
     const records = this.toRecords(body, feedbackId, receivedAt);
-    const result: FeedbackResult = { feedbackId, processed: true, timestamp: iso(receivedAt), items: records.length };
+    const result: FeedbackResult = { feedbackId, processed: true, timestamp: toIso(receivedAt), items: records.length };
     const [outcome] = await this.writes.add([
       {
         submission: { id: feedbackId, sessionId: body.sessionId, itemCount: records.length, receivedAt },
@@ -189,7 +188,7 @@ export class FeedbackService {
     return {
       feedbackId: found.submission.id,
       sessionId: found.submission.sessionId,
-      timestamp: iso(found.submission.receivedAt),
+      timestamp: toIso(found.submission.receivedAt),
       items: found.items.map(toItemView),
     };
   }

@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import type { Clock } from '../common/clock.js';
+import { toIso, type Clock } from '../common/clock.js';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../http/errors.js';
 import type { DatasetView } from './learning.schemas.js';
 import { resolveSettings } from './model-config.js';
@@ -64,6 +64,6 @@ export class DatasetService {
     await this.store.saveDataset({ modelId, format: 'letor', content: parts.join(''), bytes, ...summary, uploadedAt });
     const job = this.training.newJob(modelId, 'dataset');
     const queued = (await this.store.enqueue(job)) === 'queued';
-    return { modelId, format: 'letor', bytes, ...summary, uploadedAt: new Date(uploadedAt).toISOString(), training: queued ? toJobView(job) : null };
+    return { modelId, format: 'letor', bytes, ...summary, uploadedAt: toIso(uploadedAt), training: queued ? toJobView(job) : null };
   }
 }

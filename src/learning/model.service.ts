@@ -1,4 +1,4 @@
-import type { Clock } from '../common/clock.js';
+import { toIso, type Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import { decodeNewestFirstCursor, keyOfNewestFirst, toPage, type Page } from '../common/pagination.js';
 import { ConflictError, NotFoundError, ValidationError } from '../http/errors.js';
@@ -7,7 +7,6 @@ import { MODEL_CONFIG_MAX_BYTES, type ModelCreateBody, type ModelListQuery, type
 import type { ModelRecord, ModelStore } from './model.store.js';
 import type { NewJob, TrainingState, TrainingStore } from './training.store.js';
 
-const iso = (ms: number): string => new Date(ms).toISOString();
 
 export function toModelView(m: ModelRecord, state?: TrainingState): ModelView {
   const last = state?.lastOutcome ?? null;
@@ -17,13 +16,13 @@ export function toModelView(m: ModelRecord, state?: TrainingState): ModelView {
     type: m.type,
     status: m.status,
     metrics: m.metrics,
-    lastUpdated: iso(m.updatedAt),
+    lastUpdated: toIso(m.updatedAt),
     config: m.config,
     error: m.error,
-    createdAt: iso(m.createdAt),
+    createdAt: toIso(m.createdAt),
     activeVersion: state?.activeVersion ?? null,
-    lastTraining: last === null ? null : { at: iso(last.at), version: last.version, outcome: last.outcome, message: last.message },
-    nextTrainingAt: state?.nextRetrainAt == null ? null : iso(state.nextRetrainAt),
+    lastTraining: last === null ? null : { at: toIso(last.at), version: last.version, outcome: last.outcome, message: last.message },
+    nextTrainingAt: state?.nextRetrainAt == null ? null : toIso(state.nextRetrainAt),
   };
 }
 

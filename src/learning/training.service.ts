@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { Clock } from '../common/clock.js';
+import { toIso, type Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import { decodeCursor, toPage, type Page } from '../common/pagination.js';
 import { ConflictError, NotFoundError, ValidationError } from '../http/errors.js';
@@ -38,10 +38,9 @@ export const DEFAULT_TRAINING_OPTIONS: Omit<TrainingOptions, 'owner'> = {
 /** Feedback may be stamped up to 5 minutes ahead of the receive time (feedback rules). */
 const FUTURE_SKEW_MS = 5 * 60_000;
 
-const iso = (ms: number): string => new Date(ms).toISOString();
 
 export function toJobView(job: Pick<TrainingJob, 'id' | 'modelId' | 'reason' | 'force' | 'requestedAt'> & { status?: TrainingJob['status'] }): TrainingJobView {
-  return { jobId: job.id, modelId: job.modelId, status: job.status ?? 'queued', reason: job.reason, force: job.force, requestedAt: iso(job.requestedAt) };
+  return { jobId: job.id, modelId: job.modelId, status: job.status ?? 'queued', reason: job.reason, force: job.force, requestedAt: toIso(job.requestedAt) };
 }
 
 function toVersionView(v: ModelVersion, activeVersion: number | null): VersionView {
@@ -52,9 +51,9 @@ function toVersionView(v: ModelVersion, activeVersion: number | null): VersionVi
     message: v.message,
     metrics: v.metrics,
     counts: v.counts,
-    window: v.windowStart === null || v.windowEnd === null ? null : { from: iso(v.windowStart), to: iso(v.windowEnd) },
+    window: v.windowStart === null || v.windowEnd === null ? null : { from: toIso(v.windowStart), to: toIso(v.windowEnd) },
     trainingSeconds: v.trainingSeconds,
-    createdAt: iso(v.createdAt),
+    createdAt: toIso(v.createdAt),
   };
 }
 
@@ -249,7 +248,7 @@ export class TrainingService {
         ? `held-out ${c.metric} ${fmt(c.value)} is worse than version ${activeVersion}'s ${fmt(c.active)}; activated because ${job.force ? 'force was set' : 'config.replaceIfWorse is true'}`
         : `held-out ${c.metric} ${fmt(c.value)} is worse than active version ${activeVersion}'s ${fmt(c.active)} on the same data; version ${activeVersion} stays active (retrain with force: true or set config.replaceIfWorse to replace it)`;
     }
-    const windowView = { from: iso(window.start), to: iso(window.end) };
+    const windowView = { from: toIso(window.start), to: toIso(window.end) };
     const metrics = { ...output.metrics, trainingSeconds, window: windowView, counts: output.counts, comparedOn: { ...c } };
     await this.complete({
       ...base,
