@@ -86,23 +86,35 @@ export function fixedHorizonTest(
   const pValue = Math.min(1, 2 * tSf(Math.abs(absoluteLift / se), df));
   const critical = tQuantile(1 - alpha / 2, df);
   const relativeSe = effect.relativeVariance === null ? null : Math.sqrt(effect.relativeVariance);
-  const significant = pValue < alpha;
+  return testedResult({ ...effect, absoluteLift }, { pValue, alpha, se, relativeSe, df, halfwidth: critical * se, relativeHalfwidth: relativeSe === null ? null : critical * relativeSe }, options);
+}
+
+/**
+ * The result of a test that could run: intervals are the lifts ± their half-widths, which is
+ * all that differs between the fixed-horizon and the sequential test.
+ */
+export function testedResult(
+  effect: EffectEstimate & { absoluteLift: number },
+  t: { pValue: number; alpha: number; se: number; relativeSe: number | null; df: number | null; halfwidth: number; relativeHalfwidth: number | null },
+  options: FrequentistOptions,
+): FrequentistResult {
+  const significant = t.pValue < t.alpha;
   return {
     controlMean: effect.controlMean,
     variantMean: effect.variantMean,
-    absoluteLift,
+    absoluteLift: effect.absoluteLift,
     relativeLift: effect.relativeLift,
-    ci: [absoluteLift - critical * se, absoluteLift + critical * se],
+    ci: [effect.absoluteLift - t.halfwidth, effect.absoluteLift + t.halfwidth],
     relativeCi:
-      effect.relativeLift === null || relativeSe === null
+      effect.relativeLift === null || t.relativeHalfwidth === null
         ? null
-        : [effect.relativeLift - critical * relativeSe, effect.relativeLift + critical * relativeSe],
-    pValue,
-    se,
-    relativeSe,
-    df,
+        : [effect.relativeLift - t.relativeHalfwidth, effect.relativeLift + t.relativeHalfwidth],
+    pValue: t.pValue,
+    se: t.se,
+    relativeSe: t.relativeSe,
+    df: t.df,
     significant,
-    improved: isImproved(significant, absoluteLift, options.direction),
+    improved: isImproved(significant, effect.absoluteLift, options.direction),
     reason: effect.reason,
   };
 }

@@ -1,7 +1,7 @@
 import {
   DEFAULT_ALPHA,
-  isImproved,
   isValidAlpha,
+  testedResult,
   untestedResult,
   type FrequentistOptions,
   type FrequentistResult,
@@ -75,25 +75,7 @@ export function sequentialEffectTest(
   const pValue = sequentialPValue(absoluteLift / se, n, rho);
   const relativeSe = effect.relativeVariance === null ? null : Math.sqrt(effect.relativeVariance);
   const relativeHalfwidth = relativeSe === null ? null : sequentialHalfwidth(relativeSe, n, alpha, rho);
-  const significant = pValue < alpha;
-  return {
-    controlMean: effect.controlMean,
-    variantMean: effect.variantMean,
-    absoluteLift,
-    relativeLift: effect.relativeLift,
-    ci: [absoluteLift - halfwidth, absoluteLift + halfwidth],
-    relativeCi:
-      effect.relativeLift === null || relativeHalfwidth === null
-        ? null
-        : [effect.relativeLift - relativeHalfwidth, effect.relativeLift + relativeHalfwidth],
-    pValue,
-    se,
-    relativeSe,
-    df: null,
-    significant,
-    improved: isImproved(significant, absoluteLift, options.direction),
-    reason: effect.reason,
-  };
+  return testedResult({ ...effect, absoluteLift }, { pValue, alpha, se, relativeSe, df: null, halfwidth, relativeHalfwidth }, options);
 }
 
 /** Sequential test of a variant against control from each arm's sufficient statistics. */
