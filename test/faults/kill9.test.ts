@@ -15,7 +15,7 @@ const CLIENTS = 6;
 describe.each(faultDatabaseKinds())('kill -9 during ingestion on %s', (kind) => {
   it(`${TRIALS} trials: every acknowledged item is present exactly once after restart`, async () => {
     const rand = prng(kind === 'sqlite' ? 0x6b696c6c : 0x6b696c70);
-    const database = createFaultDatabase(kind);
+    const database = await createFaultDatabase(kind);
     const problems: string[] = [];
     const rows: Record<string, string | number>[] = [];
     let server = await ServerProcess.start(database.env);

@@ -55,7 +55,7 @@ describe.each(faultDatabaseKinds())('SIGTERM during ingestion on %s', (kind) => 
   let drain: DrainResult | undefined;
 
   it(`in-flight requests finish, new connections are refused, the process exits within SHUTDOWN_GRACE_MS=${GRACE_MS}`, async () => {
-    const database = createFaultDatabase(kind);
+    const database = await createFaultDatabase(kind);
     const env = { ...database.env, SHUTDOWN_GRACE_MS: String(GRACE_MS) };
     const sessionId = `sigterm-${kind}`;
     let server = await ServerProcess.start(env);
