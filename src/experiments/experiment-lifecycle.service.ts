@@ -53,7 +53,7 @@ export class ExperimentLifecycleService {
     return toExperimentView(change.next);
   }
 
-  private change(e: ExperimentRecord, action: LifecycleAction | 'update', next: ExperimentRecord, actor: string, extra: Partial<ExperimentChange> = {}): ExperimentChange {
+  private change(e: ExperimentRecord, action: LifecycleAction | 'update' | 'new_phase', next: ExperimentRecord, actor: string, extra: Partial<ExperimentChange> = {}): ExperimentChange {
     return { next, event: { id: newId(), experimentId: e.id, at: next.updatedAt, actor, action, before: { status: e.status }, after: { status: next.status } }, ...extra };
   }
 
@@ -171,7 +171,7 @@ export class ExperimentLifecycleService {
     const before = toExperimentView(e);
     const after = toExperimentView(next);
     const changedKeys = (Object.keys(after) as (keyof ExperimentView)[]).filter((k) => k !== 'updatedAt' && !isDeepStrictEqual(before[k], after[k]));
-    const change = this.change(e, body.newPhase ? 'new_phase' as LifecycleAction : 'update', next, actor, extra);
+    const change = this.change(e, body.newPhase ? 'new_phase' : 'update', next, actor, extra);
     change.event.before = Object.fromEntries(changedKeys.map((k) => [k, before[k]]));
     change.event.after = Object.fromEntries(changedKeys.map((k) => [k, after[k]]));
     return this.write(change, e.updatedAt);
