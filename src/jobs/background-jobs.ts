@@ -23,7 +23,7 @@ export function createBackgroundJobs(container: Container, log: TaskLogger, inte
     new PeriodicTask('idempotency-expiry', 3_600_000, observed('idempotency-expiry', () => container.feedbackService.expireIdempotencyKeys()), log),
     // Keys created or revoked on another instance take effect here within this interval.
     new PeriodicTask('api-key-refresh', 5000, () => container.apiKeys.refresh(), log),
-    ...container.learning.tasks(log),
+    ...container.learning.tasks(log, (name, run) => container.metrics.observeJob(name, run)),
   ];
   return {
     start: () => tasks.forEach((t) => t.start()),

@@ -22,6 +22,9 @@ import { DEFAULT_TRAINING_OPTIONS, TrainingService, type TrainingOptions } from 
  * its background tasks and what must close at shutdown. The container, the app and the job
  * runner only know this boundary.
  */
+/** Wraps a job run so its count and duration by outcome are recorded (the metrics registry's observeJob). */
+export type ObserveJob = <T>(name: string, run: () => Promise<T>) => Promise<T>;
+
 export interface LearningModule {
   modelService: ModelService;
   trainingService: TrainingService;
@@ -30,7 +33,7 @@ export interface LearningModule {
   /** One pass of the schedule task: registers the `default` model once, queues due retrains. */
   scheduleTick(): Promise<void>;
   /** Periodic tasks (training queue, scheduled retraining), started by the background jobs. */
-  tasks(log: TaskLogger): PeriodicTask[];
+  tasks(log: TaskLogger, observe?: ObserveJob): PeriodicTask[];
   /** Releases worker threads and anything else the module holds. */
   close(): Promise<void>;
 }
@@ -82,11 +85,11 @@ export function createLearningModule({ database, clock, runner, training, interv
     }
     await trainingService.scheduleDue();
   };
-  const tasks = (log: TaskLogger): PeriodicTask[] => [
+  const tasks = (log: TaskLogger, observe: ObserveJob = (_name, run) => run()): PeriodicTask[] => [
     new PeriodicTask(
       'learning-schedule',
       intervals?.scheduleMs ?? 5000,
-      scheduleTick,
+      () => observe('learning-schedule', scheduleTick),
       log,
     ),
     // Starts draining the queue and returns at once, so stopping the jobs never waits for a
@@ -95,8 +98,7 @@ export function createLearningModule({ database, clock, runner, training, interv
       'training-queue',
       intervals?.queueMs ?? 1000,
       async () => {
-        draining ??= trainingService
-          .runUntilIdle(() => stopping)
+        draining ??= observe('training', () => trainingService.runUntilIdle(() => stopping))
           .catch((error: unknown) => log.error({ err: error, task: 'training-queue' }, 'training queue failed'))
           .finally(() => (draining = undefined));
       },
