@@ -49,6 +49,11 @@ describe.each(databaseKinds())('assignment on %s', (kind) => {
     expectError(await assignOne('missing', 'u1'), 404, 'NOT_FOUND');
     expectError(await postJson(t.app, `${BASE}/assign`, { unitId: '' }), 400, 'VALIDATION_ERROR', '/unitId');
     expectError(await postJson(t.app, `${BASE}/assign`, { unitId: 'u', attributes: { covariates: { revenue: 1 } } }), 400, 'VALIDATION_ERROR', '/attributes/covariates/revenue');
+    // The documented attribute limits: 50 keys, strings of 256 characters, arrays of 50.
+    expectError(await postJson(t.app, `${BASE}/assign`, { unitId: 'u', attributes: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`a${i}`, i])) }), 400, 'VALIDATION_ERROR', '/attributes');
+    expectError(await postJson(t.app, `${BASE}/assign`, { unitId: 'u', attributes: { country: 'x'.repeat(257) } }), 400, 'VALIDATION_ERROR');
+    expectError(await postJson(t.app, `${BASE}/assign`, { unitId: 'u', attributes: { tags: Array.from({ length: 51 }, () => 'x') } }), 400, 'VALIDATION_ERROR');
+    expect((await postJson(t.app, `${BASE}/assign`, { unitId: 'u', attributes: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`a${i}`, i])) })).statusCode).toBe(200);
   });
 
   it('records one exposure when one unit is assigned by 50 concurrent requests', async () => {
