@@ -76,7 +76,11 @@ export async function buildApp(options: AppOptions, container: Container): Promi
     });
   }
   registerMetrics(app, container.metrics);
-  const limits = { perKey: options.rateLimitPerKey ?? 0, perIp: options.rateLimitPerIp ?? 0, windowMs: options.rateLimitWindowMs ?? 60_000 };
+  const limits = {
+    perKey: options.rateLimitPerKey ?? 0,
+    perIp: options.rateLimitPerIp ?? 0,
+    windowMs: options.rateLimitWindowMs ?? 60_000,
+  };
   registerRateLimits(app, limits, 'ip');
   registerAuth(app, container.apiKeys);
   registerRateLimits(app, limits, 'key');
@@ -87,7 +91,10 @@ export async function buildApp(options: AppOptions, container: Container): Promi
   await app.register(feedbackRoutes, { feedbackService: container.feedbackService });
   await app.register(container.learning.routes);
   await app.register(experimentRoutes, { experimentService: container.experimentService });
-  await app.register(experimentLifecycleRoutes, { lifecycleService: container.lifecycleService, experimentService: container.experimentService });
+  await app.register(experimentLifecycleRoutes, {
+    lifecycleService: container.lifecycleService,
+    experimentService: container.experimentService,
+  });
   await app.register(assignmentRoutes, { assignmentService: container.assignmentService });
   await app.register(resultsRoutes, { resultsService: container.resultsService, powerService: container.powerService });
   return app;

@@ -18,7 +18,11 @@ admin (everything: create and change experiments and models).
 
 /** `searchloop keys …`: manages API keys directly in the configured database. */
 export async function runKeysCommand(args: string[], config: AppConfig, out: (text: string) => void): Promise<number> {
-  const { positionals, values } = parseArgs({ args, allowPositionals: true, options: { name: { type: 'string' }, scope: { type: 'string' } } });
+  const { positionals, values } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { name: { type: 'string' }, scope: { type: 'string' } },
+  });
   const sub = positionals[0];
   const database = await openDatabase(config.database);
   try {
@@ -40,7 +44,9 @@ export async function runKeysCommand(args: string[], config: AppConfig, out: (te
     }
     if (sub === 'list') {
       for (const k of await service.list()) {
-        out(`${k.name}\t${k.scope}\t${k.prefix}…\tcreated ${new Date(k.createdAt).toISOString()}${k.revokedAt ? `\trevoked ${new Date(k.revokedAt).toISOString()}` : ''}\n`);
+        out(
+          `${k.name}\t${k.scope}\t${k.prefix}…\tcreated ${new Date(k.createdAt).toISOString()}${k.revokedAt ? `\trevoked ${new Date(k.revokedAt).toISOString()}` : ''}\n`,
+        );
       }
       return 0;
     }

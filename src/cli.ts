@@ -40,7 +40,11 @@ async function main(argv: string[]): Promise<number> {
     }
     return runKeysCommand(argv.slice(1), loadConfig(), (text) => process.stdout.write(text));
   }
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' } } });
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' } },
+  });
   if (values.version) {
     process.stdout.write(`${VERSION}\n`);
     return 0;

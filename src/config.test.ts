@@ -13,7 +13,11 @@ describe('configuration', () => {
     expect(parseDatabaseUrl('sqlite:///var/lib/s.db', '/x')).toEqual({ kind: 'sqlite', path: '/var/lib/s.db' });
     expect(parseDatabaseUrl('sqlite:rel/s.db', '/x')).toEqual({ kind: 'sqlite', path: path.resolve('/x', 'rel/s.db') });
     expect(parseDatabaseUrl('postgres://u@h:5432/db', '/x')).toEqual({ kind: 'postgres', url: 'postgres://u@h:5432/db' });
-    expect(parseDatabaseUrl('postgresql://u@h/db', '/x', 'tenant_a')).toEqual({ kind: 'postgres', url: 'postgresql://u@h/db', schema: 'tenant_a' });
+    expect(parseDatabaseUrl('postgresql://u@h/db', '/x', 'tenant_a')).toEqual({
+      kind: 'postgres',
+      url: 'postgresql://u@h/db',
+      schema: 'tenant_a',
+    });
   });
 
   it.each([

@@ -1,9 +1,7 @@
 import path from 'node:path';
 
 /** Where the data lives: the embedded SQLite file or a PostgreSQL server. */
-export type DatabaseTarget =
-  | { kind: 'sqlite'; path: string }
-  | { kind: 'postgres'; url: string; schema?: string };
+export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; schema?: string };
 
 export interface AppConfig {
   port: number;
@@ -40,23 +38,32 @@ function parseApiKeys(raw: string | undefined): { key: string; scope: ApiScope }
     const at = entry.lastIndexOf(':');
     const key = entry.slice(0, at).trim();
     const scope = entry.slice(at + 1).trim();
-    if (at <= 0 || key.length < 16) throw new ConfigError('SEARCHLOOP_API_KEYS', `entry ${i + 1} must be "<key of 16+ characters>:<scope>"`);
-    if (!(API_SCOPES as readonly string[]).includes(scope)) throw new ConfigError('SEARCHLOOP_API_KEYS', `entry ${i + 1} has scope "${scope}"; use ${API_SCOPES.join(', ')}`);
+    if (at <= 0 || key.length < 16)
+      throw new ConfigError('SEARCHLOOP_API_KEYS', `entry ${i + 1} must be "<key of 16+ characters>:<scope>"`);
+    if (!(API_SCOPES as readonly string[]).includes(scope))
+      throw new ConfigError('SEARCHLOOP_API_KEYS', `entry ${i + 1} has scope "${scope}"; use ${API_SCOPES.join(', ')}`);
     return { key, scope: scope as ApiScope };
   });
 }
 
 function parseOrigins(raw: string | undefined): string[] {
   if (!raw || raw.trim() === '') return [];
-  const origins = raw.split(',').map((o) => o.trim()).filter(Boolean);
+  const origins = raw
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
   for (const o of origins) {
-    if (o !== '*' && !/^https?:\/\/[^/\s]+$/.test(o)) throw new ConfigError('CORS_ORIGINS', `"${o}" is not an origin like https://shop.example.com (or *)`);
+    if (o !== '*' && !/^https?:\/\/[^/\s]+$/.test(o))
+      throw new ConfigError('CORS_ORIGINS', `"${o}" is not an origin like https://shop.example.com (or *)`);
   }
   return origins;
 }
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, message: string) {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
     super(`Invalid configuration: ${variable} ${message}`);
     this.name = 'ConfigError';
   }
@@ -91,7 +98,11 @@ export function parseDatabaseUrl(raw: string | undefined, cwd: string, schema?: 
   }
   if (url.startsWith('sqlite://')) {
     const file = url.slice('sqlite://'.length);
-    if (!file.startsWith('/')) throw new ConfigError('DATABASE_URL', 'sqlite:// needs an absolute path (sqlite:///abs/file.db); use sqlite:relative/file.db for a relative one');
+    if (!file.startsWith('/'))
+      throw new ConfigError(
+        'DATABASE_URL',
+        'sqlite:// needs an absolute path (sqlite:///abs/file.db); use sqlite:relative/file.db for a relative one',
+      );
     return { kind: 'sqlite', path: file };
   }
   if (url.startsWith('sqlite:')) {

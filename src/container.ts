@@ -50,10 +50,23 @@ export function createContainer(database: DatabaseHandle, clock: Clock = systemC
   const metrics = new Metrics(() => database.poolStats());
   const exposureStore = new KyselyExposureStore(database.db);
   const covariateService = new CovariateService(new KyselyPreExposureCovariates(database.db));
-  const assignmentService = new AssignmentService(experimentStore, exposureStore, clock, load, metrics, (rows) => covariateService.enqueue(rows));
-  const attributionService = new AttributionService(new KyselyAttributionStore(database.db, { advisoryLocks: database.dialect === 'postgres' }), clock);
+  const assignmentService = new AssignmentService(experimentStore, exposureStore, clock, load, metrics, (rows) =>
+    covariateService.enqueue(rows),
+  );
+  const attributionService = new AttributionService(
+    new KyselyAttributionStore(database.db, { advisoryLocks: database.dialect === 'postgres' }),
+    clock,
+  );
   const resultsStore = new KyselyResultsStore(database.db);
-  const resultsService = new ResultsService(resultsStore, experimentStore, exposureStore, attributionService, covariateService, load, clock);
+  const resultsService = new ResultsService(
+    resultsStore,
+    experimentStore,
+    exposureStore,
+    attributionService,
+    covariateService,
+    load,
+    clock,
+  );
   return {
     database,
     clock,
@@ -62,7 +75,13 @@ export function createContainer(database: DatabaseHandle, clock: Clock = systemC
     feedbackService: new FeedbackService(new KyselyFeedbackStore(database.db), clock, metrics),
     learning: createLearningModule({ database, clock }),
     experimentService,
-    lifecycleService: new ExperimentLifecycleService(experimentStore, clock, load, () => assignmentService.invalidate(), (e) => resultsService.srm(e)),
+    lifecycleService: new ExperimentLifecycleService(
+      experimentStore,
+      clock,
+      load,
+      () => assignmentService.invalidate(),
+      (e) => resultsService.srm(e),
+    ),
     assignmentService,
     attributionService,
     covariateService,

@@ -45,7 +45,9 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
   }
   const app = await buildApp(config, container);
   if (!container.apiKeys.secured) {
-    app.log.warn('NO API KEYS CONFIGURED: every route is open to anyone who can reach this address. Create keys with `searchloop keys create`.');
+    app.log.warn(
+      'NO API KEYS CONFIGURED: every route is open to anyone who can reach this address. Create keys with `searchloop keys create`.',
+    );
   }
   const jobs = createBackgroundJobs(container, app.log);
   const address = await app.listen({ port: config.port, host: config.host });

@@ -23,17 +23,30 @@ describe.each(databaseKinds())('assignment on %s', (kind) => {
     expect((await request(t.app, { method: 'POST', url: `${BASE}/experiments/${id}/start` })).statusCode).toBe(200);
     return id;
   }
-  const assignOne = (id: string, unitId: string, attributes?: unknown) => postJson(t.app, `${BASE}/experiments/${id}/assign`, { unitId, ...(attributes ? { attributes } : {}) });
-  const exposures = (id: string) => t.container.database.db.selectFrom('experiment_units').selectAll().where('experiment_id', '=', id).execute();
+  const assignOne = (id: string, unitId: string, attributes?: unknown) =>
+    postJson(t.app, `${BASE}/experiments/${id}/assign`, { unitId, ...(attributes ? { attributes } : {}) });
+  const exposures = (id: string) =>
+    t.container.database.db.selectFrom('experiment_units').selectAll().where('experiment_id', '=', id).execute();
 
   it('gives the variant GrowthBook would give with the same seed', async () => {
-    const variants = [{ id: 'a', weight: 0.2 }, { id: 'b', weight: 0.3 }, { id: 'c', weight: 0.5 }];
+    const variants = [
+      { id: 'a', weight: 0.2 },
+      { id: 'b', weight: 0.3 },
+      { id: 'c', weight: 0.5 },
+    ];
     const id = await running({ variants, trafficAllocation: 0.7, seed: 'shared-seed' });
     const gb = new GrowthBook({});
     for (let i = 0; i < 300; i += 1) {
       const unitId = `user-${i}-é`;
       gb.setAttributes({ id: unitId });
-      const expected = gb.run({ key: 'x', seed: 'shared-seed', hashVersion: 2, variations: ['a', 'b', 'c'], weights: [0.2, 0.3, 0.5], coverage: 0.7 });
+      const expected = gb.run({
+        key: 'x',
+        seed: 'shared-seed',
+        hashVersion: 2,
+        variations: ['a', 'b', 'c'],
+        weights: [0.2, 0.3, 0.5],
+        coverage: 0.7,
+      });
       const res = await assignOne(id, unitId);
       expect(res.statusCode).toBe(200);
       expect(res.body.data.inExperiment).toBe(expected.inExperiment);
@@ -43,17 +56,48 @@ describe.each(databaseKinds())('assignment on %s', (kind) => {
   });
 
   it('answers for experiments that are not running, and 404 for unknown ones', async () => {
-    const created = await postJson(t.app, `${BASE}/experiments`, { name: `idle-${(n += 1)}`, configuration: { variants: [{ id: 'a' }, { id: 'b' }] } });
+    const created = await postJson(t.app, `${BASE}/experiments`, {
+      name: `idle-${(n += 1)}`,
+      configuration: { variants: [{ id: 'a' }, { id: 'b' }] },
+    });
     const res = await assignOne(created.body.data.experimentId, 'u1');
     expect(res.body.data).toMatchObject({ inExperiment: false, variantId: null, reason: 'experiment_created' });
     expectError(await assignOne('missing', 'u1'), 404, 'NOT_FOUND');
     expectError(await postJson(t.app, `${BASE}/assign`, { unitId: '' }), 400, 'VALIDATION_ERROR', '/unitId');
-    expectError(await postJson(t.app, `${BASE}/assign`, { unitId: 'u', attributes: { covariates: { revenue: 1 } } }), 400, 'VALIDATION_ERROR', '/attributes/covariates/revenue');
+    expectError(
+      await postJson(t.app, `${BASE}/assign`, { unitId: 'u', attributes: { covariates: { revenue: 1 } } }),
+      400,
+      'VALIDATION_ERROR',
+      '/attributes/covariates/revenue',
+    );
     // The documented attribute limits: 50 keys, strings of 256 characters, arrays of 50.
-    expectError(await postJson(t.app, `${BASE}/assign`, { unitId: 'u', attributes: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`a${i}`, i])) }), 400, 'VALIDATION_ERROR', '/attributes');
-    expectError(await postJson(t.app, `${BASE}/assign`, { unitId: 'u', attributes: { country: 'x'.repeat(257) } }), 400, 'VALIDATION_ERROR');
-    expectError(await postJson(t.app, `${BASE}/assign`, { unitId: 'u', attributes: { tags: Array.from({ length: 51 }, () => 'x') } }), 400, 'VALIDATION_ERROR');
-    expect((await postJson(t.app, `${BASE}/assign`, { unitId: 'u', attributes: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`a${i}`, i])) })).statusCode).toBe(200);
+    expectError(
+      await postJson(t.app, `${BASE}/assign`, {
+        unitId: 'u',
+        attributes: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`a${i}`, i])),
+      }),
+      400,
+      'VALIDATION_ERROR',
+      '/attributes',
+    );
+    expectError(
+      await postJson(t.app, `${BASE}/assign`, { unitId: 'u', attributes: { country: 'x'.repeat(257) } }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectError(
+      await postJson(t.app, `${BASE}/assign`, { unitId: 'u', attributes: { tags: Array.from({ length: 51 }, () => 'x') } }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(
+      (
+        await postJson(t.app, `${BASE}/assign`, {
+          unitId: 'u',
+          attributes: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`a${i}`, i])),
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('records one exposure when one unit is assigned by 50 concurrent requests', async () => {
@@ -62,14 +106,23 @@ describe.each(databaseKinds())('assignment on %s', (kind) => {
     expect(new Set(results.map((r) => r.body.data.variantId)).size).toBe(1);
     const rows = await exposures(id);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ unit_id: 'same-unit', phase: 0, variant_id: results[0]!.body.data.variantId, covariates: '{"ctr":0.25}' });
+    expect(rows[0]).toMatchObject({
+      unit_id: 'same-unit',
+      phase: 0,
+      variant_id: results[0]!.body.data.variantId,
+      covariates: '{"ctr":0.25}',
+    });
   });
 
   it('raising the allocation keeps every enrolled unit in its variant; only new units join', async () => {
     const id = await running({ variants: [{ id: 'a' }, { id: 'b' }], trafficAllocation: 0.3 });
     const before = new Map<string, string | null>();
     for (let i = 0; i < 400; i += 1) before.set(`r-${i}`, (await assignOne(id, `r-${i}`)).body.data.variantId);
-    const patched = await request(t.app, { method: 'PATCH', url: `${BASE}/experiments/${id}`, payload: { configuration: { trafficAllocation: 0.9 } } });
+    const patched = await request(t.app, {
+      method: 'PATCH',
+      url: `${BASE}/experiments/${id}`,
+      payload: { configuration: { trafficAllocation: 0.9 } },
+    });
     expect(patched.statusCode).toBe(200);
     let joined = 0;
     for (const [unit, variant] of before) {
@@ -85,7 +138,19 @@ describe.each(databaseKinds())('assignment on %s', (kind) => {
   it('a new phase re-randomizes with a new seed and keeps exposures apart', async () => {
     const id = await running({ variants: [{ id: 'a' }, { id: 'b' }] });
     for (let i = 0; i < 50; i += 1) await assignOne(id, `p-${i}`);
-    await request(t.app, { method: 'PATCH', url: `${BASE}/experiments/${id}`, payload: { configuration: { variants: [{ id: 'a', weight: 0.1 }, { id: 'b', weight: 0.9 }] }, newPhase: true } });
+    await request(t.app, {
+      method: 'PATCH',
+      url: `${BASE}/experiments/${id}`,
+      payload: {
+        configuration: {
+          variants: [
+            { id: 'a', weight: 0.1 },
+            { id: 'b', weight: 0.9 },
+          ],
+        },
+        newPhase: true,
+      },
+    });
     const res = await assignOne(id, 'p-0');
     expect(res.body.data.phase).toBe(1);
     for (let i = 1; i < 50; i += 1) await assignOne(id, `p-${i}`);
@@ -122,7 +187,11 @@ describe.each(databaseKinds())('assignment on %s', (kind) => {
     await postJson(t.app, `${BASE}/experiments/${winner}/conclude`, { decision: 'ship', winnerVariantId: 'b' });
     await postJson(t.app, `${BASE}/experiments/${none}/conclude`, { decision: 'rollback' });
     const all = (await postJson(t.app, `${BASE}/assign`, { unitId: 'after-conclusion' })).body.data.assignments;
-    expect(all.find((a: { experimentId: string }) => a.experimentId === winner)).toMatchObject({ inExperiment: false, variantId: 'b', reason: 'concluded_winner' });
+    expect(all.find((a: { experimentId: string }) => a.experimentId === winner)).toMatchObject({
+      inExperiment: false,
+      variantId: 'b',
+      reason: 'concluded_winner',
+    });
     expect(all.find((a: { experimentId: string }) => a.experimentId === none)).toBeUndefined();
     expect((await assignOne(none, 'x')).body.data).toMatchObject({ inExperiment: false, variantId: null, reason: 'experiment_concluded' });
   });

@@ -22,7 +22,10 @@ describe.each(databaseKinds())('attribution on %s', (kind) => {
   });
 
   it('folds feedback that arrived after exposure into per-unit sums, exactly once', async () => {
-    const created = await postJson(t.app, `${BASE}/experiments`, { name: 'attribution', configuration: { variants: [{ id: 'a' }, { id: 'b' }] } });
+    const created = await postJson(t.app, `${BASE}/experiments`, {
+      name: 'attribution',
+      configuration: { variants: [{ id: 'a' }, { id: 'b' }] },
+    });
     const id = created.body.data.experimentId;
     await request(t.app, { method: 'POST', url: `${BASE}/experiments/${id}/start` });
 
@@ -48,7 +51,11 @@ describe.each(databaseKinds())('attribution on %s', (kind) => {
 
     expect(await t.container.attributionService.catchUp()).toBe(12);
     expect(await t.container.attributionService.catchUp()).toBe(0);
-    const unit = await t.container.database.db.selectFrom('experiment_units').selectAll().where('experiment_id', '=', id).executeTakeFirstOrThrow();
+    const unit = await t.container.database.db
+      .selectFrom('experiment_units')
+      .selectAll()
+      .where('experiment_id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(unit).toMatchObject({
       unit_id: 's1',
       impressions: 4,
@@ -74,7 +81,11 @@ describe.each(databaseKinds())('attribution on %s', (kind) => {
     clock.advance(1000);
     await feedback('s1', [ev('q4', 'click', { position: 1 })]);
     await t.container.attributionService.catchUp();
-    const after = await t.container.database.db.selectFrom('experiment_units').select(['clicks', 'searches']).where('experiment_id', '=', id).executeTakeFirstOrThrow();
+    const after = await t.container.database.db
+      .selectFrom('experiment_units')
+      .select(['clicks', 'searches'])
+      .where('experiment_id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(after).toEqual({ clicks: 3, searches: 3 });
   });
 });

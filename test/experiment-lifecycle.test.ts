@@ -8,7 +8,14 @@ const BASE = '/api/nous/ab-testing/experiments';
 let n = 0;
 const body = (extra: Record<string, unknown> = {}) => ({
   name: `lifecycle-${(n += 1)}`,
-  configuration: { variants: [{ id: 'control', weight: 0.5 }, { id: 'treatment', weight: 0.5 }], trafficAllocation: 0.5, targetMetrics: ['ctr'] },
+  configuration: {
+    variants: [
+      { id: 'control', weight: 0.5 },
+      { id: 'treatment', weight: 0.5 },
+    ],
+    trafficAllocation: 0.5,
+    targetMetrics: ['ctr'],
+  },
   ...extra,
 });
 
@@ -22,11 +29,18 @@ describe.each(databaseKinds())('experiment lifecycle on %s', (kind) => {
 
   const create = async (extra: Record<string, unknown> = {}) => (await postJson(t.app, BASE, body(extra))).body.data.experimentId as string;
   const act = (id: string, action: string, payload?: unknown) =>
-    payload === undefined ? request(t.app, { method: 'POST', url: `${BASE}/${id}/${action}` }) : postJson(t.app, `${BASE}/${id}/${action}`, payload);
+    payload === undefined
+      ? request(t.app, { method: 'POST', url: `${BASE}/${id}/${action}` })
+      : postJson(t.app, `${BASE}/${id}/${action}`, payload);
 
   it('walks created → running → paused → running → stopped → concluded → archived', async () => {
     const id = await create();
-    for (const [action, status] of [['start', 'running'], ['pause', 'paused'], ['resume', 'running'], ['stop', 'stopped']] as const) {
+    for (const [action, status] of [
+      ['start', 'running'],
+      ['pause', 'paused'],
+      ['resume', 'running'],
+      ['stop', 'stopped'],
+    ] as const) {
       const res = await act(id, action);
       expect(res.statusCode, JSON.stringify(res.body)).toBe(200);
       expect(res.body.data.status).toBe(status);
@@ -81,8 +95,15 @@ describe.each(databaseKinds())('experiment lifecycle on %s', (kind) => {
     expect(res.body.data.configuration).toMatchObject({ trafficAllocation: 0.9, targetMetrics: ['ctr'] });
     expect(res.body.data.configuration.variants.map((v: { id: string }) => v.id)).toEqual(['control', 'treatment']);
     expect(res.body.data.description).toBe('first');
-    const renamed = await request(t.app, { method: 'PATCH', url: `${BASE}/${id}`, payload: { name: `renamed-${id}`, configuration: { targetMetrics: ['mrr', 'ctr'] } } });
-    expect(renamed.body.data).toMatchObject({ name: `renamed-${id}`, configuration: { trafficAllocation: 0.9, targetMetrics: ['mrr', 'ctr'] } });
+    const renamed = await request(t.app, {
+      method: 'PATCH',
+      url: `${BASE}/${id}`,
+      payload: { name: `renamed-${id}`, configuration: { targetMetrics: ['mrr', 'ctr'] } },
+    });
+    expect(renamed.body.data).toMatchObject({
+      name: `renamed-${id}`,
+      configuration: { trafficAllocation: 0.9, targetMetrics: ['mrr', 'ctr'] },
+    });
     const events = (await getJson(t.app, `${BASE}/${id}/events`)).body.data.items;
     const update = events[1];
     expect(update).toMatchObject({ action: 'update', actor: 'anonymous' });
@@ -96,7 +117,19 @@ describe.each(databaseKinds())('experiment lifecycle on %s', (kind) => {
     const other = await create();
     const otherName = (await getJson(t.app, `${BASE}/${other}`)).body.data.name;
     const patch = (payload: unknown) => request(t.app, { method: 'PATCH', url: `${BASE}/${id}`, payload: payload as object });
-    expectError(await patch({ configuration: { variants: [{ id: 'a', weight: 0.3 }, { id: 'b', weight: 0.3 }] } }), 400, 'VALIDATION_ERROR', '/configuration/variants');
+    expectError(
+      await patch({
+        configuration: {
+          variants: [
+            { id: 'a', weight: 0.3 },
+            { id: 'b', weight: 0.3 },
+          ],
+        },
+      }),
+      400,
+      'VALIDATION_ERROR',
+      '/configuration/variants',
+    );
     expectError(await patch({ endDate: '2020-01-01T00:00:00Z', startDate: '2021-01-01T00:00:00Z' }), 400, 'VALIDATION_ERROR', '/endDate');
     expectError(await patch({ configuration: { controlVariantId: 'nope' } }), 400, 'VALIDATION_ERROR', '/configuration/controlVariantId');
     expectError(await patch({ configuration: { conditions: { country: { $regex: 'x' } } } }), 400, 'VALIDATION_ERROR');
@@ -112,7 +145,19 @@ describe.each(databaseKinds())('experiment lifecycle on %s', (kind) => {
     const lowered = await patch({ configuration: { trafficAllocation: 0.4 } });
     expectError(lowered, 409, 'CONFLICT', '/configuration/trafficAllocation');
     expect(lowered.body.error.message).toContain('newPhase');
-    expectError(await patch({ configuration: { variants: [{ id: 'control', weight: 0.7 }, { id: 'treatment', weight: 0.3 }] } }), 409, 'CONFLICT', '/configuration/variants');
+    expectError(
+      await patch({
+        configuration: {
+          variants: [
+            { id: 'control', weight: 0.7 },
+            { id: 'treatment', weight: 0.3 },
+          ],
+        },
+      }),
+      409,
+      'CONFLICT',
+      '/configuration/variants',
+    );
     const phased = await patch({ configuration: { trafficAllocation: 0.4 }, newPhase: true });
     expect(phased.statusCode).toBe(200);
     expect(phased.body.data.phase).toBe(1);

@@ -39,7 +39,11 @@ const badBodies: [string, unknown, string][] = [
   ['weight below 0', edit((b) => void (b.configuration.variants[1]!.weight = -0.1)), '/configuration/variants/1/weight'],
   ['weights summing to 0.9', edit((b) => void (b.configuration.variants[1]!.weight = 0.4)), '/configuration/variants'],
   ['weights summing to 1 + 1e-5', edit((b) => void (b.configuration.variants[1]!.weight = 0.50001)), '/configuration/variants'],
-  ['only some weights given', edit((b) => void delete (b.configuration.variants[1] as { weight?: number }).weight), '/configuration/variants/1/weight'],
+  [
+    'only some weights given',
+    edit((b) => void delete (b.configuration.variants[1] as { weight?: number }).weight),
+    '/configuration/variants/1/weight',
+  ],
   ['trafficAllocation 0', edit((b) => void (b.configuration.trafficAllocation = 0)), '/configuration/trafficAllocation'],
   ['trafficAllocation above 1', edit((b) => void (b.configuration.trafficAllocation = 1.01)), '/configuration/trafficAllocation'],
   ['endDate before startDate', edit((b) => void (b.endDate = '2026-11-30T00:00:00Z')), '/endDate'],
@@ -50,7 +54,11 @@ const badBodies: [string, unknown, string][] = [
   ['empty target metric list', edit((b) => void (b.configuration.targetMetrics = [])), '/configuration/targetMetrics'],
   ['repeated target metric', edit((b) => void (b.configuration.targetMetrics = ['ctr', 'ctr'])), '/configuration/targetMetrics/1'],
   ['unknown configuration key', edit((b) => void ((b.configuration as Record<string, unknown>).budget = 1)), '/configuration/budget'],
-  ['variant config not an object', edit((b) => void ((b.configuration.variants[0] as Record<string, unknown>).config = 'grid')), '/configuration/variants/0/config'],
+  [
+    'variant config not an object',
+    edit((b) => void ((b.configuration.variants[0] as Record<string, unknown>).config = 'grid')),
+    '/configuration/variants/0/config',
+  ],
 ];
 
 describe.each(databaseKinds())('experiments API on %s', (kind) => {

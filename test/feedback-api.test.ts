@@ -69,7 +69,10 @@ describe.each(databaseKinds())('feedback API on %s', (kind) => {
   it('uses the receive time when an item has no timestamp, and keeps a zone offset as the same instant', async () => {
     const res = await postJson(t.app, URL, {
       sessionId: 'times',
-      feedback: [{ queryId: 'q', metadata: { userAction: 'impression' } }, { queryId: 'q', metadata: { userAction: 'click', timestamp: '2026-11-20T12:00:00+02:00' } }],
+      feedback: [
+        { queryId: 'q', metadata: { userAction: 'impression' } },
+        { queryId: 'q', metadata: { userAction: 'click', timestamp: '2026-11-20T12:00:00+02:00' } },
+      ],
     });
     const back = await getJson(t.app, `${URL}/${res.body.data.feedbackId}`);
     expect(back.body.data.items[0].metadata.timestamp).toBe(res.body.data.timestamp);
@@ -94,7 +97,13 @@ describe.each(databaseKinds())('feedback API on %s', (kind) => {
   });
 
   it('stores one copy when the same Idempotency-Key arrives 20 times at once', async () => {
-    const body = { sessionId: 'idem-race', feedback: [{ queryId: 'q', rating: 1 }, { queryId: 'q', rating: 2 }] };
+    const body = {
+      sessionId: 'idem-race',
+      feedback: [
+        { queryId: 'q', rating: 1 },
+        { queryId: 'q', rating: 2 },
+      ],
+    };
     const results = await Promise.all(Array.from({ length: 20 }, () => postJson(t.app, URL, body, { 'idempotency-key': 'race' })));
     expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(201));
     expect(new Set(results.map((r) => r.body.data.feedbackId)).size).toBe(1);
@@ -138,7 +147,13 @@ describe.each(databaseKinds())('feedback API on %s', (kind) => {
   });
 
   it("erases a session's items and reports how many went, leaving other sessions alone", async () => {
-    await postJson(t.app, URL, { sessionId: 'forget-me', feedback: [{ queryId: 'q', rating: 1 }, { queryId: 'q', rating: 2 }] });
+    await postJson(t.app, URL, {
+      sessionId: 'forget-me',
+      feedback: [
+        { queryId: 'q', rating: 1 },
+        { queryId: 'q', rating: 2 },
+      ],
+    });
     await postJson(t.app, URL, { sessionId: 'forget-me', feedback: [{ queryId: 'q', rating: 3 }] });
     await postJson(t.app, URL, { sessionId: 'keep-me', feedback: [{ queryId: 'q', rating: 3 }] });
     const res = await request(t.app, { method: 'DELETE', url: `${URL}?sessionId=forget-me` });

@@ -25,26 +25,42 @@ const badBodies: [string, unknown, string][] = [
   ['rating null', { sessionId: 's1', feedback: [item({ rating: null })] }, '/feedback/0/rating'],
   ['timestamp without a zone', withMeta({ userAction: 'click', timestamp: '2026-01-01T10:00:00' }), '/feedback/0/metadata/timestamp'],
   ['timestamp not a date', withMeta({ userAction: 'click', timestamp: 'yesterday' }), '/feedback/0/metadata/timestamp'],
-  ['timestamp 10 minutes ahead', withMeta({ userAction: 'click', timestamp: new Date(Date.now() + 600_000).toISOString() }), '/feedback/0/metadata/timestamp'],
+  [
+    'timestamp 10 minutes ahead',
+    withMeta({ userAction: 'click', timestamp: new Date(Date.now() + 600_000).toISOString() }),
+    '/feedback/0/metadata/timestamp',
+  ],
   ['position 0', withCustom({ position: 0 }), '/feedback/0/metadata/customMetadata/position'],
   ['position fractional', withCustom({ position: 1.5 }), '/feedback/0/metadata/customMetadata/position'],
   ['timeToClick negative', withCustom({ timeToClick: -1 }), '/feedback/0/metadata/customMetadata/timeToClick'],
   ['dwellTime negative', withCustom({ dwellTime: -5 }), '/feedback/0/metadata/customMetadata/dwellTime'],
   ['scrollDepth above 1', withCustom({ scrollDepth: 1.2 }), '/feedback/0/metadata/customMetadata/scrollDepth'],
   ['viewport width 0', withCustom({ viewport: { width: 0, height: 10 } }), '/feedback/0/metadata/customMetadata/viewport/width'],
-  ['viewport unknown key', withCustom({ viewport: { width: 1, height: 1, depth: 1 } }), '/feedback/0/metadata/customMetadata/viewport/depth'],
+  [
+    'viewport unknown key',
+    withCustom({ viewport: { width: 1, height: 1, depth: 1 } }),
+    '/feedback/0/metadata/customMetadata/viewport/depth',
+  ],
   ['unknown top-level key', { sessionId: 's1', feedback: [item()], extra: 1 }, '/extra'],
   ['unknown item key', { sessionId: 's1', feedback: [item({ score: 1 })] }, '/feedback/0/score'],
   ['unknown metadata key', withMeta({ userAction: 'click', colour: 'red' }), '/feedback/0/metadata/colour'],
   ['resultId too long', withMeta({ userAction: 'click', resultId: 'r'.repeat(257) }), '/feedback/0/metadata/resultId'],
   ['userAction empty', withMeta({ userAction: '' }), '/feedback/0/metadata/userAction'],
-  ['33 extra customMetadata keys', withCustom(Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`k${i}`, i]))), '/feedback/0/metadata/customMetadata'],
+  [
+    '33 extra customMetadata keys',
+    withCustom(Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`k${i}`, i]))),
+    '/feedback/0/metadata/customMetadata',
+  ],
   ['extra customMetadata over 4 KiB', withCustom({ blob: 'x'.repeat(4100) }), '/feedback/0/metadata/customMetadata'],
   ['customMetadata deeper than 3', withCustom({ a: { b: { c: { d: 1 } } } }), '/feedback/0/metadata/customMetadata/a/b/c/d'],
   ['customMetadata constructor key', withCustom({ constructor: { x: 1 } }), '/feedback/0/metadata/customMetadata/constructor'],
   ['nested prototype key', withCustom({ a: { prototype: 1 } }), '/feedback/0/metadata/customMetadata/a/prototype'],
   ['features not numbers', withCustom({ features: { bm25: 'high' } }), '/feedback/0/metadata/customMetadata/features'],
-  ['features over 256', withCustom({ features: Object.fromEntries(Array.from({ length: 257 }, (_, i) => [`f${i}`, i])) }), '/feedback/0/metadata/customMetadata/features'],
+  [
+    'features over 256',
+    withCustom({ features: Object.fromEntries(Array.from({ length: 257 }, (_, i) => [`f${i}`, i])) }),
+    '/feedback/0/metadata/customMetadata/features',
+  ],
 ];
 
 describe.each(databaseKinds())('feedback validation on %s', (kind) => {
@@ -89,10 +105,29 @@ describe.each(databaseKinds())('feedback validation on %s', (kind) => {
       feedback: [
         item({ rating: -1 }),
         item({ rating: 5 }),
-        { queryId: 'q', metadata: { userAction: 'impression', timestamp: new Date(Date.now() + 240_000).toISOString(), customMetadata: { position: 1, scrollDepth: 0, dwellTime: 0, timeToClick: 0, a: { b: { c: 1 } } } } },
-        { queryId: 'q', metadata: { userAction: 'click', customMetadata: { scrollDepth: 1, ...Object.fromEntries(Array.from({ length: 32 }, (_, i) => [`k${i}`, i])) } } },
+        {
+          queryId: 'q',
+          metadata: {
+            userAction: 'impression',
+            timestamp: new Date(Date.now() + 240_000).toISOString(),
+            customMetadata: { position: 1, scrollDepth: 0, dwellTime: 0, timeToClick: 0, a: { b: { c: 1 } } },
+          },
+        },
+        {
+          queryId: 'q',
+          metadata: {
+            userAction: 'click',
+            customMetadata: { scrollDepth: 1, ...Object.fromEntries(Array.from({ length: 32 }, (_, i) => [`k${i}`, i])) },
+          },
+        },
         // 200 ranker features ride outside the 32-key / 4 KiB budget of client metadata.
-        { queryId: 'q', metadata: { userAction: 'impression', customMetadata: { team: 'a', features: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`feature_${i}`, i / 7])) } } },
+        {
+          queryId: 'q',
+          metadata: {
+            userAction: 'impression',
+            customMetadata: { team: 'a', features: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`feature_${i}`, i / 7])) },
+          },
+        },
       ],
     });
     expect(res.statusCode, JSON.stringify(res.body)).toBe(201);

@@ -19,7 +19,14 @@ describe.each(databaseKinds())('models API on %s', (kind) => {
     const back = await getJson(t.app, `${URL}/${id}`);
     expect(back.statusCode).toBe(200);
     expect(back.body.success).toBe(true);
-    expect(back.body.data).toMatchObject({ modelId: id, name: 'pbm-main', type: 'click_model', status: 'pending', metrics: {}, config: { algorithm: 'pbm' } });
+    expect(back.body.data).toMatchObject({
+      modelId: id,
+      name: 'pbm-main',
+      type: 'click_model',
+      status: 'pending',
+      metrics: {},
+      config: { algorithm: 'pbm' },
+    });
     expect(new Date(back.body.data.lastUpdated).toISOString()).toBe(back.body.data.lastUpdated);
   });
 

@@ -19,9 +19,25 @@ describe.each(databaseKinds())('observability on %s', (kind) => {
   afterAll(async () => t.close());
 
   it('exposes request, feedback, exposure and pool metrics, all named searchloop_*', async () => {
-    await postJson(t.app, '/api/cortex/feedback', { sessionId: 's', feedback: [{ queryId: 'q', rating: 1 }, { queryId: 'q', rating: 2 }] });
-    await postJson(t.app, '/api/cortex/feedback', { sessionId: 's', feedback: [{ queryId: 'q', rating: 9 }, { queryId: 'q', rating: 1 }, { queryId: 'q', rating: 1 }] });
-    const e = await postJson(t.app, '/api/nous/ab-testing/experiments', { name: 'metrics', configuration: { variants: [{ id: 'a' }, { id: 'b' }] } });
+    await postJson(t.app, '/api/cortex/feedback', {
+      sessionId: 's',
+      feedback: [
+        { queryId: 'q', rating: 1 },
+        { queryId: 'q', rating: 2 },
+      ],
+    });
+    await postJson(t.app, '/api/cortex/feedback', {
+      sessionId: 's',
+      feedback: [
+        { queryId: 'q', rating: 9 },
+        { queryId: 'q', rating: 1 },
+        { queryId: 'q', rating: 1 },
+      ],
+    });
+    const e = await postJson(t.app, '/api/nous/ab-testing/experiments', {
+      name: 'metrics',
+      configuration: { variants: [{ id: 'a' }, { id: 'b' }] },
+    });
     await request(t.app, { method: 'POST', url: `/api/nous/ab-testing/experiments/${e.body.data.experimentId}/start` });
     await postJson(t.app, '/api/nous/ab-testing/assign', { unitId: 'u1' });
     await t.container.metrics.observeJob('attribution', () => t.container.attributionService.catchUp());
@@ -32,7 +48,9 @@ describe.each(databaseKinds())('observability on %s', (kind) => {
     const text = String(res.body);
     expect(text).toContain('searchloop_http_requests_total{method="POST",route="/api/cortex/feedback",status="201"} 1');
     expect(text).toContain('searchloop_http_requests_total{method="POST",route="/api/cortex/feedback",status="400"} 1');
-    expect(text).toMatch(/searchloop_http_request_duration_seconds_bucket\{le="0\.005",method="POST",route="\/api\/cortex\/feedback",status="201"\}/);
+    expect(text).toMatch(
+      /searchloop_http_request_duration_seconds_bucket\{le="0\.005",method="POST",route="\/api\/cortex\/feedback",status="201"\}/,
+    );
     expect(text).toContain('searchloop_feedback_items_total{outcome="accepted",reason=""} 2');
     expect(text).toContain('searchloop_feedback_items_total{outcome="rejected",reason="FST_ERR_VALIDATION /feedback/*/rating"} 3');
     expect(text).toContain('searchloop_exposures_total 1');

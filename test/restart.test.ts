@@ -12,7 +12,13 @@ describe.each(databaseKinds())('restart on %s', (kind) => {
       const posted = await fetch(`${first.address}/api/cortex/feedback`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ sessionId: 'durable', feedback: [{ queryId: 'q', rating: 2 }, { queryId: 'q', metadata: { userAction: 'click' } }] }),
+        body: JSON.stringify({
+          sessionId: 'durable',
+          feedback: [
+            { queryId: 'q', rating: 2 },
+            { queryId: 'q', metadata: { userAction: 'click' } },
+          ],
+        }),
       });
       expect(posted.status).toBe(201);
       const { data } = (await posted.json()) as { data: { feedbackId: string } };

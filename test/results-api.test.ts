@@ -26,7 +26,14 @@ describe.each(databaseKinds())('experiment results on %s', (kind) => {
   }
 
   /** Simulates sessions: assign, then impressions and clicks with a per-variant click rate. */
-  async function simulate(id: string, sessions: number, clickRate: Record<string, number>, seed: number, prefix: string, covariate = false) {
+  async function simulate(
+    id: string,
+    sessions: number,
+    clickRate: Record<string, number>,
+    seed: number,
+    prefix: string,
+    covariate = false,
+  ) {
     const rng = createRng(seed);
     const truth: Record<string, { clicks: number[]; impressions: number[] }> = {};
     for (let s = 0; s < sessions; s += 1) {
@@ -66,12 +73,23 @@ describe.each(databaseKinds())('experiment results on %s', (kind) => {
   });
 
   it('reports per-variant sums and comparisons that equal the statistics computed from the raw sessions', async () => {
-    const id = await startExperiment({ variants: [{ id: 'control' }, { id: 'treatment' }], targetMetrics: ['ctr', 'abandonment_rate'], analysis: { cuped: false } });
+    const id = await startExperiment({
+      variants: [{ id: 'control' }, { id: 'treatment' }],
+      targetMetrics: ['ctr', 'abandonment_rate'],
+      analysis: { cuped: false },
+    });
     const truth = await simulate(id, 300, { control: 0.2, treatment: 0.3 }, 7, 'a');
     const res = await getJson(t.app, `${BASE}/experiments/${id}/results`);
     expect(res.statusCode, JSON.stringify(res.body)).toBe(200);
     const data = res.body.data;
-    expect(data).toMatchObject({ experimentId: id, status: 'running', method: 'fixed', alpha: 0.05, correction: 'holm', trustworthy: true });
+    expect(data).toMatchObject({
+      experimentId: id,
+      status: 'running',
+      method: 'fixed',
+      alpha: 0.05,
+      correction: 'holm',
+      trustworthy: true,
+    });
     const ctr = data.metrics.find((m: { metric: string }) => m.metric === 'ctr');
     expect(ctr.direction).toBe('higher');
     const c = sumsOf(truth.control!.clicks, truth.control!.impressions);
@@ -134,23 +152,37 @@ describe.each(databaseKinds())('experiment results on %s', (kind) => {
         ...(rng.uniform() < p ? [{ queryId: `pre-${u}-${i}`, metadata: { userAction: 'click', customMetadata: { position: 1 } } }] : []),
       ]).flat();
     // Before exposure: each user's habits show in their own history.
-    for (let u = 0; u < units; u += 1) await postJson(t.app, '/api/cortex/feedback', { sessionId: `user-${u}`, feedback: session(u, propensity[u]!) });
+    for (let u = 0; u < units; u += 1)
+      await postJson(t.app, '/api/cortex/feedback', { sessionId: `user-${u}`, feedback: session(u, propensity[u]!) });
     clock.advance(60_000);
     for (let u = 0; u < units; u += 1) await postJson(t.app, `${BASE}/experiments/${id}/assign`, { unitId: `user-${u}` });
     clock.advance(60_000);
-    for (let u = 0; u < units; u += 1) await postJson(t.app, '/api/cortex/feedback', { sessionId: `user-${u}`, feedback: session(u, propensity[u]!) });
+    for (let u = 0; u < units; u += 1)
+      await postJson(t.app, '/api/cortex/feedback', { sessionId: `user-${u}`, feedback: session(u, propensity[u]!) });
     const res = await getJson(t.app, `${BASE}/experiments/${id}/results`);
     const cmp = res.body.data.metrics[0].comparisons[0];
     expect(cmp.cuped.unitsWithCovariate).toBe(units);
     expect(cmp.cuped.varianceReduction).toBeGreaterThan(0.2);
-    const sources = await t.container.database.db.selectFrom('experiment_unit_covariates').select('source').distinct().where('experiment_id', '=', id).execute();
+    const sources = await t.container.database.db
+      .selectFrom('experiment_unit_covariates')
+      .select('source')
+      .distinct()
+      .where('experiment_id', '=', id)
+      .execute();
     expect(sources).toEqual([{ source: 'pre_exposure' }]);
   });
 
   it('a failed sample-ratio check marks results untrustworthy and blocks shipping unless forced', async () => {
     const id = await startExperiment({ variants: [{ id: 'control' }, { id: 'treatment' }], seed: 'srm-seed' });
     // A client that drops most treatment sessions (say, a crash in the new layout) skews the split.
-    const plan: AssignableExperiment = { seed: 'srm-seed', variants: [{ id: 'control', weight: 0.5 }, { id: 'treatment', weight: 0.5 }], trafficAllocation: 1 };
+    const plan: AssignableExperiment = {
+      seed: 'srm-seed',
+      variants: [
+        { id: 'control', weight: 0.5 },
+        { id: 'treatment', weight: 0.5 },
+      ],
+      trafficAllocation: 1,
+    };
     let control = 0;
     let treatment = 0;
     for (let i = 0; control < 220 || treatment < 80; i += 1) {
@@ -168,7 +200,11 @@ describe.each(databaseKinds())('experiment results on %s', (kind) => {
     expect(res.body.data.summary).toContain('SRM check FAILED');
     const blocked = await postJson(t.app, `${BASE}/experiments/${id}/conclude`, { decision: 'ship', winnerVariantId: 'treatment' });
     expectError(blocked, 409, 'CONFLICT', '/force');
-    const forced = await postJson(t.app, `${BASE}/experiments/${id}/conclude`, { decision: 'ship', winnerVariantId: 'treatment', force: true });
+    const forced = await postJson(t.app, `${BASE}/experiments/${id}/conclude`, {
+      decision: 'ship',
+      winnerVariantId: 'treatment',
+      force: true,
+    });
     expect(forced.statusCode).toBe(200);
     expect(forced.body.data.conclusion.forced).toBe(true);
   });
@@ -187,15 +223,36 @@ describe.each(databaseKinds())('experiment results on %s', (kind) => {
   it('sizes an experiment from the request, and from recent feedback when inputs are missing', async () => {
     const explicit = await postJson(t.app, `${BASE}/power`, { metric: 'conversion_rate', baseline: 0.1, mde: 0.05, dailySessions: 10_000 });
     expect(explicit.statusCode, JSON.stringify(explicit.body)).toBe(200);
-    const expected = sampleSize({ baselineMean: 0.1, mde: 0.05, alpha: 0.05, power: 0.8, variants: 2, trafficAllocation: 1, dailySessions: 10_000 });
-    expect(explicit.body.data).toMatchObject({ sessionsPerVariant: expected.sessionsPerVariant, days: expected.days, sources: { baseline: 'request' } });
+    const expected = sampleSize({
+      baselineMean: 0.1,
+      mde: 0.05,
+      alpha: 0.05,
+      power: 0.8,
+      variants: 2,
+      trafficAllocation: 1,
+      dailySessions: 10_000,
+    });
+    expect(explicit.body.data).toMatchObject({
+      sessionsPerVariant: expected.sessionsPerVariant,
+      days: expected.days,
+      sources: { baseline: 'request' },
+    });
     const derived = await postJson(t.app, `${BASE}/power`, { metric: 'ctr', mde: 0.1 });
     expect(derived.statusCode, JSON.stringify(derived.body)).toBe(200);
-    expect(derived.body.data.sources).toMatchObject({ baseline: 'recent_feedback', stdDev: 'recent_feedback', dailySessions: 'recent_feedback' });
+    expect(derived.body.data.sources).toMatchObject({
+      baseline: 'recent_feedback',
+      stdDev: 'recent_feedback',
+      dailySessions: 'recent_feedback',
+    });
     expect(derived.body.data.baseline).toBeGreaterThan(0.1);
     expect(derived.body.data.sessionsPerVariant).toBeGreaterThan(0);
     expectError(await postJson(t.app, `${BASE}/power`, { metric: 'revenue', mde: 0.1 }), 400, 'VALIDATION_ERROR', '/metric');
     expectError(await postJson(t.app, `${BASE}/power`, { metric: 'dwell_time', mde: 0.1 }), 400, 'VALIDATION_ERROR', '/baseline');
-    expectError(await postJson(t.app, `${BASE}/power`, { metric: 'dwell_time', baseline: 30_000, mde: 0.1 }), 400, 'VALIDATION_ERROR', '/stdDev');
+    expectError(
+      await postJson(t.app, `${BASE}/power`, { metric: 'dwell_time', baseline: 30_000, mde: 0.1 }),
+      400,
+      'VALIDATION_ERROR',
+      '/stdDev',
+    );
   });
 });

@@ -40,14 +40,24 @@ describe.each(databaseKinds())('API keys on %s', (kind) => {
     expectError(await postJson(t.app, '/api/nous/ab-testing/experiments', EXPERIMENT('by-ingest'), bearer(keys.ingest!)), 403, 'FORBIDDEN');
 
     expect((await request(t.app, { method: 'GET', url: '/api/cortex/feedback', headers: bearer(keys.read!) })).statusCode).toBe(200);
-    expect((await postJson(t.app, '/api/nous/ab-testing/power', { metric: 'ctr', baseline: 0.1, mde: 0.1 }, bearer(keys.read!))).statusCode).toBe(200);
+    expect(
+      (await postJson(t.app, '/api/nous/ab-testing/power', { metric: 'ctr', baseline: 0.1, mde: 0.1 }, bearer(keys.read!))).statusCode,
+    ).toBe(200);
     expectError(await postJson(t.app, '/api/cortex/feedback', FEEDBACK, bearer(keys.read!)), 403, 'FORBIDDEN');
-    expectError(await request(t.app, { method: 'DELETE', url: '/api/cortex/feedback?sessionId=s', headers: bearer(keys.read!) }), 403, 'FORBIDDEN');
+    expectError(
+      await request(t.app, { method: 'DELETE', url: '/api/cortex/feedback?sessionId=s', headers: bearer(keys.read!) }),
+      403,
+      'FORBIDDEN',
+    );
 
     const created = await postJson(t.app, '/api/nous/ab-testing/experiments', EXPERIMENT('by-admin'), bearer(keys.admin!));
     expect(created.statusCode).toBe(201);
     expect((await postJson(t.app, '/api/cortex/feedback', FEEDBACK, bearer(keys.admin!))).statusCode).toBe(201);
-    const events = await request(t.app, { method: 'GET', url: `/api/nous/ab-testing/experiments/${created.body.data.experimentId}/events`, headers: bearer(keys.read!) });
+    const events = await request(t.app, {
+      method: 'GET',
+      url: `/api/nous/ab-testing/experiments/${created.body.data.experimentId}/events`,
+      headers: bearer(keys.read!),
+    });
     expect(events.body.data.items[0].actor).toBe('admin-key');
   });
 
@@ -65,25 +75,44 @@ describe('keys from SEARCHLOOP_API_KEYS, CORS, rate limits and JSON depth', () =
   let t: TestApp;
   beforeAll(async () => {
     const config = loadConfig({ SEARCHLOOP_API_KEYS: 'browser-ingest-key-0001:ingest,ops-admin-key-000001:admin' });
-    t = await buildTestApp('sqlite', { envApiKeys: config.apiKeys, corsOrigins: ['https://shop.example.com'], rateLimitPerIp: 30, rateLimitPerKey: 5, rateLimitWindowMs: 60_000, maxJsonDepth: 10 });
+    t = await buildTestApp('sqlite', {
+      envApiKeys: config.apiKeys,
+      corsOrigins: ['https://shop.example.com'],
+      rateLimitPerIp: 30,
+      rateLimitPerKey: 5,
+      rateLimitWindowMs: 60_000,
+      maxJsonDepth: 10,
+    });
   });
   afterAll(async () => t.close());
 
   it('accepts environment keys with their scopes', async () => {
     expect((await postJson(t.app, '/api/cortex/feedback', FEEDBACK, bearer('browser-ingest-key-0001'))).statusCode).toBe(201);
-    expectError(await postJson(t.app, '/api/nous/ab-testing/experiments', EXPERIMENT('env'), bearer('browser-ingest-key-0001')), 403, 'FORBIDDEN');
+    expectError(
+      await postJson(t.app, '/api/nous/ab-testing/experiments', EXPERIMENT('env'), bearer('browser-ingest-key-0001')),
+      403,
+      'FORBIDDEN',
+    );
   });
 
   it('answers a browser preflight for the ingest route from an allowed origin only', async () => {
     const ok = await request(t.app, {
       method: 'OPTIONS',
       url: '/api/cortex/feedback',
-      headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,authorization' },
+      headers: {
+        origin: 'https://shop.example.com',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,authorization',
+      },
     });
     expect(ok.statusCode).toBe(204);
     expect(ok.headers['access-control-allow-origin']).toBe('https://shop.example.com');
     expect(String(ok.headers['access-control-allow-headers'])).toContain('authorization');
-    const other = await request(t.app, { method: 'OPTIONS', url: '/api/cortex/feedback', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const other = await request(t.app, {
+      method: 'OPTIONS',
+      url: '/api/cortex/feedback',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });
 

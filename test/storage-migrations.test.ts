@@ -14,7 +14,10 @@ describe.each(databaseKinds())('migrations on %s', (kind) => {
       expect([...ra.applied, ...rb.applied].sort()).toEqual(Object.keys(migrations).sort());
       const again = await migrateToLatest(a);
       expect(again.applied).toEqual([]);
-      const rows = await a.db.selectFrom('kysely_migration' as never).selectAll().execute();
+      const rows = await a.db
+        .selectFrom('kysely_migration' as never)
+        .selectAll()
+        .execute();
       expect(rows).toHaveLength(Object.keys(migrations).length);
       // The schema is usable: a write and a read through the new tables.
       await a.db.insertInto('feedback_submissions').values({ id: 'x', session_id: 's', item_count: 0, received_at: 1 }).execute();

@@ -21,10 +21,22 @@ const body = JSON.stringify({ unitId: '[<id>]', attributes: { country: 'NL', dev
 
 async function setUpExperiments(server: ServerProcess, which: 'first' | 'rest'): Promise<number> {
   const post = (url: string, payload?: unknown) =>
-    fetch(`${server.url}${url}`, { method: 'POST', headers: payload ? { 'content-type': 'application/json' } : {}, body: payload ? JSON.stringify(payload) : null }).then((r) => r.json() as Promise<{ data: { experimentId: string } }>);
+    fetch(`${server.url}${url}`, {
+      method: 'POST',
+      headers: payload ? { 'content-type': 'application/json' } : {},
+      body: payload ? JSON.stringify(payload) : null,
+    }).then((r) => r.json() as Promise<{ data: { experimentId: string } }>);
   const configs = [
     { variants: [{ id: 'control' }, { id: 'grid' }], trafficAllocation: 1 },
-    { variants: [{ id: 'a', weight: 0.2 }, { id: 'b', weight: 0.3 }, { id: 'c', weight: 0.5 }], trafficAllocation: 0.8, layer: { id: 'ranking', range: [0, 0.5] } },
+    {
+      variants: [
+        { id: 'a', weight: 0.2 },
+        { id: 'b', weight: 0.3 },
+        { id: 'c', weight: 0.5 },
+      ],
+      trafficAllocation: 0.8,
+      layer: { id: 'ranking', range: [0, 0.5] },
+    },
     { variants: [{ id: 'a' }, { id: 'b' }], conditions: { country: { $in: ['NL', 'BE'] } } },
   ];
   for (const [i, configuration] of configs.entries()) {
@@ -32,7 +44,11 @@ async function setUpExperiments(server: ServerProcess, which: 'first' | 'rest'):
     const created = await post('/api/nous/ab-testing/experiments', { name: `bench-${i}-${Date.now()}`, configuration });
     await post(`/api/nous/ab-testing/experiments/${created.data.experimentId}/start`);
   }
-  const sample = await fetch(`${server.url}/api/nous/ab-testing/assign`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body.replace('[<id>]', 'sample-unit') });
+  const sample = await fetch(`${server.url}/api/nous/ab-testing/assign`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: body.replace('[<id>]', 'sample-unit'),
+  });
   return (await sample.text()).length;
 }
 
@@ -55,18 +71,34 @@ async function dropPgSchema(schema: string): Promise<void> {
 const rows: { name: string; result: LoadResult }[] = [];
 async function measure(name: string, server: ServerProcess) {
   await runLoad({ url: `${server.url}/api/nous/ab-testing/assign`, connections: CONNECTIONS, durationSeconds: 2, body }); // warm-up
-  const result = await runLoad({ url: `${server.url}/api/nous/ab-testing/assign`, connections: CONNECTIONS, durationSeconds: DURATION, body });
+  const result = await runLoad({
+    url: `${server.url}/api/nous/ab-testing/assign`,
+    connections: CONNECTIONS,
+    durationSeconds: DURATION,
+    body,
+  });
   rows.push({ name, result });
   process.stderr.write(`${name}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms\n`);
 }
 
 const tsx = ['--import', 'tsx'];
 const sqliteDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-assign-'));
-const searchloop = (env: Record<string, string>, port: number) => startProcess(process.execPath, [path.join(ROOT, 'dist/cli.js'), 'serve'], { LOG_LEVEL: 'warn', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0', ...env }, port);
+const searchloop = (env: Record<string, string>, port: number) =>
+  startProcess(
+    process.execPath,
+    [path.join(ROOT, 'dist/cli.js'), 'serve'],
+    { LOG_LEVEL: 'warn', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0', ...env },
+    port,
+  );
 
 const sqlite = await searchloop({ DATABASE_URL: `sqlite://${sqliteDir}/bench.db` }, 3301);
 const responseBytes = await setUpExperiments(sqlite, 'first');
-const ceiling = await startProcess(process.execPath, [...tsx, path.join(import.meta.dirname, 'ceiling-server.ts')], { RESPONSE_BYTES: String(responseBytes) }, 3300);
+const ceiling = await startProcess(
+  process.execPath,
+  [...tsx, path.join(import.meta.dirname, 'ceiling-server.ts')],
+  { RESPONSE_BYTES: String(responseBytes) },
+  3300,
+);
 await measure('ceiling: bare Fastify, constant answer', ceiling);
 await ceiling.stop();
 await measure('Searchloop assign, SQLite, 1 experiment', sqlite);
@@ -92,9 +124,13 @@ try {
 
 const ceilingRps = rows[0]!.result.rps;
 console.log(`\nbench/assign — ${new Date().toISOString().slice(0, 10)} — ${machineLine()}`);
-console.log(`${CONNECTIONS} connections, ${DURATION} s per case, every request a new unit (an exposure write per enrolled experiment, group-committed); 1-experiment response ${responseBytes} bytes\n`);
+console.log(
+  `${CONNECTIONS} connections, ${DURATION} s per case, every request a new unit (an exposure write per enrolled experiment, group-committed); 1-experiment response ${responseBytes} bytes\n`,
+);
 console.log('| case | req/s | p50 ms | p99 ms | of ceiling | errors/non-2xx |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const { name, result } of rows) {
-  console.log(`| ${name} | ${result.rps.toFixed(0)} | ${result.p50} | ${result.p99} | ${((100 * result.rps) / ceilingRps).toFixed(0)} % | ${result.errors}/${result.non2xx} |`);
+  console.log(
+    `| ${name} | ${result.rps.toFixed(0)} | ${result.p50} | ${result.p99} | ${((100 * result.rps) / ceilingRps).toFixed(0)} % | ${result.errors}/${result.non2xx} |`,
+  );
 }

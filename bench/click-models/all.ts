@@ -17,7 +17,17 @@ const started = process.hrtime.bigint();
 const log = encodeSessions(train, 10);
 const encodeSeconds = Number(process.hrtime.bigint() - started) / 1e9;
 
-const header = ['algorithm', 'train sessions', 'iterations', 'fit seconds', 'sessions/s', 'ρ vs true α·σ', 'held-out LL', 'perplexity', 'peak RSS MB'];
+const header = [
+  'algorithm',
+  'train sessions',
+  'iterations',
+  'fit seconds',
+  'sessions/s',
+  'ρ vs true α·σ',
+  'held-out LL',
+  'perplexity',
+  'peak RSS MB',
+];
 const rows: string[][] = [];
 for (const algorithm of CLICK_MODEL_ALGORITHMS) {
   const start = process.hrtime.bigint();

@@ -9,7 +9,13 @@ export function feedbackBody(items: number): string {
         userAction: i % 5 === 1 ? 'click' : 'impression',
         resultId: `doc-${i}`,
         queryHash: 'running shoes',
-        customMetadata: { position: i + 1, deviceType: 'mobile', searchType: 'keyword', language: 'en', viewport: { width: 390, height: 844 } },
+        customMetadata: {
+          position: i + 1,
+          deviceType: 'mobile',
+          searchType: 'keyword',
+          language: 'en',
+          viewport: { width: 390, height: 844 },
+        },
       },
     })),
   });

@@ -8,7 +8,10 @@ import { registerValidation } from '../../src/http/validation.js';
  */
 const app = Fastify({ logger: false });
 registerValidation(app);
-const constant = { success: true, data: { feedbackId: '01KAAAAAAAAAAAAAAAAAAAAAAA', processed: true, timestamp: new Date().toISOString(), items: 1 } };
+const constant = {
+  success: true,
+  data: { feedbackId: '01KAAAAAAAAAAAAAAAAAAAAAAA', processed: true, timestamp: new Date().toISOString(), items: 1 },
+};
 app.get('/healthz', async () => ({ ok: true }));
 app.post('/api/cortex/feedback', { schema: { body: FeedbackSubmissionBody } }, async (_req, reply) => reply.status(201).send(constant));
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

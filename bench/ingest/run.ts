@@ -36,7 +36,15 @@ interface Row {
   errors: string;
 }
 const rows: Row[] = [];
-const fromLoad = (name: string, items: number, r: LoadResult): Row => ({ name, itemsPerRequest: items, rps: r.rps, itemsPerSecond: r.rps * items, p50: r.p50, p99: r.p99, errors: `${r.errors}/${r.non2xx}` });
+const fromLoad = (name: string, items: number, r: LoadResult): Row => ({
+  name,
+  itemsPerRequest: items,
+  rps: r.rps,
+  itemsPerSecond: r.rps * items,
+  p50: r.p50,
+  p99: r.p99,
+  errors: `${r.errors}/${r.non2xx}`,
+});
 
 async function http(name: string, url: string, items: number) {
   const body = feedbackBody(items);
@@ -48,9 +56,29 @@ async function http(name: string, url: string, items: number) {
 
 function record(submissionId: string, seq: number, now: number): FeedbackRecord {
   return {
-    id: newId(), submissionId, seq, sessionId: 'bench', queryId: 'query', rating: seq % 5 === 4 ? 4 : null, userAction: seq % 5 === 1 ? 'click' : 'impression',
-    eventTime: now, receivedAt: now, resultId: `doc-${seq}`, queryHash: 'running shoes', engagementType: null, searchType: 'keyword', position: seq + 1,
-    timeToClick: null, deviceType: 'mobile', viewportWidth: 390, viewportHeight: 844, scrollDepth: null, dwellTime: null, category: null, language: 'en', extraMetadata: null,
+    id: newId(),
+    submissionId,
+    seq,
+    sessionId: 'bench',
+    queryId: 'query',
+    rating: seq % 5 === 4 ? 4 : null,
+    userAction: seq % 5 === 1 ? 'click' : 'impression',
+    eventTime: now,
+    receivedAt: now,
+    resultId: `doc-${seq}`,
+    queryHash: 'running shoes',
+    engagementType: null,
+    searchType: 'keyword',
+    position: seq + 1,
+    timeToClick: null,
+    deviceType: 'mobile',
+    viewportWidth: 390,
+    viewportHeight: 844,
+    scrollDepth: null,
+    dwellTime: null,
+    category: null,
+    language: 'en',
+    extraMetadata: null,
   };
 }
 
@@ -65,13 +93,26 @@ async function databaseCeiling(name: string, target: DatabaseTarget, items: numb
     const t = performance.now();
     const id = newId();
     const now = Date.now();
-    await store.insertSubmissions([{ submission: { id, sessionId: 'bench', itemCount: items, receivedAt: now }, items: Array.from({ length: items }, (_, i) => record(id, i, now)) }]);
+    await store.insertSubmissions([
+      {
+        submission: { id, sessionId: 'bench', itemCount: items, receivedAt: now },
+        items: Array.from({ length: items }, (_, i) => record(id, i, now)),
+      },
+    ]);
     latencies.push(performance.now() - t);
   }
   await handle.close();
   latencies.sort((a, b) => a - b);
   const rps = latencies.length / DURATION;
-  rows.push({ name, itemsPerRequest: items, rps, itemsPerSecond: rps * items, p50: Number(latencies[Math.floor(latencies.length * 0.5)]!.toFixed(2)), p99: Number(latencies[Math.floor(latencies.length * 0.99)]!.toFixed(2)), errors: '0/0' });
+  rows.push({
+    name,
+    itemsPerRequest: items,
+    rps,
+    itemsPerSecond: rps * items,
+    p50: Number(latencies[Math.floor(latencies.length * 0.5)]!.toFixed(2)),
+    p99: Number(latencies[Math.floor(latencies.length * 0.99)]!.toFixed(2)),
+    errors: '0/0',
+  });
   process.stderr.write(`${name}: ${rps.toFixed(0)} tx/s\n`);
 }
 
@@ -91,7 +132,12 @@ await ceiling.stop();
 await databaseCeiling('(b) database ceiling, SQLite', { kind: 'sqlite', path: path.join(tmp, 'ceiling.db') }, 1);
 await databaseCeiling('(b) database ceiling, SQLite', { kind: 'sqlite', path: path.join(tmp, 'ceiling.db') }, 50);
 const serve = (env: Record<string, string>, port: number) =>
-  startProcess(process.execPath, [path.join(ROOT, 'dist/cli.js'), 'serve'], { LOG_LEVEL: 'warn', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0', ...env }, port);
+  startProcess(
+    process.execPath,
+    [path.join(ROOT, 'dist/cli.js'), 'serve'],
+    { LOG_LEVEL: 'warn', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0', ...env },
+    port,
+  );
 const sqlite = await serve({ DATABASE_URL: `sqlite://${tmp}/searchloop.db` }, 3401);
 await http('(c) Searchloop, SQLite', sqlite.url, 1);
 await http('(c) Searchloop, SQLite', sqlite.url, 50);
@@ -122,5 +168,7 @@ for (const r of rows) {
   const b = rows.find((x) => x.name.startsWith('(b)') && x.name.includes(db) && db && x.itemsPerRequest === r.itemsPerRequest);
   const vsA = r.name.startsWith('(c)') && a ? `${((100 * r.rps) / a.rps).toFixed(0)} %` : '';
   const vsB = r.name.startsWith('(c)') && b ? `${((100 * r.itemsPerSecond) / b.itemsPerSecond).toFixed(0)} %` : '';
-  console.log(`| ${r.name} | ${r.itemsPerRequest} | ${r.rps.toFixed(0)} | ${r.itemsPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${vsA} | ${vsB} | ${r.errors} |`);
+  console.log(
+    `| ${r.name} | ${r.itemsPerRequest} | ${r.rps.toFixed(0)} | ${r.itemsPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${vsA} | ${vsB} | ${r.errors} |`,
+  );
 }

@@ -28,18 +28,31 @@ const rssMb = () => {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 };
 const run = (seconds: number, rate?: number) =>
-  autocannon({ url, method: 'POST', connections: 64, duration: seconds, headers: { 'content-type': 'application/json' }, body, idReplacement: true, ...(rate ? { overallRate: rate } : {}) });
+  autocannon({
+    url,
+    method: 'POST',
+    connections: 64,
+    duration: seconds,
+    headers: { 'content-type': 'application/json' },
+    body,
+    idReplacement: true,
+    ...(rate ? { overallRate: rate } : {}),
+  });
 
 const max = await run(10);
 const rate = Math.floor(max.requests.average * 0.8);
 console.log(`\nbench/ingest soak — ${new Date().toISOString().slice(0, 10)} — ${machineLine()}`);
-console.log(`SQLite, single-item submissions; measured maximum ${max.requests.average.toFixed(0)} req/s, soak at ${rate} req/s for ${MINUTES} min\n`);
+console.log(
+  `SQLite, single-item submissions; measured maximum ${max.requests.average.toFixed(0)} req/s, soak at ${rate} req/s for ${MINUTES} min\n`,
+);
 console.log('| minute | req/s | p50 ms | p99 ms | non-2xx | server RSS MB |');
 console.log('|---:|---:|---:|---:|---:|---:|');
 console.log(`| start | | | | | ${rssMb().toFixed(0)} |`);
 for (let minute = 1; minute <= MINUTES; minute += 1) {
   const r = await run(60, rate);
-  console.log(`| ${minute} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx} | ${rssMb().toFixed(0)} |`);
+  console.log(
+    `| ${minute} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx} | ${rssMb().toFixed(0)} |`,
+  );
 }
 await server.stop();
 fs.rmSync(tmp, { recursive: true, force: true });

@@ -21,7 +21,15 @@ function batch(): string {
   for (let s = 0; s < 10; s += 1) {
     searches += 1;
     for (let r = 1; r <= 10; r += 1) {
-      feedback.push({ queryId: `s-${searches}`, metadata: { userAction: r === 3 && rnd() < 0.5 ? 'click' : 'impression', resultId: `doc-${Math.floor(rnd() * 500)}`, queryHash: `q-${searches % 200}`, customMetadata: { position: r } } });
+      feedback.push({
+        queryId: `s-${searches}`,
+        metadata: {
+          userAction: r === 3 && rnd() < 0.5 ? 'click' : 'impression',
+          resultId: `doc-${Math.floor(rnd() * 500)}`,
+          queryHash: `q-${searches % 200}`,
+          customMetadata: { position: r },
+        },
+      });
     }
   }
   return JSON.stringify({ sessionId: `bench-${searches % 1000}`, feedback });
@@ -34,7 +42,12 @@ async function ingestFor(seconds: number): Promise<number> {
   await Promise.all(
     Array.from({ length: 4 }, async () => {
       while (Date.now() < end) {
-        const res = await t.app.inject({ method: 'POST', url: '/api/cortex/feedback', payload: batch(), headers: { 'content-type': 'application/json' } });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/cortex/feedback',
+          payload: batch(),
+          headers: { 'content-type': 'application/json' },
+        });
         if (res.statusCode !== 201) throw new Error(res.body);
         items += 100;
       }
@@ -51,11 +64,25 @@ for (let q = 1; q <= 2000; q += 1) {
     lines.push(`${Math.min(4, Math.floor((x[0]! + x[1]! * x[2]! + rnd()) * 2))} qid:${q} ${x.map((v, j) => `${j + 1}:${v}`).join(' ')}`);
   }
 }
-await t.app.inject({ method: 'POST', url: M, payload: { modelId: 'busy', name: 'busy', type: 'ranker', config: { trainingData: 'dataset', numTrees: 400, numLeaves: 63, minDataInLeaf: 10 } } });
+await t.app.inject({
+  method: 'POST',
+  url: M,
+  payload: {
+    modelId: 'busy',
+    name: 'busy',
+    type: 'ranker',
+    config: { trainingData: 'dataset', numTrees: 400, numLeaves: 63, minDataInLeaf: 10 },
+  },
+});
 await ingestFor(2); // warm-up
 const idle = await ingestFor(SECONDS);
 
-await t.app.inject({ method: 'POST', url: `${M}/busy/dataset`, payload: `${lines.join('\n')}\n`, headers: { 'content-type': 'text/plain' } });
+await t.app.inject({
+  method: 'POST',
+  url: `${M}/busy/dataset`,
+  payload: `${lines.join('\n')}\n`,
+  headers: { 'content-type': 'text/plain' },
+});
 const training = t.container.learning.trainingService.runUntilIdle();
 const status = async () => (await t.app.inject({ method: 'GET', url: `${M}/busy` })).json().data.status as string;
 while ((await status()) !== 'training') await new Promise((r) => setTimeout(r, 20));
@@ -66,13 +93,21 @@ const trainStarted = Date.now();
 await training;
 const model = (await t.app.inject({ method: 'GET', url: `${M}/busy` })).json().data;
 
-console.log(`\nFeedback ingestion (items/s, 100 items per request, 4 in flight, ${SECONDS} s each), SQLite, in-process. ${machineLine()}\n`);
+console.log(
+  `\nFeedback ingestion (items/s, 100 items per request, 4 in flight, ${SECONDS} s each), SQLite, in-process. ${machineLine()}\n`,
+);
 printTable(
   ['phase', 'items/s', 'vs idle'],
   [
     ['idle', Math.round(idle), '1.00'],
-    [`while training (${stillTraining ? 'still training at the end' : 'TRAINING ENDED EARLY'})`, Math.round(busy), (busy / idle).toFixed(2)],
+    [
+      `while training (${stillTraining ? 'still training at the end' : 'TRAINING ENDED EARLY'})`,
+      Math.round(busy),
+      (busy / idle).toFixed(2),
+    ],
   ],
 );
-console.log(`\nTraining job: ${model.status}, ${model.metrics.trees} trees, trainingSeconds ${Number(model.metrics.trainingSeconds).toFixed(1)} (finished ${((Date.now() - trainStarted) / 1000).toFixed(1)} s after the measurement).`);
+console.log(
+  `\nTraining job: ${model.status}, ${model.metrics.trees} trees, trainingSeconds ${Number(model.metrics.trainingSeconds).toFixed(1)} (finished ${((Date.now() - trainStarted) / 1000).toFixed(1)} s after the measurement).`,
+);
 await t.close();

@@ -26,8 +26,22 @@ for (let q = 1; q <= 400; q += 1) {
 
 const t = await benchApp();
 const M = '/api/nous/learn/models';
-await t.app.inject({ method: 'POST', url: M, payload: { modelId: 'bench', name: 'bench', type: 'ranker', config: { trainingData: 'dataset', numTrees: 100, numLeaves: 31, learningRate: 0.1, minDataInLeaf: 5 } } });
-await t.app.inject({ method: 'POST', url: `${M}/bench/dataset`, payload: `${lines.join('\n')}\n`, headers: { 'content-type': 'text/plain' } });
+await t.app.inject({
+  method: 'POST',
+  url: M,
+  payload: {
+    modelId: 'bench',
+    name: 'bench',
+    type: 'ranker',
+    config: { trainingData: 'dataset', numTrees: 100, numLeaves: 31, learningRate: 0.1, minDataInLeaf: 5 },
+  },
+});
+await t.app.inject({
+  method: 'POST',
+  url: `${M}/bench/dataset`,
+  payload: `${lines.join('\n')}\n`,
+  headers: { 'content-type': 'text/plain' },
+});
 await t.container.learning.trainingService.runUntilIdle();
 const model = (await t.app.inject({ method: 'GET', url: `${M}/bench` })).json().data;
 if (model.status !== 'ready') throw new Error(`model not ready: ${model.error}`);
@@ -44,7 +58,8 @@ const bodies = Array.from({ length: 32 }, () =>
 
 async function measure(explain: boolean): Promise<number[]> {
   const url = `${M}/bench/rank${explain ? '?explain=true' : ''}`;
-  for (let i = 0; i < 200; i += 1) await t.app.inject({ method: 'POST', url, payload: bodies[i % 32], headers: { 'content-type': 'application/json' } });
+  for (let i = 0; i < 200; i += 1)
+    await t.app.inject({ method: 'POST', url, payload: bodies[i % 32], headers: { 'content-type': 'application/json' } });
   const times: number[] = [];
   for (let i = 0; i < REQUESTS; i += 1) {
     const start = process.hrtime.bigint();
@@ -58,8 +73,16 @@ async function measure(explain: boolean): Promise<number[]> {
 const rows = [];
 for (const explain of [false, true]) {
   const s = await measure(explain);
-  rows.push([explain ? 'rank?explain=true' : 'rank', REQUESTS, percentile(s, 50).toFixed(2), percentile(s, 95).toFixed(2), percentile(s, 99).toFixed(2)]);
+  rows.push([
+    explain ? 'rank?explain=true' : 'rank',
+    REQUESTS,
+    percentile(s, 50).toFixed(2),
+    percentile(s, 95).toFixed(2),
+    percentile(s, 99).toFixed(2),
+  ]);
 }
-console.log(`\nPOST …/rank, 100 results × ${FEATURES} features, ${model.metrics.trees} trees × 31 leaves, in-process (app.inject). ${machineLine()}\n`);
+console.log(
+  `\nPOST …/rank, 100 results × ${FEATURES} features, ${model.metrics.trees} trees × 31 leaves, in-process (app.inject). ${machineLine()}\n`,
+);
 printTable(['request', 'n', 'p50 ms', 'p95 ms', 'p99 ms'], rows);
 await t.close();

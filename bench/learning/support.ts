@@ -8,10 +8,19 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 
 /** The real app on a fresh SQLite file (or DATABASE_URL), requests in-process via app.inject. */
-export async function benchApp(): Promise<{ app: FastifyInstance; container: Container; database: DatabaseHandle; close(): Promise<void> }> {
+export async function benchApp(): Promise<{
+  app: FastifyInstance;
+  container: Container;
+  database: DatabaseHandle;
+  close(): Promise<void>;
+}> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'searchloop-bench-'));
   const url = process.env.DATABASE_URL;
-  const database = await openDatabase(url?.startsWith('postgres') ? { kind: 'postgres', url, schema: `bench_${process.pid}` } : { kind: 'sqlite', path: path.join(dir, 'bench.db') });
+  const database = await openDatabase(
+    url?.startsWith('postgres')
+      ? { kind: 'postgres', url, schema: `bench_${process.pid}` }
+      : { kind: 'sqlite', path: path.join(dir, 'bench.db') },
+  );
   await migrateToLatest(database);
   const container = createContainer(database);
   const app = await buildApp({ bodyLimitBytes: 64 * 1024 * 1024, logLevel: 'silent', logger: false }, container);

@@ -19,8 +19,21 @@ export interface XgbRun {
 }
 
 /** Train with bench/ranker/xgb_ltr.py; predictions[0] is the train file, then each extra file. */
-export function runXgboost(objective: string, trainFile: string, predictFiles: string[], opts: { rounds: number; eta: number; leaves: number; nthread?: number }): XgbRun {
-  const args = [join(HERE, 'xgb_ltr.py'), objective, trainFile, String(opts.rounds), String(opts.eta), String(opts.leaves), ...predictFiles];
+export function runXgboost(
+  objective: string,
+  trainFile: string,
+  predictFiles: string[],
+  opts: { rounds: number; eta: number; leaves: number; nthread?: number },
+): XgbRun {
+  const args = [
+    join(HERE, 'xgb_ltr.py'),
+    objective,
+    trainFile,
+    String(opts.rounds),
+    String(opts.eta),
+    String(opts.leaves),
+    ...predictFiles,
+  ];
   const env = { ...process.env, ...(opts.nthread ? { XGB_NTHREAD: String(opts.nthread) } : {}) };
   const out = execFileSync(PYTHON, args, { env, maxBuffer: 1 << 30, encoding: 'utf8' });
   return JSON.parse(out) as XgbRun;

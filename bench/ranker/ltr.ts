@@ -19,11 +19,21 @@ const arg = (name: string, dflt: number) => {
 const SEED = arg('seed', 42);
 const REPEAT = arg('repeat', 3);
 const DATA = '/work/shared/data/ltr';
-const PARAMS: Partial<TrainParams> & { objective: 'lambdarank' } = { objective: 'lambdarank', numTrees: 100, learningRate: 0.1, numLeaves: 31 };
+const PARAMS: Partial<TrainParams> & { objective: 'lambdarank' } = {
+  objective: 'lambdarank',
+  numTrees: 100,
+  learningRate: 0.1,
+  numLeaves: 31,
+};
 
 // Split the raw lines by query so both engines read identical text.
-const lines = readFileSync(join(DATA, 'rank.train'), 'utf8').split('\n').filter((l) => l.trim() !== '');
-const sizes = readFileSync(join(DATA, 'rank.train.query'), 'utf8').split('\n').filter((l) => l.trim() !== '').map(Number);
+const lines = readFileSync(join(DATA, 'rank.train'), 'utf8')
+  .split('\n')
+  .filter((l) => l.trim() !== '');
+const sizes = readFileSync(join(DATA, 'rank.train.query'), 'utf8')
+  .split('\n')
+  .filter((l) => l.trim() !== '')
+  .map(Number);
 const queries: string[][] = [];
 let at = 0;
 sizes.forEach((n, q) => {
@@ -72,8 +82,12 @@ const xgbTest = ndcgs(testSet.labels, testSet.groups!, xgb.predictions[1]!);
 const xgbTrain = ndcgs(trainSet.labels, trainSet.groups!, xgb.predictions[0]!);
 const origTest = ndcgs(testSet.labels, testSet.groups!, originalOrderScores(testSet.numRows));
 
-console.log(`LETOR sample: ${trainSet.numRows} train rows / ${trainQ.length} queries, ${testSet.numRows} held-out rows / ${testQ.length} queries (seed ${SEED})`);
-console.log(`100 trees, learning rate 0.1, 31 leaves; XGBoost ${xgb.version} rank:ndcg hist lossguide max_depth 0; best of ${REPEAT} timings`);
+console.log(
+  `LETOR sample: ${trainSet.numRows} train rows / ${trainQ.length} queries, ${testSet.numRows} held-out rows / ${testQ.length} queries (seed ${SEED})`,
+);
+console.log(
+  `100 trees, learning rate 0.1, 31 leaves; XGBoost ${xgb.version} rank:ndcg hist lossguide max_depth 0; best of ${REPEAT} timings`,
+);
 console.log('NDCG: gain 2^l-1, all-zero queries count 1 (XGBoost ndcg@k / LightGBM convention), same metric code for both.\n');
 printTable(
   ['', 'NDCG@1', 'NDCG@3', 'NDCG@5', 'NDCG@10', 'train s'],
@@ -93,5 +107,10 @@ const goals = [
   ['train time ≤ 2× XGBoost (default threads)', ours <= 2 * xgbSeconds],
 ] as const;
 console.log('');
-printTable(['goal', 'met'], goals.map(([g, ok]) => [g, ok ? 'yes' : 'NO']));
-console.log(`\ntime ratio ours/XGBoost: ${(ours / xgbSeconds).toFixed(2)} vs default nthread, ${(ours / xgb1Seconds).toFixed(2)} vs nthread=1 (ours is single-threaded)`);
+printTable(
+  ['goal', 'met'],
+  goals.map(([g, ok]) => [g, ok ? 'yes' : 'NO']),
+);
+console.log(
+  `\ntime ratio ours/XGBoost: ${(ours / xgbSeconds).toFixed(2)} vs default nthread, ${(ours / xgb1Seconds).toFixed(2)} vs nthread=1 (ours is single-threaded)`,
+);

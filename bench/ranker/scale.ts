@@ -35,7 +35,8 @@ function generate(path: string): void {
     const qShift = rng() - 0.5;
     for (let d = 0; d < perQuery; d++) {
       const x = Array.from({ length: FEATURES }, () => rng());
-      const latent = 2 * x[0]! + x[1]! * x[2]! * 3 - x[3]! + (x[4]! > 0.7 ? 1 : 0) + Math.sin(6 * x[5]!) + x[6]! * x[7]! + qShift + (rng() - 0.5) * 1.2;
+      const latent =
+        2 * x[0]! + x[1]! * x[2]! * 3 - x[3]! + (x[4]! > 0.7 ? 1 : 0) + Math.sin(6 * x[5]!) + x[6]! * x[7]! + qShift + (rng() - 0.5) * 1.2;
       const label = Math.max(0, Math.min(4, Math.floor(latent * 1.3)));
       const parts = [String(label), `qid:${q + 1}`];
       x.forEach((v, j) => {
@@ -67,7 +68,9 @@ async function main(): Promise<void> {
   const file = join(benchDir('scale'), `synthetic-${ROWS}x${FEATURES}-${QUERIES}q-seed${SEED}.letor`);
   if (!existsSync(file)) generate(file);
   const self = fileURLToPath(import.meta.url);
-  const ours = JSON.parse(execFileSync(process.execPath, [...process.execArgv, self, '--child', file], { encoding: 'utf8', maxBuffer: 1 << 26 })) as {
+  const ours = JSON.parse(
+    execFileSync(process.execPath, [...process.execArgv, self, '--child', file], { encoding: 'utf8', maxBuffer: 1 << 26 }),
+  ) as {
     parseSeconds: number;
     trainSeconds: number;
     peakRssMb: number;
@@ -84,12 +87,20 @@ async function main(): Promise<void> {
   printTable(
     ['engine', 'train s', 'peak RSS MB', 'NDCG@10 (train)', 'note'],
     [
-      ['ours (1 thread)', ours.trainSeconds, ours.peakRssMb, ours.ndcg10, `parse ${ours.parseSeconds.toFixed(2)} s streamed; RSS = whole Node process`],
+      [
+        'ours (1 thread)',
+        ours.trainSeconds,
+        ours.peakRssMb,
+        ours.ndcg10,
+        `parse ${ours.parseSeconds.toFixed(2)} s streamed; RSS = whole Node process`,
+      ],
       ['XGBoost default nthread', xgb.seconds, xgb.peakRssMb, xgbNdcg(xgb), `RSS after loading the file: ${xgb.loadedRssMb.toFixed(0)} MB`],
       ['XGBoost nthread=1', xgb1.seconds, xgb1.peakRssMb, xgbNdcg(xgb1), ''],
     ],
   );
-  console.log(`\nratio ours/XGBoost: time ${(ours.trainSeconds / xgb.seconds).toFixed(2)} (default nthread), ${(ours.trainSeconds / xgb1.seconds).toFixed(2)} (nthread=1); peak RSS ${(ours.peakRssMb / xgb.peakRssMb).toFixed(2)}`);
+  console.log(
+    `\nratio ours/XGBoost: time ${(ours.trainSeconds / xgb.seconds).toFixed(2)} (default nthread), ${(ours.trainSeconds / xgb1.seconds).toFixed(2)} (nthread=1); peak RSS ${(ours.peakRssMb / xgb.peakRssMb).toFixed(2)}`,
+  );
 }
 
 const ci = process.argv.indexOf('--child');

@@ -60,9 +60,17 @@ const rows = [
   ['flattened forest, Float32Array rows', ...percentiles((k) => scoreBatch(forest, batches[k % 16]!, out)[0]!, ITER)],
   ['tree walk (predictRaw)', ...percentiles((k) => predictRaw(model, batches[k % 16]!, N)[0]!, ITER)],
   ['parsed XGBoost dump, feature maps', ...percentiles((k) => maps[k % 16]!.reduce((s, m) => s + dump.score(m), 0), Math.min(ITER, 5_000))],
-  ['explain() one row (path contributions)', ...percentiles((k) => explain(model, batches[k % 16]!.subarray(0, F)).score, Math.min(ITER, 5_000))],
+  [
+    'explain() one row (path contributions)',
+    ...percentiles((k) => explain(model, batches[k % 16]!.subarray(0, F)).score, Math.min(ITER, 5_000)),
+  ],
 ];
 const depths = model.trees.map(treeDepth);
-console.log(`model: ${model.trees.length} trees, ${model.trees.reduce((s, t) => s + t.leafValue.length, 0)} leaves, depth ≤ ${Math.max(...depths)}, ${F} features; batch = ${N} results`);
+console.log(
+  `model: ${model.trees.length} trees, ${model.trees.reduce((s, t) => s + t.leafValue.length, 0)} leaves, depth ≤ ${Math.max(...depths)}, ${F} features; batch = ${N} results`,
+);
 console.log(`${ITER} timed calls per path (fewer for the map and explain paths), Node ${process.version}\n`);
-printTable(['path (100 results)', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'], rows.map((r) => r.map((c) => (typeof c === 'number' ? Number(c.toFixed(4)) : c))));
+printTable(
+  ['path (100 results)', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'],
+  rows.map((r) => r.map((c) => (typeof c === 'number' ? Number(c.toFixed(4)) : c))),
+);

@@ -25,11 +25,13 @@ const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/t
 
 async function generate(db: Kysely<Database>, dialect: 'sqlite' | 'postgres', experimentId: string, sessions: number) {
   const now = Date.now();
-  const series = dialect === 'sqlite'
-    ? (n: number) => sql`with recursive s(i) as (select 1 union all select i + 1 from s where i < ${sql.lit(n)})`
-    : (n: number) => sql`with s(i) as (select generate_series(1, ${sql.lit(n)}))`;
+  const series =
+    dialect === 'sqlite'
+      ? (n: number) => sql`with recursive s(i) as (select 1 union all select i + 1 from s where i < ${sql.lit(n)})`
+      : (n: number) => sql`with s(i) as (select generate_series(1, ${sql.lit(n)}))`;
   const rand = dialect === 'sqlite' ? sql`(abs(random()) % 1000000) / 1000000.0` : sql`random()`;
-  const int = (max: number) => (dialect === 'sqlite' ? sql`(abs(random()) % ${sql.lit(max)})` : sql`floor(random() * ${sql.lit(max)})::int`);
+  const int = (max: number) =>
+    dialect === 'sqlite' ? sql`(abs(random()) % ${sql.lit(max)})` : sql`floor(random() * ${sql.lit(max)})::int`;
   await sql`${series(sessions)}
     insert into experiment_units (experiment_id, phase, unit_id, variant_id, exposed_at, covariates, impressions, clicks, searches, searches_with_click, rr_sum, rated_items, rating_sum, dwell_sum, dwell_count, satisfied_clicks, ttc_sum, ttc_count, scroll_sum, scroll_count, conversions)
     select ${experimentId}, 0, 'unit-' || i, case when i % 2 = 0 then 'control' else 'treatment' end, ${sql.lit(now)} - (i % 14) * 86400000, null,
@@ -39,9 +41,15 @@ async function generate(db: Kysely<Database>, dialect: 'sqlite' | 'postgres', ex
   // units skip attribution, so the bench folds them in once with the same definitions.
   const day = sql`(exposed_at / 86400000)`;
   await sql`insert into experiment_variant_units (experiment_id, phase, variant_id, day, units)
-    select experiment_id, phase, variant_id, ${day}, count(*) from experiment_units where experiment_id = ${experimentId} group by experiment_id, phase, variant_id, ${day}`.execute(db);
+    select experiment_id, phase, variant_id, ${day}, count(*) from experiment_units where experiment_id = ${experimentId} group by experiment_id, phase, variant_id, ${day}`.execute(
+    db,
+  );
   for (const [metric, { x, y }] of Object.entries(METRIC_COLUMNS)) {
-    const lin = (terms: readonly (readonly [string, number])[]) => sql.join(terms.map(([c, k]) => (c === 'one' ? sql`${sql.lit(k)}` : sql`${sql.lit(k)} * ${sql.ref(c)}`)), sql` + `);
+    const lin = (terms: readonly (readonly [string, number])[]) =>
+      sql.join(
+        terms.map(([c, k]) => (c === 'one' ? sql`${sql.lit(k)}` : sql`${sql.lit(k)} * ${sql.ref(c)}`)),
+        sql` + `,
+      );
     const X = sql`(${lin(x)})`;
     const Y = sql`(${lin(y)})`;
     await sql`insert into experiment_variant_sums (experiment_id, phase, variant_id, day, metric, sx, sy, sxx, syy, sxy)
@@ -64,7 +72,13 @@ async function measure(target: DatabaseTarget, dialect: 'sqlite' | 'postgres', s
   const created = await app.inject({
     method: 'POST',
     url: '/api/nous/ab-testing/experiments',
-    payload: { name: `bench-${sessions}`, configuration: { variants: [{ id: 'control' }, { id: 'treatment' }], targetMetrics: ['ctr', 'mrr', 'abandonment_rate', 'conversion_rate'] } },
+    payload: {
+      name: `bench-${sessions}`,
+      configuration: {
+        variants: [{ id: 'control' }, { id: 'treatment' }],
+        targetMetrics: ['ctr', 'mrr', 'abandonment_rate', 'conversion_rate'],
+      },
+    },
   });
   const id = created.json().data.experimentId as string;
   await app.inject({ method: 'POST', url: `/api/nous/ab-testing/experiments/${id}/start` });
@@ -107,5 +121,7 @@ console.log('GET …/results for 4 target metrics × 2 variants (median of 3 aft
 console.log('| database | sessions | feedback items | results median ms | best ms | ms per 100k sessions |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const { db, r } of rows) {
-  console.log(`| ${db} | ${r.sessions.toLocaleString('en')} | ${r.items.toLocaleString('en')} | ${r.medianMs.toFixed(0)} | ${r.bestMs.toFixed(0)} | ${((r.medianMs / r.sessions) * 100_000).toFixed(1)} |`);
+  console.log(
+    `| ${db} | ${r.sessions.toLocaleString('en')} | ${r.items.toLocaleString('en')} | ${r.medianMs.toFixed(0)} | ${r.bestMs.toFixed(0)} | ${((r.medianMs / r.sessions) * 100_000).toFixed(1)} |`,
+  );
 }

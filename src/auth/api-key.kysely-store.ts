@@ -21,7 +21,15 @@ export class KyselyApiKeyStore implements ApiKeyStore {
     try {
       await this.db
         .insertInto('api_keys')
-        .values({ id: k.id, name: k.name, scope: k.scope, key_hash: k.keyHash, prefix: k.prefix, created_at: k.createdAt, revoked_at: k.revokedAt })
+        .values({
+          id: k.id,
+          name: k.name,
+          scope: k.scope,
+          key_hash: k.keyHash,
+          prefix: k.prefix,
+          created_at: k.createdAt,
+          revoked_at: k.revokedAt,
+        })
         .execute();
       return 'inserted';
     } catch (error) {

@@ -56,7 +56,15 @@ export class ApiKeyService {
 
   async create(name: string, scope: ApiScope): Promise<{ key: string; record: Omit<ApiKeyRecord, 'keyHash'> }> {
     const key = `sl_${scope}_${randomBytes(24).toString('base64url')}`;
-    const record: ApiKeyRecord = { id: newId(), name, scope, keyHash: sha256(key).toString('hex'), prefix: key.slice(0, 12), createdAt: this.clock.now(), revokedAt: null };
+    const record: ApiKeyRecord = {
+      id: newId(),
+      name,
+      scope,
+      keyHash: sha256(key).toString('hex'),
+      prefix: key.slice(0, 12),
+      createdAt: this.clock.now(),
+      revokedAt: null,
+    };
     if ((await this.store.insert(record)) === 'duplicate') throw new ConflictError(`an API key named "${name}" already exists`);
     await this.refresh();
     const { keyHash: _hash, ...visible } = record;

@@ -46,13 +46,19 @@ export function decodeNewestFirstCursor(cursor: string | undefined): NewestFirst
   const dot = key.indexOf('.');
   const createdAt = Number(key.slice(0, dot));
   if (dot <= 0 || !Number.isSafeInteger(createdAt)) {
-    throw new ValidationError('/cursor: is not a cursor this service issued', [{ path: '/cursor', message: 'is not a cursor this service issued', in: 'querystring' }]);
+    throw new ValidationError('/cursor: is not a cursor this service issued', [
+      { path: '/cursor', message: 'is not a cursor this service issued', in: 'querystring' },
+    ]);
   }
   return { createdAt, id: key.slice(dot + 1) };
 }
 
 /** The in-memory twin of the stores' newest-first keyset query, for fake stores. */
-export function pageNewestFirst<T extends { createdAt: number; id: string }>(rows: Iterable<T>, after: NewestFirstKey | undefined, limit: number): T[] {
+export function pageNewestFirst<T extends { createdAt: number; id: string }>(
+  rows: Iterable<T>,
+  after: NewestFirstKey | undefined,
+  limit: number,
+): T[] {
   return [...rows]
     .filter((r) => !after || r.createdAt < after.createdAt || (r.createdAt === after.createdAt && r.id < after.id))
     .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))

@@ -36,8 +36,13 @@ export type AssignOneBody = Static<typeof AssignOneBody>;
 export const AssignmentView = Type.Object({
   experimentId: Type.String(),
   inExperiment: Type.Boolean({ description: 'True when the unit is enrolled and measured.' }),
-  variantId: Type.Union([Type.String(), Type.Null()], { description: 'The variant to serve; a concluded winner is served with inExperiment false.' }),
-  variant: Type.Union([Type.Object({ id: Type.String(), name: Type.String(), config: Type.Record(Type.String(), Type.Unknown()) }), Type.Null()]),
+  variantId: Type.Union([Type.String(), Type.Null()], {
+    description: 'The variant to serve; a concluded winner is served with inExperiment false.',
+  }),
+  variant: Type.Union([
+    Type.Object({ id: Type.String(), name: Type.String(), config: Type.Record(Type.String(), Type.Unknown()) }),
+    Type.Null(),
+  ]),
   phase: Type.Integer(),
   reason: Type.String({
     description:

@@ -107,13 +107,27 @@ export class AssignmentService {
     };
     if (r.status === 'concluded') {
       const winner = r.conclusion?.winnerVariantId ?? null;
-      return { experimentId: r.id, inExperiment: false, variantId: winner, variant: variantView(winner), phase: r.phase, reason: winner ? 'concluded_winner' : 'experiment_concluded' };
+      return {
+        experimentId: r.id,
+        inExperiment: false,
+        variantId: winner,
+        variant: variantView(winner),
+        phase: r.phase,
+        reason: winner ? 'concluded_winner' : 'experiment_concluded',
+      };
     }
     if (r.status !== 'running') {
       return { experimentId: r.id, inExperiment: false, variantId: null, variant: null, phase: r.phase, reason: `experiment_${r.status}` };
     }
     const a = assign(s.assignable, unitId, attributes);
-    return { experimentId: r.id, inExperiment: a.inExperiment, variantId: a.variantId, variant: variantView(a.variantId), phase: r.phase, reason: a.reason };
+    return {
+      experimentId: r.id,
+      inExperiment: a.inExperiment,
+      variantId: a.variantId,
+      variant: variantView(a.variantId),
+      phase: r.phase,
+      reason: a.reason,
+    };
   }
 
   private exposure(view: AssignmentView, unitId: string, covariates: Record<string, number> | null, now: number): ExposureRecord {

@@ -60,8 +60,22 @@ export class KyselyAttributionStore implements AttributionStore {
       for (let i = 0; i < searches.length; i += 500) {
         await trx
           .insertInto('experiment_searches')
-          .values(searches.slice(i, i + 500).map((s) => ({ experiment_id: s.experimentId, phase: s.phase, unit_id: s.unitId, query_id: s.queryId, has_click: s.hasClick })))
-          .onConflict((oc) => oc.columns(['experiment_id', 'phase', 'unit_id', 'query_id']).doUpdateSet((eb) => ({ has_click: eb.ref('excluded.has_click') })))
+          .values(
+            searches
+              .slice(i, i + 500)
+              .map((s) => ({
+                experiment_id: s.experimentId,
+                phase: s.phase,
+                unit_id: s.unitId,
+                query_id: s.queryId,
+                has_click: s.hasClick,
+              })),
+          )
+          .onConflict((oc) =>
+            oc
+              .columns(['experiment_id', 'phase', 'unit_id', 'query_id'])
+              .doUpdateSet((eb) => ({ has_click: eb.ref('excluded.has_click') })),
+          )
           .execute();
       }
       for (let i = 0; i < variantSums.length; i += 200) {
@@ -69,7 +83,16 @@ export class KyselyAttributionStore implements AttributionStore {
           .insertInto('experiment_variant_sums')
           .values(
             variantSums.slice(i, i + 200).map((v) => ({
-              experiment_id: v.experimentId, phase: v.phase, variant_id: v.variantId, day: v.day, metric: v.metric, sx: v.sx, sy: v.sy, sxx: v.sxx, syy: v.syy, sxy: v.sxy,
+              experiment_id: v.experimentId,
+              phase: v.phase,
+              variant_id: v.variantId,
+              day: v.day,
+              metric: v.metric,
+              sx: v.sx,
+              sy: v.sy,
+              sxx: v.sxx,
+              syy: v.syy,
+              sxy: v.sxy,
             })),
           )
           .onConflict((oc) =>
@@ -85,7 +108,11 @@ export class KyselyAttributionStore implements AttributionStore {
       }
       const ids = items.map((i) => i.id);
       for (let i = 0; i < ids.length; i += 500) {
-        await trx.updateTable('feedback_items').set({ attributed: 1 }).where('id', 'in', ids.slice(i, i + 500)).execute();
+        await trx
+          .updateTable('feedback_items')
+          .set({ attributed: 1 })
+          .where('id', 'in', ids.slice(i, i + 500))
+          .execute();
       }
       return items.length;
     });
@@ -94,7 +121,18 @@ export class KyselyAttributionStore implements AttributionStore {
   private async claim(trx: Transaction<Database>, limit: number): Promise<AttributableItem[]> {
     const rows = await trx
       .selectFrom('feedback_items')
-      .select(['id', 'session_id', 'query_id', 'user_action', 'rating', 'received_at', 'position', 'dwell_time', 'time_to_click', 'scroll_depth'])
+      .select([
+        'id',
+        'session_id',
+        'query_id',
+        'user_action',
+        'rating',
+        'received_at',
+        'position',
+        'dwell_time',
+        'time_to_click',
+        'scroll_depth',
+      ])
       .where('attributed', '=', 0)
       .orderBy('id')
       .limit(limit)
@@ -136,7 +174,15 @@ export class KyselyAttributionStore implements AttributionStore {
         for (const r of rows) {
           const list = bySession.get(r.unit_id) ?? [];
           const stats = Object.fromEntries(UNIT_STAT_COLUMNS.map((c) => [c, Number(r[c])])) as unknown as UnitStats;
-          list.push({ experimentId: p.experiment_id, phase: p.phase, unitId: r.unit_id, variantId: r.variant_id, exposedAt: r.exposed_at, phaseEndedAt: p.ended_at, stats });
+          list.push({
+            experimentId: p.experiment_id,
+            phase: p.phase,
+            unitId: r.unit_id,
+            variantId: r.variant_id,
+            exposedAt: r.exposed_at,
+            phaseEndedAt: p.ended_at,
+            stats,
+          });
           bySession.set(r.unit_id, list);
         }
       }
@@ -144,7 +190,11 @@ export class KyselyAttributionStore implements AttributionStore {
     return bySession;
   }
 
-  private async knownSearches(trx: Transaction<Database>, items: AttributableItem[], exposures: Map<string, ExposureWindow[]>): Promise<Map<string, number>> {
+  private async knownSearches(
+    trx: Transaction<Database>,
+    items: AttributableItem[],
+    exposures: Map<string, ExposureWindow[]>,
+  ): Promise<Map<string, number>> {
     const known = new Map<string, number>();
     const units = [...exposures.values()].flat();
     if (units.length === 0) return known;

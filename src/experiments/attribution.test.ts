@@ -2,17 +2,41 @@ import { describe, expect, it } from 'vitest';
 import { emptyStats, metricSumChanges, planAttribution, searchKey, type AttributableItem, type ExposureWindow } from './attribution.js';
 
 const item = (over: Partial<AttributableItem>): AttributableItem => ({
-  id: 'i', sessionId: 's', queryId: 'q', userAction: null, rating: null, receivedAt: 100, position: null, dwellTime: null, timeToClick: null, scrollDepth: null, ...over,
+  id: 'i',
+  sessionId: 's',
+  queryId: 'q',
+  userAction: null,
+  rating: null,
+  receivedAt: 100,
+  position: null,
+  dwellTime: null,
+  timeToClick: null,
+  scrollDepth: null,
+  ...over,
 });
 const window = (over: Partial<ExposureWindow> & { conversions?: number } = {}): ExposureWindow => {
   const { conversions = 0, ...rest } = over;
-  return { experimentId: 'e', phase: 0, unitId: 's', variantId: 'a', exposedAt: 50, phaseEndedAt: null, stats: { ...emptyStats(), conversions }, ...rest };
+  return {
+    experimentId: 'e',
+    phase: 0,
+    unitId: 's',
+    variantId: 'a',
+    exposedAt: 50,
+    phaseEndedAt: null,
+    stats: { ...emptyStats(), conversions },
+    ...rest,
+  };
 };
 
 describe('planAttribution', () => {
   it('counts only items inside [exposedAt, phaseEndedAt)', () => {
     const plan = planAttribution(
-      [item({ userAction: 'click', receivedAt: 49 }), item({ userAction: 'click', receivedAt: 50 }), item({ userAction: 'click', receivedAt: 99 }), item({ userAction: 'click', receivedAt: 100 })],
+      [
+        item({ userAction: 'click', receivedAt: 49 }),
+        item({ userAction: 'click', receivedAt: 50 }),
+        item({ userAction: 'click', receivedAt: 99 }),
+        item({ userAction: 'click', receivedAt: 100 }),
+      ],
       new Map([['s', [window({ phaseEndedAt: 100 })]]]),
       new Map(),
     );
@@ -40,8 +64,15 @@ describe('planAttribution', () => {
   });
 
   it('attributes one item to every experiment its session is exposed in', () => {
-    const plan = planAttribution([item({ userAction: 'impression' })], new Map([['s', [window(), window({ experimentId: 'f' })]]]), new Map());
-    expect(plan.units.map((u) => [u.experimentId, u.stats.impressions])).toEqual([['e', 1], ['f', 1]]);
+    const plan = planAttribution(
+      [item({ userAction: 'impression' })],
+      new Map([['s', [window(), window({ experimentId: 'f' })]]]),
+      new Map(),
+    );
+    expect(plan.units.map((u) => [u.experimentId, u.stats.impressions])).toEqual([
+      ['e', 1],
+      ['f', 1],
+    ]);
   });
 
   it('moves variant sums by the change of each metric, squares included', () => {

@@ -75,7 +75,10 @@ const linear = (stats: UnitStats, terms: readonly LinearTerm[]) =>
  * change by (new − old) for each metric, which keeps variance estimates exact without
  * rescanning units.
  */
-export function metricSumChanges(before: UnitStats, delta: UnitStats): { metric: MetricName; sx: number; sy: number; sxx: number; syy: number; sxy: number }[] {
+export function metricSumChanges(
+  before: UnitStats,
+  delta: UnitStats,
+): { metric: MetricName; sx: number; sy: number; sxx: number; syy: number; sxy: number }[] {
   const after = Object.fromEntries(Object.entries(before).map(([k, v]) => [k, v + delta[k as keyof UnitStats]])) as unknown as UnitStats;
   return METRIC_NAMES.map((metric) => {
     const { x, y } = METRIC_COLUMNS[metric];
@@ -94,8 +97,21 @@ export const searchKey = (experimentId: string, phase: number, unitId: string, q
   `${experimentId}\u0000${phase}\u0000${unitId}\u0000${queryId}`;
 
 export const emptyStats = (): UnitStats => ({
-  impressions: 0, clicks: 0, searches: 0, searches_with_click: 0, rr_sum: 0, rated_items: 0, rating_sum: 0,
-  dwell_sum: 0, dwell_count: 0, satisfied_clicks: 0, ttc_sum: 0, ttc_count: 0, scroll_sum: 0, scroll_count: 0, conversions: 0,
+  impressions: 0,
+  clicks: 0,
+  searches: 0,
+  searches_with_click: 0,
+  rr_sum: 0,
+  rated_items: 0,
+  rating_sum: 0,
+  dwell_sum: 0,
+  dwell_count: 0,
+  satisfied_clicks: 0,
+  ttc_sum: 0,
+  ttc_count: 0,
+  scroll_sum: 0,
+  scroll_count: 0,
+  conversions: 0,
 });
 
 /**
@@ -139,14 +155,14 @@ export function planAttribution(
           if (item.position !== null) s.rr_sum += 1 / item.position;
         }
       }
-      if (item.rating !== null) (s.rated_items += 1), (s.rating_sum += item.rating);
+      if (item.rating !== null) ((s.rated_items += 1), (s.rating_sum += item.rating));
       if (item.dwellTime !== null) {
         s.dwell_count += 1;
         s.dwell_sum += item.dwellTime;
         if (item.dwellTime >= SATISFIED_DWELL_MS) s.satisfied_clicks += 1;
       }
-      if (item.timeToClick !== null) (s.ttc_count += 1), (s.ttc_sum += item.timeToClick);
-      if (item.scrollDepth !== null) (s.scroll_count += 1), (s.scroll_sum += item.scrollDepth);
+      if (item.timeToClick !== null) ((s.ttc_count += 1), (s.ttc_sum += item.timeToClick));
+      if (item.scrollDepth !== null) ((s.scroll_count += 1), (s.scroll_sum += item.scrollDepth));
       if (item.userAction !== null && CONVERSION_ACTIONS.has(item.userAction) && x.stats.conversions === 0 && !converted.has(unitKey)) {
         converted.add(unitKey);
         s.conversions = 1;

@@ -36,7 +36,10 @@ export const PatchBody = Type.Object(
       ),
     ),
     newPhase: Type.Optional(
-      Type.Boolean({ description: 'Start a new phase: re-randomize with a new seed; the old phase keeps its data apart. Needed to lower traffic or change variants, seed, layer or conditions while running.' }),
+      Type.Boolean({
+        description:
+          'Start a new phase: re-randomize with a new seed; the old phase keeps its data apart. Needed to lower traffic or change variants, seed, layer or conditions while running.',
+      }),
     ),
   },
   { additionalProperties: false, description: 'Merges into the experiment; null clears a nullable field.' },

@@ -19,11 +19,21 @@ const ACTIONS: Record<ManualAction, string> = {
   archive: 'Archive (terminal)',
 };
 
-export const experimentLifecycleRoutes: FastifyPluginAsyncTypebox<ExperimentLifecycleRoutesOptions> = async (app, { lifecycleService, experimentService }) => {
+export const experimentLifecycleRoutes: FastifyPluginAsyncTypebox<ExperimentLifecycleRoutesOptions> = async (
+  app,
+  { lifecycleService, experimentService },
+) => {
   for (const [action, summary] of Object.entries(ACTIONS) as [ManualAction, string][]) {
     app.post(
       `/api/nous/ab-testing/experiments/:experimentId/${action}`,
-      { schema: { tags: ['experiments'], summary, params: ExperimentIdParams, response: { 200: Envelope(ExperimentView), ...errorResponses(404, 409) } } },
+      {
+        schema: {
+          tags: ['experiments'],
+          summary,
+          params: ExperimentIdParams,
+          response: { 200: Envelope(ExperimentView), ...errorResponses(404, 409) },
+        },
+      },
       async (request) => ok(await lifecycleService.act(request.params.experimentId, action, actorOf(request))),
     );
   }

@@ -11,7 +11,13 @@ function setup() {
   const store = new FakeExperimentStore();
   const experiments = new ExperimentService(store, clock);
   let changes = 0;
-  const lifecycle = new ExperimentLifecycleService(store, clock, (id) => experiments.load(id), () => (changes += 1), async () => ({ passed: false, pValue: 1e-9 }));
+  const lifecycle = new ExperimentLifecycleService(
+    store,
+    clock,
+    (id) => experiments.load(id),
+    () => (changes += 1),
+    async () => ({ passed: false, pValue: 1e-9 }),
+  );
   return { store, experiments, lifecycle, advance: (ms: number) => (now += ms), changes: () => changes };
 }
 const body = (name: string) => ({ name, configuration: { variants: [{ id: 'a' }, { id: 'b' }] } }) as ExperimentCreateBody;
@@ -23,7 +29,9 @@ describe('ExperimentLifecycleService (fake store)', () => {
     await t.lifecycle.act(experimentId, 'start');
     t.advance(1000);
     await t.lifecycle.act(experimentId, 'stop');
-    expect(t.store.phases).toEqual([expect.objectContaining({ experimentId, phase: 0, seed: experimentId, endedAt: Date.parse('2026-11-22T00:00:01Z') })]);
+    expect(t.store.phases).toEqual([
+      expect.objectContaining({ experimentId, phase: 0, seed: experimentId, endedAt: Date.parse('2026-11-22T00:00:01Z') }),
+    ]);
     expect(t.changes()).toBe(2);
     expect(t.store.events.map((e) => e.action)).toEqual(['create', 'start', 'stop']);
   });
@@ -32,7 +40,9 @@ describe('ExperimentLifecycleService (fake store)', () => {
     const t = setup();
     const { experimentId } = await t.experiments.create(body('srm'));
     await t.lifecycle.act(experimentId, 'start');
-    await expect(t.lifecycle.conclude(experimentId, { decision: 'ship', winnerVariantId: 'b' })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(t.lifecycle.conclude(experimentId, { decision: 'ship', winnerVariantId: 'b' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
     const concluded = await t.lifecycle.conclude(experimentId, { decision: 'ship', winnerVariantId: 'b', force: true });
     expect(concluded.conclusion).toMatchObject({ decision: 'ship', winnerVariantId: 'b', forced: true });
   });

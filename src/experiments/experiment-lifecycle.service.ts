@@ -35,7 +35,10 @@ export class ExperimentLifecycleService {
     /** Called after every applied change (the assignment cache listens). */
     private readonly onChange: () => void = () => undefined,
     /** The sample-ratio check; a failed one blocks concluding with "ship" unless forced. */
-    private readonly srm: (e: ExperimentRecord) => Promise<{ passed: boolean; pValue: number | null }> = async () => ({ passed: true, pValue: null }),
+    private readonly srm: (e: ExperimentRecord) => Promise<{ passed: boolean; pValue: number | null }> = async () => ({
+      passed: true,
+      pValue: null,
+    }),
   ) {}
 
   /** updated_at strictly increases, so it is both the optimistic-lock token and the cache revision. */
@@ -47,14 +50,34 @@ export class ExperimentLifecycleService {
     const outcome = await this.store.update(change, expected);
     if (outcome === 'stale') throw new ConflictError('the experiment changed while this request ran; read it again and retry');
     if (outcome === 'duplicate') {
-      throw new ConflictError(`an experiment named "${change.next.name}" already exists`, [{ path: '/name', message: 'is already taken', in: 'body' }]);
+      throw new ConflictError(`an experiment named "${change.next.name}" already exists`, [
+        { path: '/name', message: 'is already taken', in: 'body' },
+      ]);
     }
     this.onChange();
     return toExperimentView(change.next);
   }
 
-  private change(e: ExperimentRecord, action: LifecycleAction | 'update' | 'new_phase', next: ExperimentRecord, actor: string, extra: Partial<ExperimentChange> = {}): ExperimentChange {
-    return { next, event: { id: newId(), experimentId: e.id, at: next.updatedAt, actor, action, before: { status: e.status }, after: { status: next.status } }, ...extra };
+  private change(
+    e: ExperimentRecord,
+    action: LifecycleAction | 'update' | 'new_phase',
+    next: ExperimentRecord,
+    actor: string,
+    extra: Partial<ExperimentChange> = {},
+  ): ExperimentChange {
+    return {
+      next,
+      event: {
+        id: newId(),
+        experimentId: e.id,
+        at: next.updatedAt,
+        actor,
+        action,
+        before: { status: e.status },
+        after: { status: next.status },
+      },
+      ...extra,
+    };
   }
 
   /** Moves the state machine; the phase opens when it first runs and closes when it stops. */
@@ -73,7 +96,14 @@ export class ExperimentLifecycleService {
     const next: ExperimentRecord = { ...e, status: result.next, updatedAt: this.stamp(e) };
     const extra: Partial<ExperimentChange> = {};
     if (result.next === 'running' && e.status !== 'paused') {
-      extra.startPhase = { experimentId: e.id, phase: e.phase, seed: phaseSeed(e.id, e.configuration, e.phase), configuration: e.configuration, startedAt: next.updatedAt, endedAt: null };
+      extra.startPhase = {
+        experimentId: e.id,
+        phase: e.phase,
+        seed: phaseSeed(e.id, e.configuration, e.phase),
+        configuration: e.configuration,
+        startedAt: next.updatedAt,
+        endedAt: null,
+      };
     }
     if (FROZEN.has(result.next) && !FROZEN.has(e.status)) extra.endPhaseAt = next.updatedAt;
     return this.change(e, action, next, actor, extra);
@@ -90,17 +120,25 @@ export class ExperimentLifecycleService {
     if (winner !== null && !e.configuration.variants.some((v) => v.id === winner)) {
       throw ValidationError.field('/winnerVariantId', `"${winner}" is not a variant of this experiment`);
     }
-    if (body.decision === 'ship' && winner === null) throw ValidationError.field('/winnerVariantId', 'is required when the decision is ship');
+    if (body.decision === 'ship' && winner === null)
+      throw ValidationError.field('/winnerVariantId', 'is required when the decision is ship');
     if (body.decision === 'ship' && !body.force) {
       const srm = await this.srm(e);
       if (!srm.passed) {
-        throw new ConflictError(`the sample-ratio check failed (p = ${srm.pValue?.toExponential(2)}): the results are untrustworthy; send "force": true to ship anyway`, [
-          { path: '/force', message: 'required to ship with a failed SRM check', in: 'body' },
-        ]);
+        throw new ConflictError(
+          `the sample-ratio check failed (p = ${srm.pValue?.toExponential(2)}): the results are untrustworthy; send "force": true to ship anyway`,
+          [{ path: '/force', message: 'required to ship with a failed SRM check', in: 'body' }],
+        );
       }
     }
     const change = this.transitionRecord(e, 'conclude', actor);
-    change.next.conclusion = { decision: body.decision, winnerVariantId: winner, notes: body.notes ?? null, concludedAt: change.next.updatedAt, forced: body.force === true };
+    change.next.conclusion = {
+      decision: body.decision,
+      winnerVariantId: winner,
+      notes: body.notes ?? null,
+      concludedAt: change.next.updatedAt,
+      forced: body.force === true,
+    };
     change.event.after = { status: 'concluded', conclusion: change.next.conclusion };
     return this.write(change, e.updatedAt);
   }
@@ -145,13 +183,19 @@ export class ExperimentLifecycleService {
     throwIfProblems(problems);
 
     const randomization = randomizationChanges(current, configuration);
-    if (body.newPhase && !ENROLLED.has(e.status)) throw ValidationError.field('/newPhase', `only applies to a running or paused experiment; this one is ${e.status}`);
+    if (body.newPhase && !ENROLLED.has(e.status))
+      throw ValidationError.field('/newPhase', `only applies to a running or paused experiment; this one is ${e.status}`);
     if (ENROLLED.has(e.status) && randomization.length > 0 && !body.newPhase) {
       const message = `changing ${randomization.join(', ')} of a ${e.status} experiment would move enrolled units; send "newPhase": true to re-randomize in a new phase`;
-      throw new ConflictError(message, randomization.map((f) => ({ path: `/configuration/${f.split(' ')[0]}`, message: 'needs a new phase', in: 'body' as const })));
+      throw new ConflictError(
+        message,
+        randomization.map((f) => ({ path: `/configuration/${f.split(' ')[0]}`, message: 'needs a new phase', in: 'body' as const })),
+      );
     }
     if (FROZEN.has(e.status) && (randomization.length > 0 || configuration.trafficAllocation !== current.trafficAllocation)) {
-      throw new ConflictError(`a ${e.status} experiment no longer assigns units; only name, description, dates, targetMetrics, controlVariantId and analysis can change`);
+      throw new ConflictError(
+        `a ${e.status} experiment no longer assigns units; only name, description, dates, targetMetrics, controlVariantId and analysis can change`,
+      );
     }
     const next: ExperimentRecord = {
       ...e,
@@ -166,11 +210,20 @@ export class ExperimentLifecycleService {
     if (body.newPhase) {
       next.phase = e.phase + 1;
       extra.endPhaseAt = next.updatedAt;
-      extra.startPhase = { experimentId: e.id, phase: next.phase, seed: phaseSeed(e.id, configuration, next.phase), configuration, startedAt: next.updatedAt, endedAt: null };
+      extra.startPhase = {
+        experimentId: e.id,
+        phase: next.phase,
+        seed: phaseSeed(e.id, configuration, next.phase),
+        configuration,
+        startedAt: next.updatedAt,
+        endedAt: null,
+      };
     }
     const before = toExperimentView(e);
     const after = toExperimentView(next);
-    const changedKeys = (Object.keys(after) as (keyof ExperimentView)[]).filter((k) => k !== 'updatedAt' && !isDeepStrictEqual(before[k], after[k]));
+    const changedKeys = (Object.keys(after) as (keyof ExperimentView)[]).filter(
+      (k) => k !== 'updatedAt' && !isDeepStrictEqual(before[k], after[k]),
+    );
     const change = this.change(e, body.newPhase ? 'new_phase' : 'update', next, actor, extra);
     change.event.before = Object.fromEntries(changedKeys.map((k) => [k, before[k]]));
     change.event.after = Object.fromEntries(changedKeys.map((k) => [k, after[k]]));

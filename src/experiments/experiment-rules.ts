@@ -26,7 +26,9 @@ function normaliseVariants(variants: ConfigurationInput['variants'], problems: E
     else seen.set(v.id, i);
     const size = Buffer.byteLength(JSON.stringify(v.config ?? {}), 'utf8');
     if (size > EXPERIMENT_LIMITS.variantConfigMaxBytes) {
-      problems.push(detail(`/configuration/variants/${i}/config`, `serializes to ${size} bytes; at most ${EXPERIMENT_LIMITS.variantConfigMaxBytes}`));
+      problems.push(
+        detail(`/configuration/variants/${i}/config`, `serializes to ${size} bytes; at most ${EXPERIMENT_LIMITS.variantConfigMaxBytes}`),
+      );
     }
   });
   const withWeight = variants.filter((v) => v.weight !== undefined).length;

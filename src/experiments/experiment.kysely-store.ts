@@ -132,7 +132,14 @@ export class KyselyExperimentStore implements ExperimentStore {
           const p = change.startPhase;
           await trx
             .insertInto('experiment_phases')
-            .values({ experiment_id: p.experimentId, phase: p.phase, seed: p.seed, configuration: JSON.stringify(p.configuration), started_at: p.startedAt, ended_at: null })
+            .values({
+              experiment_id: p.experimentId,
+              phase: p.phase,
+              seed: p.seed,
+              configuration: JSON.stringify(p.configuration),
+              started_at: p.startedAt,
+              ended_at: null,
+            })
             .execute();
         }
         await trx.insertInto('experiment_events').values(eventToRow(event)).execute();
@@ -151,7 +158,12 @@ export class KyselyExperimentStore implements ExperimentStore {
   }
 
   async getPhase(experimentId: string, phase: number): Promise<PhaseRecord | undefined> {
-    const row = await this.db.selectFrom('experiment_phases').selectAll().where('experiment_id', '=', experimentId).where('phase', '=', phase).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('experiment_phases')
+      .selectAll()
+      .where('experiment_id', '=', experimentId)
+      .where('phase', '=', phase)
+      .executeTakeFirst();
     return row ? phaseFromRow(row) : undefined;
   }
 

@@ -12,9 +12,15 @@ export const VariantInput = Type.Object(
     id: Type.String({ minLength: 1, maxLength: 64, description: 'Unique within the experiment.' }),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Display name; defaults to the id.' })),
     weight: Type.Optional(
-      Type.Number({ minimum: 0, maximum: 1, description: 'Share of allocated traffic in [0, 1]; weights sum to 1 (±1e-6). Omit on every variant for an equal split.' }),
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        description: 'Share of allocated traffic in [0, 1]; weights sum to 1 (±1e-6). Omit on every variant for an equal split.',
+      }),
     ),
-    config: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form settings handed to the front end (≤ 8 KiB).' })),
+    config: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form settings handed to the front end (≤ 8 KiB).' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -41,12 +47,28 @@ export const ANALYSIS_DEFAULTS = {
 
 export const AnalysisInput = Type.Object(
   {
-    method: Type.Optional(StringEnum(['fixed', 'sequential'] as const, { description: 'fixed horizon (one look) or sequential (always-valid; safe to look daily). Default fixed.' })),
+    method: Type.Optional(
+      StringEnum(['fixed', 'sequential'] as const, {
+        description: 'fixed horizon (one look) or sequential (always-valid; safe to look daily). Default fixed.',
+      }),
+    ),
     alpha: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 0.5, description: 'Significance level, default 0.05.' })),
-    correction: Type.Optional(StringEnum(['holm', 'benjamini-hochberg', 'none'] as const, { description: 'Across target metrics × treatment variants; default holm.' })),
-    sequentialTuning: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000, description: 'N* of the confidence sequence, default 5000.' })),
-    mde: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10, description: 'Relative effect the reported power refers to, default 0.05.' })),
-    bayesianPrior: Type.Optional(StringEnum(['improper', 'proper'] as const, { description: 'improper (flat) or proper N(0, 0.3²) on relative lift; default improper.' })),
+    correction: Type.Optional(
+      StringEnum(['holm', 'benjamini-hochberg', 'none'] as const, {
+        description: 'Across target metrics × treatment variants; default holm.',
+      }),
+    ),
+    sequentialTuning: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 100_000_000, description: 'N* of the confidence sequence, default 5000.' }),
+    ),
+    mde: Type.Optional(
+      Type.Number({ exclusiveMinimum: 0, maximum: 10, description: 'Relative effect the reported power refers to, default 0.05.' }),
+    ),
+    bayesianPrior: Type.Optional(
+      StringEnum(['improper', 'proper'] as const, {
+        description: 'improper (flat) or proper N(0, 0.3²) on relative lift; default improper.',
+      }),
+    ),
     cuped: Type.Optional(Type.Boolean({ description: 'Use pre-exposure covariates when units have them; default true.' })),
   },
   { additionalProperties: false },
@@ -56,7 +78,12 @@ export const ExperimentConfigurationInput = Type.Object(
   {
     variants: Type.Array(VariantInput, { minItems: 2, maxItems: EXPERIMENT_LIMITS.maxVariants }),
     trafficAllocation: Type.Optional(
-      Type.Number({ exclusiveMinimum: 0, maximum: 1, default: 1, description: 'Fraction of units that enter the experiment, in (0, 1]; default 1.' }),
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 1,
+        default: 1,
+        description: 'Fraction of units that enter the experiment, in (0, 1]; default 1.',
+      }),
     ),
     targetMetrics: Type.Optional(
       Type.Array(StringEnum(METRIC_NAMES), {
@@ -65,12 +92,23 @@ export const ExperimentConfigurationInput = Type.Object(
         description: `Names from the metric catalogue: ${METRIC_NAMES.join(', ')}. Default ["ctr"].`,
       }),
     ),
-    seed: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Hash seed (GrowthBook hash v2); default the experiment id. Phase k > 0 uses "<seed>:<k>".' })),
+    seed: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Hash seed (GrowthBook hash v2); default the experiment id. Phase k > 0 uses "<seed>:<k>".',
+      }),
+    ),
     layer: Type.Optional(LayerInput),
     conditions: Type.Optional(
-      Type.Unknown({ description: 'Targeting on assign attributes: a subset of GrowthBook conditions (equality, $in/$nin, $gt/$gte/$lt/$lte, $and/$or/$not).' }),
+      Type.Unknown({
+        description:
+          'Targeting on assign attributes: a subset of GrowthBook conditions (equality, $in/$nin, $gt/$gte/$lt/$lte, $and/$or/$not).',
+      }),
     ),
-    controlVariantId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The baseline of comparisons; default the first variant.' })),
+    controlVariantId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: 'The baseline of comparisons; default the first variant.' }),
+    ),
     analysis: Type.Optional(AnalysisInput),
   },
   { additionalProperties: false },

@@ -64,7 +64,9 @@ export class ExperimentService {
     const view = toExperimentView(record);
     const event = { id: newId(), experimentId: record.id, at: now, actor, action: 'create', before: null, after: view };
     if ((await this.store.insert(record, event)) === 'duplicate') {
-      throw new ConflictError(`an experiment named "${body.name}" already exists`, [{ path: '/name', message: 'is already taken', in: 'body' }]);
+      throw new ConflictError(`an experiment named "${body.name}" already exists`, [
+        { path: '/name', message: 'is already taken', in: 'body' },
+      ]);
     }
     return view;
   }

@@ -21,7 +21,13 @@ export class KyselyExposureStore implements ExposureStore {
     const all = [...unique.values()];
     const covariates = all.flatMap((r) =>
       Object.entries(r.covariates ?? {}).map(([metric, value]) => ({
-        experiment_id: r.experimentId, phase: r.phase, unit_id: r.unitId, metric, x: value, y: 1, source: 'assign',
+        experiment_id: r.experimentId,
+        phase: r.phase,
+        unit_id: r.unitId,
+        metric,
+        x: value,
+        y: 1,
+        source: 'assign',
       })),
     );
     // Exposures, their variant-day unit counts and any covariates are written atomically.
@@ -42,7 +48,10 @@ export class KyselyExposureStore implements ExposureStore {
   }
 
   /** Adds the newly inserted exposures (RETURNING gives only those) to their variant-day counts. */
-  private async countUnits(db: Kysely<Database>, inserted: { experiment_id: string; phase: number; variant_id: string; exposed_at: number }[]): Promise<void> {
+  private async countUnits(
+    db: Kysely<Database>,
+    inserted: { experiment_id: string; phase: number; variant_id: string; exposed_at: number }[],
+  ): Promise<void> {
     const counts = new Map<string, { experiment_id: string; phase: number; variant_id: string; day: number; units: number }>();
     for (const r of inserted) {
       const day = exposureDay(r.exposed_at);
@@ -56,7 +65,9 @@ export class KyselyExposureStore implements ExposureStore {
       .insertInto('experiment_variant_units')
       .values([...counts.values()])
       .onConflict((oc) =>
-        oc.columns(['experiment_id', 'phase', 'variant_id', 'day']).doUpdateSet((eb) => ({ units: eb('experiment_variant_units.units', '+', eb.ref('excluded.units')) })),
+        oc
+          .columns(['experiment_id', 'phase', 'variant_id', 'day'])
+          .doUpdateSet((eb) => ({ units: eb('experiment_variant_units.units', '+', eb.ref('excluded.units')) })),
       )
       .execute();
   }

@@ -1,5 +1,12 @@
 import { pageNewestFirst } from '../common/pagination.js';
-import type { ExperimentChange, ExperimentEvent, ExperimentFilter, ExperimentRecord, ExperimentStore, PhaseRecord } from './experiment.store.js';
+import type {
+  ExperimentChange,
+  ExperimentEvent,
+  ExperimentFilter,
+  ExperimentRecord,
+  ExperimentStore,
+  PhaseRecord,
+} from './experiment.store.js';
 
 /** In-memory ExperimentStore for service unit tests. */
 export class FakeExperimentStore implements ExperimentStore {

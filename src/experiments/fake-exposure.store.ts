@@ -20,7 +20,8 @@ export class FakeExposureStore implements ExposureStore {
 
   async countExposures(experimentId: string, phase: number) {
     const counts: Record<string, number> = {};
-    for (const r of this.rows.values()) if (r.experimentId === experimentId && r.phase === phase) counts[r.variantId] = (counts[r.variantId] ?? 0) + 1;
+    for (const r of this.rows.values())
+      if (r.experimentId === experimentId && r.phase === phase) counts[r.variantId] = (counts[r.variantId] ?? 0) + 1;
     return counts;
   }
 }

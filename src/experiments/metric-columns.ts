@@ -12,7 +12,13 @@ export interface MetricColumns {
 /** How each catalogue metric's per-session numerator X and denominator Y come from the unit sums. */
 export const METRIC_COLUMNS: Record<MetricName, MetricColumns> = {
   ctr: { x: [['clicks', 1]], y: [['impressions', 1]] },
-  abandonment_rate: { x: [['searches', 1], ['searches_with_click', -1]], y: [['searches', 1]] },
+  abandonment_rate: {
+    x: [
+      ['searches', 1],
+      ['searches_with_click', -1],
+    ],
+    y: [['searches', 1]],
+  },
   mrr: { x: [['rr_sum', 1]], y: [['searches', 1]] },
   mean_rating: { x: [['rating_sum', 1]], y: [['rated_items', 1]] },
   dwell_time: { x: [['dwell_sum', 1]], y: [['dwell_count', 1]] },

@@ -26,10 +26,19 @@ export class KyselyPlanningStore implements PlanningStore {
         .groupBy(['session_id', 'query_id'])
         .as('s');
       const x = metric === 'mrr' ? sql<number>`sum(s.rr)` : sql<number>`count(*) - sum(s.has_click)`;
-      perSession = this.db.selectFrom(perSearch).select([sql<number>`${x}`.as('x'), sql<number>`count(*)`.as('y')]).groupBy('s.session_id').as('p');
+      perSession = this.db
+        .selectFrom(perSearch)
+        .select([sql<number>`${x}`.as('x'), sql<number>`count(*)`.as('y')])
+        .groupBy('s.session_id')
+        .as('p');
     } else {
       const [x, y] = SESSION_XY.get(metric)!;
-      perSession = this.db.selectFrom('feedback_items').select([x.as('x'), y.as('y')]).where('received_at', '>=', since).groupBy('session_id').as('p');
+      perSession = this.db
+        .selectFrom('feedback_items')
+        .select([x.as('x'), y.as('y')])
+        .where('received_at', '>=', since)
+        .groupBy('session_id')
+        .as('p');
     }
     const row = (await this.db
       .selectFrom(perSession)

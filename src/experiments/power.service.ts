@@ -83,7 +83,8 @@ export class PowerService {
       ...(daily !== undefined ? { dailySessions: daily } : {}),
     };
     const result = sampleSize(input);
-    if (result.reason && result.sessionsPerVariant === null) throw ValidationError.field('/', `cannot size this experiment: ${result.reason}`);
+    if (result.reason && result.sessionsPerVariant === null)
+      throw ValidationError.field('/', `cannot size this experiment: ${result.reason}`);
     return {
       metric,
       baseline,

@@ -44,7 +44,15 @@ export class KyselyPreExposureCovariates {
         if (Number(row.last) >= u.exposedAt) r = await this.before(sessionId, u.exposedAt);
         if (!r) continue;
         for (const [metric] of SESSION_METRIC_SQL) {
-          values.push({ experiment_id: u.experimentId, phase: u.phase, unit_id: u.unitId, metric, x: Number(r[`${metric}_x`] ?? 0), y: Number(r[`${metric}_y`] ?? 0), source: 'pre_exposure' });
+          values.push({
+            experiment_id: u.experimentId,
+            phase: u.phase,
+            unit_id: u.unitId,
+            metric,
+            x: Number(r[`${metric}_x`] ?? 0),
+            y: Number(r[`${metric}_y`] ?? 0),
+            source: 'pre_exposure',
+          });
         }
       }
     }

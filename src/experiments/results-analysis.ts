@@ -69,19 +69,35 @@ export function compare(
     const adjusted = estimateCupedEffect(cupedInputs(control.covariates), cupedInputs(variant.covariates));
     if (adjusted.absoluteVariance !== null) {
       effect = adjusted;
-      cuped = { theta: adjusted.theta, varianceReduction: adjusted.varianceReduction, unitsWithCovariate: control.covariates.covered + variant.covariates.covered };
+      cuped = {
+        theta: adjusted.theta,
+        varianceReduction: adjusted.varianceReduction,
+        unitsWithCovariate: control.covariates.covered + variant.covariates.covered,
+      };
     }
   }
   const test =
     settings.method === 'sequential'
       ? sequentialEffectTest(effect, { alpha: settings.alpha, tuningParameter: settings.sequentialTuning, direction: dir })
       : fixedHorizonTest(effect, { alpha: settings.alpha, direction: dir });
-  const bayes = bayesianEffectTest(effect, { prior: settings.bayesianPrior === 'proper' ? DEFAULT_PROPER_PRIOR : 'improper', direction: dir, alpha: settings.alpha });
+  const bayes = bayesianEffectTest(effect, {
+    prior: settings.bayesianPrior === 'proper' ? DEFAULT_PROPER_PRIOR : 'improper',
+    direction: dir,
+    alpha: settings.alpha,
+  });
   const a = armMoments(control.sums);
   const b = armMoments(variant.sums);
   const power =
     a.mean !== null && a.variance !== null && b.variance !== null
-      ? powerAchieved({ nControl: a.n, nVariant: b.n, varianceControl: a.variance, varianceVariant: b.variance, baselineMean: a.mean, mde: settings.mde, alpha: settings.alpha }).power
+      ? powerAchieved({
+          nControl: a.n,
+          nVariant: b.n,
+          varianceControl: a.variance,
+          varianceVariant: b.variance,
+          baselineMean: a.mean,
+          mde: settings.mde,
+          alpha: settings.alpha,
+        }).power
       : null;
   return {
     variantId: variant.id,
@@ -106,7 +122,11 @@ export function compare(
 export function applyCorrection(comparisons: { metric: MetricName; result: ComparisonResult }[], settings: AnalysisSettings): void {
   const raw = comparisons.map((c) => c.result.pValue);
   const adjusted =
-    settings.correction === 'holm' ? holm(raw, settings.alpha).adjusted : settings.correction === 'benjamini-hochberg' ? benjaminiHochberg(raw, settings.alpha).adjusted : raw;
+    settings.correction === 'holm'
+      ? holm(raw, settings.alpha).adjusted
+      : settings.correction === 'benjamini-hochberg'
+        ? benjaminiHochberg(raw, settings.alpha).adjusted
+        : raw;
   comparisons.forEach(({ metric, result }, i) => {
     const p = adjusted[i] ?? null;
     result.adjustedPValue = p;

@@ -4,7 +4,6 @@ import type { MetricName } from './metric-catalogue.js';
 import { METRIC_COLUMNS, type LinearTerm } from './metric-columns.js';
 import type { CovariateSums, DailyMetricSums, ResultsStore } from './results.store.js';
 
-
 /** Column names come from METRIC_COLUMNS (constants), never from a request. */
 function linear(terms: readonly LinearTerm[], table = 'u'): RawBuilder<number> {
   const parts = terms.map(([column, coefficient]) => {
@@ -70,7 +69,11 @@ export class KyselyResultsStore implements ResultsStore {
     const rows = (await this.db
       .selectFrom('experiment_units as u')
       .leftJoin('experiment_unit_covariates as c', (j) =>
-        j.onRef('c.experiment_id', '=', 'u.experiment_id').onRef('c.phase', '=', 'u.phase').onRef('c.unit_id', '=', 'u.unit_id').on('c.metric', '=', metric),
+        j
+          .onRef('c.experiment_id', '=', 'u.experiment_id')
+          .onRef('c.phase', '=', 'u.phase')
+          .onRef('c.unit_id', '=', 'u.unit_id')
+          .on('c.metric', '=', metric),
       )
       .select([
         sql<string>`u.variant_id`.as('variant_id'),

@@ -3,7 +3,9 @@ import { StringEnum } from '../http/string-enum.js';
 
 export const ResultsQuery = Type.Object(
   {
-    method: Type.Optional(StringEnum(['fixed', 'sequential'] as const, { description: "Overrides the experiment's analysis.method for this read." })),
+    method: Type.Optional(
+      StringEnum(['fixed', 'sequential'] as const, { description: "Overrides the experiment's analysis.method for this read." }),
+    ),
     alpha: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 0.5 })),
     correction: Type.Optional(StringEnum(['holm', 'benjamini-hochberg', 'none'] as const)),
     phase: Type.Optional(Type.Integer({ minimum: 0, description: 'Default: the current phase.' })),
@@ -28,16 +30,27 @@ export const Comparison = Type.Object({
   improved: Type.Union([Type.Boolean(), Type.Null()], { description: 'significant and in the better direction' }),
   chanceToBeatControl: Nullable(Type.Number()),
   risk: Type.Union([Type.Object({ control: Type.Number(), variant: Type.Number() }), Type.Null()]),
-  cuped: Type.Union([Type.Object({ theta: Nullable(Type.Number()), varianceReduction: Nullable(Type.Number()), unitsWithCovariate: Type.Integer() }), Type.Null()]),
+  cuped: Type.Union([
+    Type.Object({ theta: Nullable(Type.Number()), varianceReduction: Nullable(Type.Number()), unitsWithCovariate: Type.Integer() }),
+    Type.Null(),
+  ]),
   power: Nullable(Type.Number({ description: 'Power reached so far against a true relative effect of analysis.mde.' })),
-  reason: Type.Union([Type.String(), Type.Null()], { description: 'Why a field is null (EMPTY_ARM, TOO_FEW_UNITS, ZERO_DENOMINATOR, ZERO_VARIANCE, ZERO_CONTROL_MEAN).' }),
+  reason: Type.Union([Type.String(), Type.Null()], {
+    description: 'Why a field is null (EMPTY_ARM, TOO_FEW_UNITS, ZERO_DENOMINATOR, ZERO_VARIANCE, ZERO_CONTROL_MEAN).',
+  }),
 });
 
 export const MetricResult = Type.Object({
   metric: Type.String(),
   direction: Type.String(),
   variants: Type.Array(
-    Type.Object({ variantId: Type.String(), units: Type.Integer(), numerator: Type.Number(), denominator: Type.Number(), value: Nullable(Type.Number()) }),
+    Type.Object({
+      variantId: Type.String(),
+      units: Type.Integer(),
+      numerator: Type.Number(),
+      denominator: Type.Number(),
+      value: Nullable(Type.Number()),
+    }),
   ),
   comparisons: Type.Array(Comparison),
 });
@@ -47,7 +60,9 @@ export const ResultsView = Type.Object({
   status: Type.String(),
   phase: Type.Integer(),
   computedAt: Type.String({ format: 'date-time' }),
-  dataFreshAsOf: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Feedback received before this time is included.' }),
+  dataFreshAsOf: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'Feedback received before this time is included.',
+  }),
   method: Type.String(),
   alpha: Type.Number(),
   correction: Type.String(),
@@ -63,7 +78,9 @@ export const ResultsView = Type.Object({
   series: Type.Array(
     Type.Object({
       metric: Type.String(),
-      points: Type.Array(Type.Object({ date: Type.String(), variantId: Type.String(), units: Type.Integer(), value: Nullable(Type.Number()) })),
+      points: Type.Array(
+        Type.Object({ date: Type.String(), variantId: Type.String(), units: Type.Integer(), value: Nullable(Type.Number()) }),
+      ),
     }),
     { description: 'Cumulative by exposure date: each day, the metric over the units exposed up to the end of that day (UTC).' },
   ),
@@ -74,15 +91,26 @@ export type ResultsView = Static<typeof ResultsView>;
 export const PowerBody = Type.Object(
   {
     metric: Type.String({ minLength: 1, maxLength: 64 }),
-    baseline: Type.Optional(Type.Number({ description: 'Control value of the metric; derived from the last 14 days of feedback when absent.' })),
-    stdDev: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Per-session standard deviation; derived for proportions, from the experiment or recent feedback otherwise.' })),
+    baseline: Type.Optional(
+      Type.Number({ description: 'Control value of the metric; derived from the last 14 days of feedback when absent.' }),
+    ),
+    stdDev: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        description: 'Per-session standard deviation; derived for proportions, from the experiment or recent feedback otherwise.',
+      }),
+    ),
     mde: Type.Number({ exclusiveMinimum: 0, maximum: 10, description: 'Minimum detectable effect, relative (0.05 = 5 %).' }),
     alpha: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 0.5, default: 0.05 })),
     power: Type.Optional(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1, default: 0.8 })),
     variants: Type.Optional(Type.Integer({ minimum: 2, maximum: 20, default: 2 })),
     trafficAllocation: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1, default: 1 })),
-    dailySessions: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Derived from the last 14 days of feedback when absent.' })),
-    experimentId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Use this experiment’s observed control value and variance.' })),
+    dailySessions: Type.Optional(
+      Type.Number({ exclusiveMinimum: 0, description: 'Derived from the last 14 days of feedback when absent.' }),
+    ),
+    experimentId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: 'Use this experiment’s observed control value and variance.' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -102,5 +130,7 @@ export const PowerView = Type.Object({
   sessionsPerVariant: Nullable(Type.Number()),
   totalSessions: Nullable(Type.Number()),
   days: Nullable(Type.Number()),
-  sources: Type.Record(Type.String(), Type.String(), { description: 'Where each input came from: request, experiment, recent_feedback or derived.' }),
+  sources: Type.Record(Type.String(), Type.String(), {
+    description: 'Where each input came from: request, experiment, recent_feedback or derived.',
+  }),
 });

@@ -41,7 +41,10 @@ export class ResultsService {
     const variants = await this.phaseVariants(e, phase);
     const counts = await this.exposures.countExposures(e.id, phase);
     const observed = variants.map((v) => counts[v.id] ?? 0);
-    const result = srmCheck(observed, variants.map((v) => v.weight));
+    const result = srmCheck(
+      observed,
+      variants.map((v) => v.weight),
+    );
     return {
       pValue: result.pValue,
       passed: result.passed,
@@ -71,7 +74,9 @@ export class ResultsService {
     const srm = await this.srm(e, phase);
 
     const totals = (metric: MetricName, variantId: string, upToDay = Infinity): RatioSums =>
-      daily.filter((d) => d.variantId === variantId && d.day <= upToDay).reduce((acc, d) => addSums(acc, d.sums[metric] ?? ZERO_SUMS), ZERO_SUMS);
+      daily
+        .filter((d) => d.variantId === variantId && d.day <= upToDay)
+        .reduce((acc, d) => addSums(acc, d.sums[metric] ?? ZERO_SUMS), ZERO_SUMS);
     const covariates = new Map<MetricName, CovariateSums[]>();
     if (settings.cuped) {
       const covered = new Set(await this.store.metricsWithCovariates(e.id, phase));
@@ -111,7 +116,12 @@ export class ResultsService {
       points: days.flatMap((day) =>
         variants.map((v) => {
           const s = totals(metric, v.id, day);
-          return { date: new Date(day * DAY_MS).toISOString().slice(0, 10), variantId: v.id, units: s.n, value: s.sumY > 0 ? s.sumX / s.sumY : null };
+          return {
+            date: new Date(day * DAY_MS).toISOString().slice(0, 10),
+            variantId: v.id,
+            units: s.n,
+            value: s.sumY > 0 ? s.sumX / s.sumY : null,
+          };
         }),
       ),
     }));

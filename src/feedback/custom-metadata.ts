@@ -3,7 +3,15 @@ import { FEEDBACK_LIMITS } from './feedback.schemas.js';
 
 /** customMetadata fields that have their own columns; everything else is client metadata. */
 export const KNOWN_CUSTOM_FIELDS = new Set([
-  'searchType', 'position', 'timeToClick', 'deviceType', 'viewport', 'scrollDepth', 'dwellTime', 'category', 'language',
+  'searchType',
+  'position',
+  'timeToClick',
+  'deviceType',
+  'viewport',
+  'scrollDepth',
+  'dwellTime',
+  'category',
+  'language',
 ]);
 
 // A key like these could reach an object's prototype when a consumer merges the metadata.
@@ -68,10 +76,12 @@ function checkFeatures(value: unknown, path: string, problems: ErrorDetail[]): R
   };
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return invalid('must be an object of {name: number}');
   const entries = Object.entries(value);
-  if (entries.length > FEEDBACK_LIMITS.maxFeatures) return invalid(`has ${entries.length} features; at most ${FEEDBACK_LIMITS.maxFeatures}`);
+  if (entries.length > FEEDBACK_LIMITS.maxFeatures)
+    return invalid(`has ${entries.length} features; at most ${FEEDBACK_LIMITS.maxFeatures}`);
   for (const [name, v] of entries) {
     if (FORBIDDEN_KEYS.has(name)) return invalid(`"${name}" is a reserved key name`);
-    if (name.length === 0 || name.length > FEEDBACK_LIMITS.maxFeatureName) return invalid(`feature names are 1–${FEEDBACK_LIMITS.maxFeatureName} characters`);
+    if (name.length === 0 || name.length > FEEDBACK_LIMITS.maxFeatureName)
+      return invalid(`feature names are 1–${FEEDBACK_LIMITS.maxFeatureName} characters`);
     if (typeof v !== 'number' || !Number.isFinite(v)) return invalid(`feature "${name}" must be a finite number`);
   }
   return value as Record<string, number>;

@@ -1,4 +1,11 @@
-import type { FeedbackFilter, FeedbackRecord, FeedbackStore, FeedbackSubmissionRecord, IdempotencyRecord, NewSubmission } from './feedback.store.js';
+import type {
+  FeedbackFilter,
+  FeedbackRecord,
+  FeedbackStore,
+  FeedbackSubmissionRecord,
+  IdempotencyRecord,
+  NewSubmission,
+} from './feedback.store.js';
 
 /** In-memory FeedbackStore for service unit tests. */
 export class FakeFeedbackStore implements FeedbackStore {

@@ -93,7 +93,12 @@ export class KyselyFeedbackStore implements FeedbackStore {
           .insertInto('idempotency_keys')
           .values(
             keyed.slice(i, i + 500).map(({ idempotency: k }) => ({
-              scope: k!.scope, key: k!.key, request_hash: k!.requestHash, status_code: k!.statusCode, response_body: k!.responseBody, created_at: k!.createdAt,
+              scope: k!.scope,
+              key: k!.key,
+              request_hash: k!.requestHash,
+              status_code: k!.statusCode,
+              response_body: k!.responseBody,
+              created_at: k!.createdAt,
             })),
           )
           .onConflict((oc) => oc.columns(['scope', 'key']).doNothing())
@@ -113,12 +118,19 @@ export class KyselyFeedbackStore implements FeedbackStore {
       for (let i = 0; i < accepted.length; i += 500) {
         await trx
           .insertInto('feedback_submissions')
-          .values(accepted.slice(i, i + 500).map(({ submission: s }) => ({ id: s.id, session_id: s.sessionId, item_count: s.itemCount, received_at: s.receivedAt })))
+          .values(
+            accepted
+              .slice(i, i + 500)
+              .map(({ submission: s }) => ({ id: s.id, session_id: s.sessionId, item_count: s.itemCount, received_at: s.receivedAt })),
+          )
           .execute();
       }
       const items = accepted.flatMap((a) => a.items);
       for (let i = 0; i < items.length; i += INSERT_CHUNK) {
-        await trx.insertInto('feedback_items').values(items.slice(i, i + INSERT_CHUNK).map(toRow)).execute();
+        await trx
+          .insertInto('feedback_items')
+          .values(items.slice(i, i + INSERT_CHUNK).map(toRow))
+          .execute();
       }
       return outcomes;
     });
@@ -129,7 +141,12 @@ export class KyselyFeedbackStore implements FeedbackStore {
     if (!submission) return undefined;
     const rows = await this.db.selectFrom('feedback_items').selectAll().where('submission_id', '=', id).orderBy('seq').execute();
     return {
-      submission: { id: submission.id, sessionId: submission.session_id, itemCount: submission.item_count, receivedAt: submission.received_at },
+      submission: {
+        id: submission.id,
+        sessionId: submission.session_id,
+        itemCount: submission.item_count,
+        receivedAt: submission.received_at,
+      },
       items: rows.map(fromRow),
     };
   }

@@ -48,9 +48,15 @@ export const CustomMetadata = Type.Object(
 
 export const FeedbackMetadata = Type.Object(
   {
-    userAction: Type.Optional(Short('What the user did: impression, click, add_to_cart, purchase, conversion, rate, skip, or your own verb.')),
+    userAction: Type.Optional(
+      Short('What the user did: impression, click, add_to_cart, purchase, conversion, rate, skip, or your own verb.'),
+    ),
     timestamp: Type.Optional(
-      Type.String({ format: 'date-time', maxLength: 64, description: 'When it happened: ISO 8601 with a zone, at most 5 minutes in the future. Absent: the server receive time.' }),
+      Type.String({
+        format: 'date-time',
+        maxLength: 64,
+        description: 'When it happened: ISO 8601 with a zone, at most 5 minutes in the future. Absent: the server receive time.',
+      }),
     ),
     resultId: Type.Optional(Id('The result (document) the action was on.')),
     queryHash: Type.Optional(Id('The normalized query, shared by every execution of the same query.')),
@@ -63,7 +69,9 @@ export const FeedbackMetadata = Type.Object(
 export const FeedbackItemInput = Type.Object(
   {
     queryId: Id('One execution of a search.'),
-    rating: Type.Optional(Type.Number({ minimum: -1, maximum: 5, description: 'Explicit rating in [-1, 5]: thumbs (-1/1), 0–4 grades or 1–5 stars.' })),
+    rating: Type.Optional(
+      Type.Number({ minimum: -1, maximum: 5, description: 'Explicit rating in [-1, 5]: thumbs (-1/1), 0–4 grades or 1–5 stars.' }),
+    ),
     metadata: Type.Optional(FeedbackMetadata),
   },
   { additionalProperties: false, description: 'Needs rating or metadata.userAction (or both).' },
@@ -80,7 +88,13 @@ export type FeedbackSubmissionBody = Static<typeof FeedbackSubmissionBody>;
 export type FeedbackItemInput = Static<typeof FeedbackItemInput>;
 
 export const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Retries with the same key return the first answer and store nothing twice (kept 24 h).' })),
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'Retries with the same key return the first answer and store nothing twice (kept 24 h).',
+    }),
+  ),
 });
 
 export const FeedbackResult = Type.Object({
@@ -132,10 +146,7 @@ export const FeedbackPage = Type.Object({
   nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as cursor for the next page; null on the last page.' }),
 });
 
-export const FeedbackDeleteQuery = Type.Object(
-  { sessionId: Id('Erase every item of this session.') },
-  { additionalProperties: false },
-);
+export const FeedbackDeleteQuery = Type.Object({ sessionId: Id('Erase every item of this session.') }, { additionalProperties: false });
 
 export const FeedbackDeleteResult = Type.Object({
   sessionId: Type.String(),

@@ -24,10 +24,26 @@ describe('FeedbackService', () => {
     // Extra customMetadata keys are allowed by the schema but absent from its static type.
     const body = {
       sessionId: 's',
-      feedback: [{ queryId: 'q', metadata: { userAction: 'click', customMetadata: { position: 2, dwellTime: 31000, viewport: { width: 3, height: 4 }, team: 'blue' } } }],
+      feedback: [
+        {
+          queryId: 'q',
+          metadata: {
+            userAction: 'click',
+            customMetadata: { position: 2, dwellTime: 31000, viewport: { width: 3, height: 4 }, team: 'blue' },
+          },
+        },
+      ],
     } as unknown as FeedbackSubmissionBody;
     await service.submit(body);
-    expect(store.items[0]).toMatchObject({ position: 2, dwellTime: 31000, viewportWidth: 3, viewportHeight: 4, extraMetadata: '{"team":"blue"}', eventTime: NOW, receivedAt: NOW });
+    expect(store.items[0]).toMatchObject({
+      position: 2,
+      dwellTime: 31000,
+      viewportWidth: 3,
+      viewportHeight: 4,
+      extraMetadata: '{"team":"blue"}',
+      eventTime: NOW,
+      receivedAt: NOW,
+    });
   });
 
   it('collects every rule an item breaks, with paths, and stores nothing', async () => {

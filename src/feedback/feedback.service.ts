@@ -85,7 +85,11 @@ export class FeedbackService {
   ) {
     // Concurrent submissions share one transaction; each 201 waits for the commit holding it.
     // A group holds up to 1000 items, so no transaction is big enough to stall the others.
-    this.writes = new GroupCommit((batch) => this.store.insertSubmissions(batch), 1000, (s) => Math.max(1, s.items.length));
+    this.writes = new GroupCommit(
+      (batch) => this.store.insertSubmissions(batch),
+      1000,
+      (s) => Math.max(1, s.items.length),
+    );
   }
 
   /** Checks the rules JSON Schema cannot express and flattens the items into records. */
@@ -106,7 +110,11 @@ export class FeedbackService {
         }
       }
       const custom = meta?.customMetadata;
-      const extraMetadata = extractExtraMetadata(custom as Record<string, unknown> | undefined, `${path}/metadata/customMetadata`, problems);
+      const extraMetadata = extractExtraMetadata(
+        custom as Record<string, unknown> | undefined,
+        `${path}/metadata/customMetadata`,
+        problems,
+      );
       return {
         id: newId(),
         submissionId,
@@ -159,7 +167,16 @@ export class FeedbackService {
         submission: { id: feedbackId, sessionId: body.sessionId, itemCount: records.length, receivedAt },
         items: records,
         ...(idempotencyKey
-          ? { idempotency: { scope: IDEMPOTENCY_SCOPE, key: idempotencyKey, requestHash, statusCode: 201, responseBody: JSON.stringify(result), createdAt: receivedAt } }
+          ? {
+              idempotency: {
+                scope: IDEMPOTENCY_SCOPE,
+                key: idempotencyKey,
+                requestHash,
+                statusCode: 201,
+                responseBody: JSON.stringify(result),
+                createdAt: receivedAt,
+              },
+            }
           : {}),
       },
     ]);
@@ -197,10 +214,7 @@ export class FeedbackService {
     const since = parseInstant(query.since, '/since');
     const until = parseInstant(query.until, '/until');
     const afterId = decodeCursor(query.cursor);
-    const rows = await this.store.listItems(
-      { sessionId: query.sessionId, queryId: query.queryId, since, until, afterId },
-      query.limit + 1,
-    );
+    const rows = await this.store.listItems({ sessionId: query.sessionId, queryId: query.queryId, since, until, afterId }, query.limit + 1);
     const page = toPage(rows, query.limit, (r) => r.id);
     return { items: page.items.map(toItemView), nextCursor: page.nextCursor };
   }

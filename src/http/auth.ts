@@ -36,9 +36,13 @@ export function registerAuth(app: FastifyInstance, apiKeys: Pick<ApiKeyService, 
     if (!key) throw new AppError('UNAUTHORIZED', 'an API key is required: send Authorization: Bearer <key> or X-API-Key');
     const principal = apiKeys.authenticate(key);
     if (!principal) throw new AppError('UNAUTHORIZED', 'the API key is not valid (unknown or revoked)');
-    const required: ApiScope = request.routeOptions.config?.scope ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'admin');
+    const required: ApiScope =
+      request.routeOptions.config?.scope ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'admin');
     if (!scopeAllows(principal.scope, required)) {
-      throw new AppError('FORBIDDEN', `this key has scope "${principal.scope}"; ${request.method} ${request.routeOptions.url ?? request.url} needs "${required}"`);
+      throw new AppError(
+        'FORBIDDEN',
+        `this key has scope "${principal.scope}"; ${request.method} ${request.routeOptions.url ?? request.url} needs "${required}"`,
+      );
     }
     request.actor = principal.name;
   });

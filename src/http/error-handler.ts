@@ -36,10 +36,13 @@ function codeForStatus(status: number): ErrorCode {
 }
 
 function send(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, message: string, details: ErrorDetail[] = []) {
-  return reply.status(ERROR_STATUS[code]).type('application/json').send({
-    success: false,
-    error: { code, message, details, requestId: String(request.id) },
-  });
+  return reply
+    .status(ERROR_STATUS[code])
+    .type('application/json')
+    .send({
+      success: false,
+      error: { code, message, details, requestId: String(request.id) },
+    });
 }
 
 const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
@@ -58,7 +61,9 @@ const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
 export function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   reply.header('x-request-id', request.id);
   if (error.code === 'FST_ERR_BAD_URL') {
-    return send(reply, request, 'VALIDATION_ERROR', 'the path is not valid percent-encoded UTF-8', [{ path: '/', message: 'is not valid percent-encoding', in: 'params' }]);
+    return send(reply, request, 'VALIDATION_ERROR', 'the path is not valid percent-encoded UTF-8', [
+      { path: '/', message: 'is not valid percent-encoding', in: 'params' },
+    ]);
   }
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     return send(reply, request, 'VALIDATION_ERROR', 'a path parameter is too long', [{ path: '/', message: 'is too long', in: 'params' }]);
@@ -97,7 +102,5 @@ export function registerErrorHandlers(app: FastifyInstance): void {
     return send(reply, request, 'INTERNAL', 'internal error; quote the requestId when reporting it');
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    send(reply, request, 'NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`),
-  );
+  app.setNotFoundHandler((request, reply) => send(reply, request, 'NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`));
 }

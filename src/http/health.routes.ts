@@ -10,7 +10,9 @@ export interface HealthRoutesOptions {
 export const healthRoutes: FastifyPluginAsyncTypebox<HealthRoutesOptions> = async (app, { ping }) => {
   app.get(
     '/healthz',
-    { schema: { tags: ['health'], summary: 'The process is up', response: { 200: Envelope(Type.Object({ status: Type.Literal('ok') })) } } },
+    {
+      schema: { tags: ['health'], summary: 'The process is up', response: { 200: Envelope(Type.Object({ status: Type.Literal('ok') })) } },
+    },
     async () => ok({ status: 'ok' as const }),
   );
   app.get(

@@ -10,7 +10,8 @@ export function jsonDepth(text: string, stopAbove: number): number {
   for (let i = 0; i < text.length; i += 1) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i += 1; // backslash: skip the escaped character
+      if (c === 92)
+        i += 1; // backslash: skip the escaped character
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 123 || c === 91) {
@@ -36,7 +37,12 @@ export function registerJsonParser(app: FastifyInstance, maxDepth: number): void
       return;
     }
     if (jsonDepth(text, maxDepth) > maxDepth) {
-      done(new ValidationError(`body nests deeper than ${maxDepth} levels`, [{ path: '/', message: `nests deeper than ${maxDepth} levels`, in: 'body' }]), undefined);
+      done(
+        new ValidationError(`body nests deeper than ${maxDepth} levels`, [
+          { path: '/', message: `nests deeper than ${maxDepth} levels`, in: 'body' },
+        ]),
+        undefined,
+      );
       return;
     }
     try {

@@ -44,7 +44,8 @@ function hardened(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(hardened);
   if (schema === null || typeof schema !== 'object') return schema;
   const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) copy[key] = key === 'enum' || key === 'const' || key === 'default' ? value : hardened(value);
+  for (const [key, value] of Object.entries(schema))
+    copy[key] = key === 'enum' || key === 'const' || key === 'default' ? value : hardened(value);
   const type = copy.type;
   const has = (t: string) => type === t || (Array.isArray(type) && type.includes(t));
   if (has('string')) copy[NO_NUL] = true;

@@ -16,11 +16,31 @@ export const DEFAULT_INTERVALS: BackgroundJobIntervals = { schedulerMs: 1000, at
 export function createBackgroundJobs(container: Container, log: TaskLogger, intervals = DEFAULT_INTERVALS) {
   const observed = (name: string, run: () => Promise<unknown>) => () => container.metrics.observeJob(name, run);
   const tasks = [
-    new PeriodicTask('experiment-scheduler', intervals.schedulerMs, observed('experiment-scheduler', () => container.lifecycleService.applyDue()), log),
-    new PeriodicTask('attribution', intervals.attributionMs, observed('attribution', () => container.attributionService.catchUp()), log),
+    new PeriodicTask(
+      'experiment-scheduler',
+      intervals.schedulerMs,
+      observed('experiment-scheduler', () => container.lifecycleService.applyDue()),
+      log,
+    ),
+    new PeriodicTask(
+      'attribution',
+      intervals.attributionMs,
+      observed('attribution', () => container.attributionService.catchUp()),
+      log,
+    ),
     new PeriodicTask('experiment-cache-poll', intervals.cachePollMs, () => container.assignmentService.refreshIfChanged(), log),
-    new PeriodicTask('pre-exposure-covariates', 1000, observed('pre-exposure-covariates', () => container.covariateService.drain()), log),
-    new PeriodicTask('idempotency-expiry', 3_600_000, observed('idempotency-expiry', () => container.feedbackService.expireIdempotencyKeys()), log),
+    new PeriodicTask(
+      'pre-exposure-covariates',
+      1000,
+      observed('pre-exposure-covariates', () => container.covariateService.drain()),
+      log,
+    ),
+    new PeriodicTask(
+      'idempotency-expiry',
+      3_600_000,
+      observed('idempotency-expiry', () => container.feedbackService.expireIdempotencyKeys()),
+      log,
+    ),
     // Keys created or revoked on another instance take effect here within this interval.
     new PeriodicTask('api-key-refresh', 5000, () => container.apiKeys.refresh(), log),
     ...container.learning.tasks(log, (name, run) => container.metrics.observeJob(name, run)),

@@ -31,7 +31,9 @@ export class DatasetService {
     if (model.type !== 'ranker') throw new ConflictError(`model ${modelId} is a ${model.type}; datasets are uploaded to rankers`);
     const settings = resolveSettings(model.type, model.config);
     if (settings.kind !== 'ranker' || settings.trainingData !== 'dataset') {
-      throw new ConflictError(`ranker ${modelId} trains from feedback; register a ranker with config.trainingData "dataset" to train from a file`);
+      throw new ConflictError(
+        `ranker ${modelId} trains from feedback; register a ranker with config.trainingData "dataset" to train from a file`,
+      );
     }
     const parser = new LetorParser({ requireQid: true, missing: settings.missing });
     const decoder = new StringDecoder('utf8');

@@ -20,7 +20,9 @@ export class FakeModelStore implements ModelStore {
   }
 
   async list(filter: ModelFilter, limit: number) {
-    const matching = [...this.models.values()].filter((m) => (!filter.type || m.type === filter.type) && (!filter.status || m.status === filter.status));
+    const matching = [...this.models.values()].filter(
+      (m) => (!filter.type || m.type === filter.type) && (!filter.status || m.status === filter.status),
+    );
     return pageNewestFirst(matching, filter.after, limit).map((m) => structuredClone(m));
   }
 }

@@ -86,12 +86,7 @@ export function createLearningModule({ database, clock, runner, training, interv
     await trainingService.scheduleDue();
   };
   const tasks = (log: TaskLogger, observe: ObserveJob = (_name, run) => run()): PeriodicTask[] => [
-    new PeriodicTask(
-      'learning-schedule',
-      intervals?.scheduleMs ?? 5000,
-      () => observe('learning-schedule', scheduleTick),
-      log,
-    ),
+    new PeriodicTask('learning-schedule', intervals?.scheduleMs ?? 5000, () => observe('learning-schedule', scheduleTick), log),
     // Starts draining the queue and returns at once, so stopping the jobs never waits for a
     // fit; a run cut short by shutdown is taken over by the next claimer once its lease ends.
     new PeriodicTask(

@@ -2,7 +2,11 @@ import { Type, type Static } from 'typebox';
 import { StringEnum } from '../http/string-enum.js';
 
 export const TrainBody = Type.Object(
-  { force: Type.Optional(Type.Boolean({ description: 'Activate the new version even if it is worse on held-out data than the active one.' })) },
+  {
+    force: Type.Optional(
+      Type.Boolean({ description: 'Activate the new version even if it is worse on held-out data than the active one.' }),
+    ),
+  },
   { additionalProperties: false },
 );
 export type TrainBody = Static<typeof TrainBody>;
@@ -42,7 +46,10 @@ export type VersionListQuery = Static<typeof VersionListQuery>;
 export const VersionPage = Type.Object({ items: Type.Array(VersionView), nextCursor: Type.Union([Type.String(), Type.Null()]) });
 
 export const RANK_MAX_RESULTS = 1000;
-const FeatureMap = Type.Record(Type.String({ maxLength: 128 }), Type.Number(), { maxProperties: 512, description: 'Feature name → value.' });
+const FeatureMap = Type.Record(Type.String({ maxLength: 128 }), Type.Number(), {
+  maxProperties: 512,
+  description: 'Feature name → value.',
+});
 
 export const RankBody = Type.Object(
   {
@@ -53,7 +60,12 @@ export const RankBody = Type.Object(
           deviceType: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
           searchType: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
           language: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-          viewport: Type.Optional(Type.Object({ width: Type.Number({ exclusiveMinimum: 0 }), height: Type.Number({ exclusiveMinimum: 0 }) }, { additionalProperties: false })),
+          viewport: Type.Optional(
+            Type.Object(
+              { width: Type.Number({ exclusiveMinimum: 0 }), height: Type.Number({ exclusiveMinimum: 0 }) },
+              { additionalProperties: false },
+            ),
+          ),
           hour: Type.Optional(Type.Integer({ minimum: 0, maximum: 23 })),
         },
         { additionalProperties: false, description: 'engagement_predictor: the search context.' },
@@ -117,6 +129,8 @@ export const DatasetView = Type.Object({
   queries: Type.Integer(),
   features: Type.Integer(),
   uploadedAt: Type.String({ format: 'date-time' }),
-  training: Type.Union([TrainingJobView, Type.Null()], { description: 'The training job the upload queued (null when one was already waiting).' }),
+  training: Type.Union([TrainingJobView, Type.Null()], {
+    description: 'The training job the upload queued (null when one was already waiting).',
+  }),
 });
 export type DatasetView = Static<typeof DatasetView>;

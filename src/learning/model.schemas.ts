@@ -14,11 +14,16 @@ const ModelStatusSchema = StringEnum(MODEL_STATUSES);
 export const ModelCreateBody = Type.Object(
   {
     modelId: Type.Optional(
-      Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$', description: 'Your own id (letters, digits, _ . -; ≤ 64). Absent: a ULID is generated.' }),
+      Type.String({
+        pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$',
+        description: 'Your own id (letters, digits, _ . -; ≤ 64). Absent: a ULID is generated.',
+      }),
     ),
     name: Type.String({ minLength: 1, maxLength: 200 }),
     type: ModelTypeSchema,
-    config: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Algorithm and hyper-parameters (≤ 16 KiB serialized).' })),
+    config: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), { description: 'Algorithm and hyper-parameters (≤ 16 KiB serialized).' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -29,12 +34,16 @@ export const ModelView = Type.Object({
   name: Type.String(),
   type: ModelTypeSchema,
   status: ModelStatusSchema,
-  metrics: Type.Record(Type.String(), Type.Unknown(), { description: 'Held-out metrics of the active version; {} until a version is trained.' }),
+  metrics: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'Held-out metrics of the active version; {} until a version is trained.',
+  }),
   lastUpdated: Type.String({ format: 'date-time', description: 'Time of the last status change.' }),
   config: Type.Record(Type.String(), Type.Unknown()),
   error: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String({ format: 'date-time' }),
-  activeVersion: Type.Union([Type.Integer(), Type.Null()], { description: 'The version rank/export/judgments use; null until one is trained.' }),
+  activeVersion: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'The version rank/export/judgments use; null until one is trained.',
+  }),
   lastTraining: Type.Union(
     [
       Type.Object({
@@ -47,7 +56,9 @@ export const ModelView = Type.Object({
     ],
     { description: 'What the last run did: activated a version, rejected a worse one, failed, or found no data.' },
   ),
-  nextTrainingAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Next scheduled retrain (config.retrainEvery).' }),
+  nextTrainingAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'Next scheduled retrain (config.retrainEvery).',
+  }),
 });
 export type ModelView = Static<typeof ModelView>;
 

@@ -7,7 +7,6 @@ import { MODEL_CONFIG_MAX_BYTES, type ModelCreateBody, type ModelListQuery, type
 import type { ModelRecord, ModelStore } from './model.store.js';
 import type { NewJob, TrainingState, TrainingStore } from './training.store.js';
 
-
 export function toModelView(m: ModelRecord, state?: TrainingState): ModelView {
   const last = state?.lastOutcome ?? null;
   return {
@@ -63,7 +62,9 @@ export class ModelService {
       : { id: newId(), modelId: record.id, reason: 'created', force: false, runAfter: now, requestedAt: now };
     if ((await this.store.insert(record, job)) === 'duplicate') {
       const field = body.modelId !== undefined && (await this.store.get(body.modelId)) ? 'modelId' : 'name';
-      throw new ConflictError(`a model with this ${field} already exists`, [{ path: `/${field}`, message: 'is already taken', in: 'body' }]);
+      throw new ConflictError(`a model with this ${field} already exists`, [
+        { path: `/${field}`, message: 'is already taken', in: 'body' },
+      ]);
     }
     return toModelView(record);
   }

@@ -1,5 +1,12 @@
 import { ConflictError, NotFoundError, ValidationError } from '../http/errors.js';
-import { restoreClickModel, toJudgments, toOpenSearchJudgments, type ClickModel, type JudgmentList, type SerializedClickModel } from './click-models/index.js';
+import {
+  restoreClickModel,
+  toJudgments,
+  toOpenSearchJudgments,
+  type ClickModel,
+  type JudgmentList,
+  type SerializedClickModel,
+} from './click-models/index.js';
 import type { ExportQuery, JudgmentsQuery, RankBody, RankResponse } from './learning.schemas.js';
 import type { ModelRecord, ModelStore } from './model.store.js';
 import {
@@ -102,12 +109,19 @@ export class ServingService {
       const e = loaded.click.estimate(body.queryHash, r.resultId);
       // Pairs never seen score 0: they sort after every seen pair, in their original order.
       const score = e?.relevance ?? 0;
-      return { score, explanation: withExplanation ? { bias: 0, contributions: { relevance: score, impressions: e?.impressions ?? 0, clicks: e?.clicks ?? 0 } } : undefined };
+      return {
+        score,
+        explanation: withExplanation
+          ? { bias: 0, contributions: { relevance: score, impressions: e?.impressions ?? 0, clicks: e?.clicks ?? 0 } }
+          : undefined,
+      };
     }
     let row: Float32Array;
     if (loaded.kind === 'ranker') {
       const behaviour = loaded.artifact.behaviour;
-      row = behaviour ? behaviourRow(behaviour, body.queryHash, r.resultId, r.features) : rowFromMap(loaded.forest, r.features ?? {}, loaded.index);
+      row = behaviour
+        ? behaviourRow(behaviour, body.queryHash, r.resultId, r.features)
+        : rowFromMap(loaded.forest, r.features ?? {}, loaded.index);
     } else {
       const c = body.context ?? {};
       row = encodeExamples(
@@ -146,12 +160,15 @@ export class ServingService {
     }
     if (query.format === 'csv') {
       const lines = ['queryHash,resultId,grade,relevance,impressions,clicks'];
-      for (const j of list.judgments) lines.push([j.queryHash, j.resultId, j.grade, j.relevance, j.impressions, j.clicks].map(csvField).join(','));
+      for (const j of list.judgments)
+        lines.push([j.queryHash, j.resultId, j.grade, j.relevance, j.impressions, j.clicks].map(csvField).join(','));
       return { contentType: 'text/csv; charset=utf-8', filename: `${stem}.csv`, body: `${lines.join('\n')}\n` };
     }
     // RankLib judgment lines (`grade qid:N # docId query`), the Elasticsearch LTR demo's format.
     const qids = new Map<string, number>();
-    const lines = [`# ${record.name} v${version}: ${list.algorithm} judgments, ${list.mapping.method} grades, thresholds ${list.mapping.thresholds.join(' ')}`];
+    const lines = [
+      `# ${record.name} v${version}: ${list.algorithm} judgments, ${list.mapping.method} grades, thresholds ${list.mapping.thresholds.join(' ')}`,
+    ];
     for (const j of list.judgments) {
       let qid = qids.get(j.queryHash);
       if (qid === undefined) {
@@ -165,9 +182,14 @@ export class ServingService {
 
   async export(modelId: string, query: ExportQuery): Promise<FileAnswer> {
     const { record, version, loaded } = await this.active(modelId);
-    if (loaded.kind === 'click') throw new ConflictError(`model ${modelId} is a click_model; only tree models (ranker, engagement_predictor) export`);
+    if (loaded.kind === 'click')
+      throw new ConflictError(`model ${modelId} is a click_model; only tree models (ranker, engagement_predictor) export`);
     const stem = `${modelId}-v${version}`;
-    const json = (value: unknown, suffix: string): FileAnswer => ({ contentType: 'application/json; charset=utf-8', filename: `${stem}${suffix}.json`, body: JSON.stringify(value) });
+    const json = (value: unknown, suffix: string): FileAnswer => ({
+      contentType: 'application/json; charset=utf-8',
+      filename: `${stem}${suffix}.json`,
+      body: JSON.stringify(value),
+    });
     if (query.format === 'xgboost-json') return json(toXgboostJson(loaded.model), '-xgboost');
     if (query.format === 'ltr-plugin') return json(toLtrPluginModel(loaded.model, record.name), '-ltr-plugin');
     return json(loaded.artifact, '-native');

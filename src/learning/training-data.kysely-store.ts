@@ -10,8 +10,22 @@ export class KyselyTrainingDataStore implements TrainingDataStore {
     const rows = await this.db
       .selectFrom('feedback_items')
       .select([
-        'id', 'query_id', 'query_hash', 'result_id', 'position', 'user_action', 'event_time', 'rating', 'dwell_time',
-        'device_type', 'search_type', 'language', 'category', 'viewport_width', 'viewport_height', 'extra_metadata',
+        'id',
+        'query_id',
+        'query_hash',
+        'result_id',
+        'position',
+        'user_action',
+        'event_time',
+        'rating',
+        'dwell_time',
+        'device_type',
+        'search_type',
+        'language',
+        'category',
+        'viewport_width',
+        'viewport_height',
+        'extra_metadata',
       ])
       .where('event_time', '>=', window.start)
       .where('event_time', '<', window.end)
@@ -29,25 +43,23 @@ export class KyselyTrainingDataStore implements TrainingDataStore {
       .execute();
     const last = rows[rows.length - 1];
     return {
-      rows: rows.map(
-        (r): FeedbackRow => ({
-          queryId: r.query_id,
-          queryHash: r.query_hash,
-          resultId: r.result_id,
-          position: r.position,
-          action: r.user_action,
-          eventTime: r.event_time,
-          rating: r.rating,
-          dwellTime: r.dwell_time,
-          deviceType: r.device_type,
-          searchType: r.search_type,
-          language: r.language,
-          category: r.category,
-          viewportWidth: r.viewport_width,
-          viewportHeight: r.viewport_height,
-          extra: r.extra_metadata,
-        }),
-      ),
+      rows: rows.map((r): FeedbackRow => ({
+        queryId: r.query_id,
+        queryHash: r.query_hash,
+        resultId: r.result_id,
+        position: r.position,
+        action: r.user_action,
+        eventTime: r.event_time,
+        rating: r.rating,
+        dwellTime: r.dwell_time,
+        deviceType: r.device_type,
+        searchType: r.search_type,
+        language: r.language,
+        category: r.category,
+        viewportWidth: r.viewport_width,
+        viewportHeight: r.viewport_height,
+        extra: r.extra_metadata,
+      })),
       last: last ? { eventTime: last.event_time, id: last.id } : undefined,
     };
   }

@@ -52,7 +52,17 @@ function versionFromRow(row: Omit<Selectable<ModelVersionTable>, 'artifact'>): M
 }
 
 const VERSION_COLUMNS = [
-  'model_id', 'version', 'job_id', 'outcome', 'message', 'metrics', 'counts', 'window_start', 'window_end', 'training_seconds', 'created_at',
+  'model_id',
+  'version',
+  'job_id',
+  'outcome',
+  'message',
+  'metrics',
+  'counts',
+  'window_start',
+  'window_end',
+  'training_seconds',
+  'created_at',
 ] as const;
 
 export interface TrainingStoreOptions {
@@ -122,7 +132,8 @@ export class KyselyTrainingStore implements TrainingStore {
               .where((w) =>
                 w.not(
                   w.exists(
-                    w.selectFrom('training_jobs as r')
+                    w
+                      .selectFrom('training_jobs as r')
                       .select('r.id')
                       .whereRef('r.model_id', '=', 'j.model_id')
                       .where('r.status', '=', 'running')
@@ -165,7 +176,11 @@ export class KyselyTrainingStore implements TrainingStore {
 
   async complete(run: CompletedRun): Promise<{ version: number | null } | 'lease-lost'> {
     return this.db.transaction().execute(async (trx) => {
-      const job = await trx.selectFrom('training_jobs').select(['model_id', 'lease_owner', 'status']).where('id', '=', run.jobId).executeTakeFirst();
+      const job = await trx
+        .selectFrom('training_jobs')
+        .select(['model_id', 'lease_owner', 'status'])
+        .where('id', '=', run.jobId)
+        .executeTakeFirst();
       if (!job || job.status !== 'running' || job.lease_owner !== run.owner) return 'lease-lost' as const;
       const modelId = job.model_id;
       await trx
@@ -209,7 +224,14 @@ export class KyselyTrainingStore implements TrainingStore {
         .execute();
       await trx
         .updateTable('training_jobs')
-        .set({ status: run.jobStatus, error: run.jobError, finished_at: run.finishedAt, version, lease_owner: null, lease_expires_at: null })
+        .set({
+          status: run.jobStatus,
+          error: run.jobError,
+          finished_at: run.finishedAt,
+          version,
+          lease_owner: null,
+          lease_expires_at: null,
+        })
         .where('id', '=', run.jobId)
         .execute();
       await trx
@@ -319,7 +341,14 @@ export class KyselyTrainingStore implements TrainingStore {
   }
 }
 
-function toInfo(row: { model_id: string; bytes: number; rows: number; queries: number; features: number; uploaded_at: number }): DatasetInfo {
+function toInfo(row: {
+  model_id: string;
+  bytes: number;
+  rows: number;
+  queries: number;
+  features: number;
+  uploaded_at: number;
+}): DatasetInfo {
   return {
     modelId: row.model_id,
     format: 'letor',

@@ -38,9 +38,17 @@ export const DEFAULT_TRAINING_OPTIONS: Omit<TrainingOptions, 'owner'> = {
 /** Feedback may be stamped up to 5 minutes ahead of the receive time (feedback rules). */
 const FUTURE_SKEW_MS = 5 * 60_000;
 
-
-export function toJobView(job: Pick<TrainingJob, 'id' | 'modelId' | 'reason' | 'force' | 'requestedAt'> & { status?: TrainingJob['status'] }): TrainingJobView {
-  return { jobId: job.id, modelId: job.modelId, status: job.status ?? 'queued', reason: job.reason, force: job.force, requestedAt: toIso(job.requestedAt) };
+export function toJobView(
+  job: Pick<TrainingJob, 'id' | 'modelId' | 'reason' | 'force' | 'requestedAt'> & { status?: TrainingJob['status'] },
+): TrainingJobView {
+  return {
+    jobId: job.id,
+    modelId: job.modelId,
+    status: job.status ?? 'queued',
+    reason: job.reason,
+    force: job.force,
+    requestedAt: toIso(job.requestedAt),
+  };
 }
 
 function toVersionView(v: ModelVersion, activeVersion: number | null): VersionView {
@@ -101,7 +109,9 @@ export class TrainingService {
     }
     const settings = resolveSettings(model.type, model.config);
     if (settings.kind === 'ranker' && settings.trainingData === 'dataset' && !(await this.store.getDatasetInfo(modelId))) {
-      throw new ConflictError(`ranker ${modelId} trains from an uploaded dataset and none was uploaded: POST it to /api/nous/learn/models/${modelId}/dataset`);
+      throw new ConflictError(
+        `ranker ${modelId} trains from an uploaded dataset and none was uploaded: POST it to /api/nous/learn/models/${modelId}/dataset`,
+      );
     }
     const job = this.newJob(modelId, 'manual', body.force ?? false);
     if ((await this.store.enqueue(job)) === 'already-queued') throw new ConflictError(`model ${modelId} already has a training run queued`);
@@ -117,7 +127,8 @@ export class TrainingService {
     await this.model(modelId);
     const key = decodeCursor(query.cursor);
     const before = key === undefined ? undefined : Number(key);
-    if (before !== undefined && !Number.isSafeInteger(before)) throw ValidationError.field('/cursor', 'is not a cursor this service issued', 'querystring');
+    if (before !== undefined && !Number.isSafeInteger(before))
+      throw ValidationError.field('/cursor', 'is not a cursor this service issued', 'querystring');
     const [rows, state] = await Promise.all([this.store.listVersions(modelId, query.limit + 1, before), this.store.getState(modelId)]);
     const page = toPage(rows, query.limit, (v) => String(v.version));
     return { items: page.items.map((v) => toVersionView(v, state?.activeVersion ?? null)), nextCursor: page.nextCursor };
@@ -191,7 +202,10 @@ export class TrainingService {
       return void (await fail(`invalid config: ${(error as Error).message}`));
     }
     if (job.attempts > this.options.maxAttempts) {
-      return void (await fail(`gave up after ${this.options.maxAttempts} attempts: the instance running it stopped each time`, settings.retrainEveryMs));
+      return void (await fail(
+        `gave up after ${this.options.maxAttempts} attempts: the instance running it stopped each time`,
+        settings.retrainEveryMs,
+      ));
     }
     const window = { start: now - settings.windowMs, end: now + FUTURE_SKEW_MS };
     const input: TrainingInput = { settings, window };
@@ -203,9 +217,11 @@ export class TrainingService {
       }
       if (settings.kind === 'ranker' && settings.trainingData === 'feedback' && settings.clickModel !== undefined) {
         const source = await this.models.get(settings.clickModel);
-        if (!source || source.type !== 'click_model') return void (await fail(`config.clickModel ${settings.clickModel} is not a click_model`, settings.retrainEveryMs));
+        if (!source || source.type !== 'click_model')
+          return void (await fail(`config.clickModel ${settings.clickModel} is not a click_model`, settings.retrainEveryMs));
         const sourceState = await this.store.getState(source.id);
-        if (sourceState?.activeVersion == null) return void (await fail(`click model ${source.id} has no trained version yet`, settings.retrainEveryMs));
+        if (sourceState?.activeVersion == null)
+          return void (await fail(`click model ${source.id} has no trained version yet`, settings.retrainEveryMs));
         input.judgmentsArtifact = await this.store.getArtifact(source.id, sourceState.activeVersion);
       }
       if (activeVersion !== null) input.activeArtifact = await this.store.getArtifact(job.modelId, activeVersion);
@@ -224,19 +240,40 @@ export class TrainingService {
     await this.record(job, settings, output, trainingSeconds, window, activeVersion);
   }
 
-  private async record(job: TrainingJob, settings: ModelSettings, output: TrainingOutput, trainingSeconds: number, window: { start: number; end: number }, activeVersion: number | null) {
+  private async record(
+    job: TrainingJob,
+    settings: ModelSettings,
+    output: TrainingOutput,
+    trainingSeconds: number,
+    window: { start: number; end: number },
+    activeVersion: number | null,
+  ) {
     const finishedAt = this.clock.now();
     const base = { jobId: job.id, owner: this.options.owner, finishedAt };
     const every = settings.retrainEveryMs;
     if (output.kind === 'no-data') {
       if (activeVersion === null && every === undefined) {
-        await this.complete({ ...base, jobStatus: 'failed', jobError: output.message, model: { status: 'failed', error: output.message }, outcome: { at: finishedAt, outcome: 'failed', message: output.message }, nextRetrainAt: null });
+        await this.complete({
+          ...base,
+          jobStatus: 'failed',
+          jobError: output.message,
+          model: { status: 'failed', error: output.message },
+          outcome: { at: finishedAt, outcome: 'failed', message: output.message },
+          nextRetrainAt: null,
+        });
         return;
       }
       // Scheduled models wait for data: soon while they have no version, at the next retrain otherwise.
       const status: ModelStatus = activeVersion === null ? 'pending' : 'ready';
       const next = activeVersion === null ? finishedAt + this.options.noDataRetryMs : finishedAt + (every as number);
-      await this.complete({ ...base, jobStatus: 'succeeded', jobError: null, model: { status, error: null }, outcome: { at: finishedAt, outcome: 'skipped', message: output.message }, nextRetrainAt: every === undefined ? null : next });
+      await this.complete({
+        ...base,
+        jobStatus: 'succeeded',
+        jobError: null,
+        model: { status, error: null },
+        outcome: { at: finishedAt, outcome: 'skipped', message: output.message },
+        nextRetrainAt: every === undefined ? null : next,
+      });
       return;
     }
     const { comparison: c } = output;

@@ -18,8 +18,9 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
     if (request.method !== 'POST' || request.routeOptions.url !== '/api/cortex/feedback') return;
     const body = request.body as { feedback?: unknown } | undefined;
     const items = Array.isArray(body?.feedback) ? body.feedback.length : 1;
-    const detail = (error as { details?: { path: string }[]; validation?: { instancePath?: string }[] }).details?.[0]?.path
-      ?? (error as { validation?: { instancePath?: string }[] }).validation?.[0]?.instancePath;
+    const detail =
+      (error as { details?: { path: string }[]; validation?: { instancePath?: string }[] }).details?.[0]?.path ??
+      (error as { validation?: { instancePath?: string }[] }).validation?.[0]?.instancePath;
     const code = (error as { code?: string }).code ?? 'ERROR';
     metrics.feedbackItems.inc({ outcome: 'rejected', reason: detail ? `${code} ${normalisePath(detail)}` : code }, items);
   });

@@ -6,7 +6,12 @@ import client from 'prom-client';
  */
 export class Metrics {
   readonly registry = new client.Registry();
-  readonly httpRequests = new client.Counter({ name: 'searchloop_http_requests_total', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status'] as const, registers: [this.registry] });
+  readonly httpRequests = new client.Counter({
+    name: 'searchloop_http_requests_total',
+    help: 'HTTP requests by route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
   readonly httpDuration = new client.Histogram({
     name: 'searchloop_http_request_duration_seconds',
     help: 'HTTP request latency by route and status',
@@ -14,9 +19,23 @@ export class Metrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [this.registry],
   });
-  readonly feedbackItems = new client.Counter({ name: 'searchloop_feedback_items_total', help: 'Feedback items accepted, and rejected by reason', labelNames: ['outcome', 'reason'] as const, registers: [this.registry] });
-  readonly exposures = new client.Counter({ name: 'searchloop_exposures_total', help: 'Exposure rows written (first assignments, before de-duplication)', registers: [this.registry] });
-  readonly jobRuns = new client.Counter({ name: 'searchloop_job_runs_total', help: 'Background job runs by job and outcome', labelNames: ['job', 'outcome'] as const, registers: [this.registry] });
+  readonly feedbackItems = new client.Counter({
+    name: 'searchloop_feedback_items_total',
+    help: 'Feedback items accepted, and rejected by reason',
+    labelNames: ['outcome', 'reason'] as const,
+    registers: [this.registry],
+  });
+  readonly exposures = new client.Counter({
+    name: 'searchloop_exposures_total',
+    help: 'Exposure rows written (first assignments, before de-duplication)',
+    registers: [this.registry],
+  });
+  readonly jobRuns = new client.Counter({
+    name: 'searchloop_job_runs_total',
+    help: 'Background job runs by job and outcome',
+    labelNames: ['job', 'outcome'] as const,
+    registers: [this.registry],
+  });
   readonly jobDuration = new client.Histogram({
     name: 'searchloop_job_duration_seconds',
     help: 'Background job run time by job and outcome',

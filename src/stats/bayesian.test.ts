@@ -62,8 +62,6 @@ describe('Bayesian edge cases', () => {
     expect(bayesianTest(proportionSums(0, 100), proportionSums(5, 100)).reason).toBe('ZERO_CONTROL_MEAN');
     expect(bayesianTest(meanSums(0, 0, 0), proportionSums(5, 100)).reason).toBe('EMPTY_ARM');
     expect(bayesianTest(meanSums(3, 3, 3), meanSums(3, 6, 12)).reason).toBe('ZERO_VARIANCE');
-    expect(bayesianTest(proportionSums(3, 10), proportionSums(4, 10), { prior: { mean: 0, stdDev: 0 } }).reason).toBe(
-      'INVALID_INPUT',
-    );
+    expect(bayesianTest(proportionSums(3, 10), proportionSums(4, 10), { prior: { mean: 0, stdDev: 0 } }).reason).toBe('INVALID_INPUT');
   });
 });

@@ -53,17 +53,10 @@ function linearise(s: CupedSums): LinearisedArm | null {
   const r = sumX / sumY;
   const rc = sumC / sumD;
   const cov = (a: number, b: number, ab: number): number => sampleCovariance(n, a, b, ab);
-  const varL =
-    (cov(sumX, sumX, s.sumX2) - 2 * r * cov(sumX, sumY, s.sumXY) + r * r * cov(sumY, sumY, s.sumY2)) /
-    (meanY * meanY);
-  const varLc =
-    (cov(sumC, sumC, s.sumC2) - 2 * rc * cov(sumC, sumD, sumCD) + rc * rc * cov(sumD, sumD, sumD2)) /
-    (meanD * meanD);
+  const varL = (cov(sumX, sumX, s.sumX2) - 2 * r * cov(sumX, sumY, s.sumXY) + r * r * cov(sumY, sumY, s.sumY2)) / (meanY * meanY);
+  const varLc = (cov(sumC, sumC, s.sumC2) - 2 * rc * cov(sumC, sumD, sumCD) + rc * rc * cov(sumD, sumD, sumD2)) / (meanD * meanD);
   const covLLc =
-    (cov(sumX, sumC, s.sumXC) -
-      rc * cov(sumX, sumD, sumXD) -
-      r * cov(sumY, sumC, s.sumYC) +
-      r * rc * cov(sumY, sumD, sumYD)) /
+    (cov(sumX, sumC, s.sumXC) - rc * cov(sumX, sumD, sumXD) - r * cov(sumY, sumC, s.sumYC) + r * rc * cov(sumY, sumD, sumYD)) /
     (meanY * meanD);
   return { n, ratio: r, covariateRatio: rc, varL: Math.max(0, varL), varLc: Math.max(0, varLc), covLLc };
 }
@@ -100,11 +93,7 @@ export function estimateCupedEffect(control: CupedSums, variant: CupedSums): Cup
 }
 
 /** Fixed-horizon Welch test on the CUPED-adjusted effect (see `fixedHorizonTest`). */
-export function cupedTest(
-  control: CupedSums,
-  variant: CupedSums,
-  options: FrequentistOptions = {},
-): CupedResult {
+export function cupedTest(control: CupedSums, variant: CupedSums, options: FrequentistOptions = {}): CupedResult {
   const effect = estimateCupedEffect(control, variant);
   return { ...fixedHorizonTest(effect, options), theta: effect.theta, varianceReduction: effect.varianceReduction };
 }

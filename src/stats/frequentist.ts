@@ -58,11 +58,7 @@ export function untestedResult(effect: EffectEstimate, reason: StatsReason): Fre
   };
 }
 
-export function isImproved(
-  significant: boolean,
-  lift: number,
-  direction: MetricDirection = 'higher',
-): boolean {
+export function isImproved(significant: boolean, lift: number, direction: MetricDirection = 'higher'): boolean {
   return significant && (direction === 'higher' ? lift > 0 : lift < 0);
 }
 
@@ -72,10 +68,7 @@ export function isImproved(
  * scipy.stats.ttest_ind_from_stats(equal_var=False). The relative CI uses the same df with the
  * delta-method standard error, as GrowthBook's gbstats TwoSidedTTest does.
  */
-export function fixedHorizonTest(
-  effect: EffectEstimate,
-  options: FrequentistOptions = {},
-): FrequentistResult {
+export function fixedHorizonTest(effect: EffectEstimate, options: FrequentistOptions = {}): FrequentistResult {
   const alpha = options.alpha ?? DEFAULT_ALPHA;
   if (!isValidAlpha(alpha)) return untestedResult(effect, 'INVALID_INPUT');
   const { absoluteLift, absoluteVariance, df } = effect;
@@ -86,7 +79,11 @@ export function fixedHorizonTest(
   const pValue = Math.min(1, 2 * tSf(Math.abs(absoluteLift / se), df));
   const critical = tQuantile(1 - alpha / 2, df);
   const relativeSe = effect.relativeVariance === null ? null : Math.sqrt(effect.relativeVariance);
-  return testedResult({ ...effect, absoluteLift }, { pValue, alpha, se, relativeSe, df, halfwidth: critical * se, relativeHalfwidth: relativeSe === null ? null : critical * relativeSe }, options);
+  return testedResult(
+    { ...effect, absoluteLift },
+    { pValue, alpha, se, relativeSe, df, halfwidth: critical * se, relativeHalfwidth: relativeSe === null ? null : critical * relativeSe },
+    options,
+  );
 }
 
 /**
@@ -95,7 +92,15 @@ export function fixedHorizonTest(
  */
 export function testedResult(
   effect: EffectEstimate & { absoluteLift: number },
-  t: { pValue: number; alpha: number; se: number; relativeSe: number | null; df: number | null; halfwidth: number; relativeHalfwidth: number | null },
+  t: {
+    pValue: number;
+    alpha: number;
+    se: number;
+    relativeSe: number | null;
+    df: number | null;
+    halfwidth: number;
+    relativeHalfwidth: number | null;
+  },
   options: FrequentistOptions,
 ): FrequentistResult {
   const significant = t.pValue < t.alpha;
@@ -120,10 +125,6 @@ export function testedResult(
 }
 
 /** Welch test of a variant against control from each arm's sufficient statistics. */
-export function welchTest(
-  control: RatioSums,
-  variant: RatioSums,
-  options: FrequentistOptions = {},
-): FrequentistResult {
+export function welchTest(control: RatioSums, variant: RatioSums, options: FrequentistOptions = {}): FrequentistResult {
   return fixedHorizonTest(estimateEffect(control, variant), options);
 }

@@ -1,14 +1,5 @@
 export type { CupedSums, EffectEstimate, MetricDirection, RatioSums, StatsReason } from './types.js';
-export {
-  chiSquareSf,
-  normalCdf,
-  normalPdf,
-  normalQuantile,
-  normalSf,
-  tCdf,
-  tQuantile,
-  tSf,
-} from './distributions.js';
+export { chiSquareSf, normalCdf, normalPdf, normalQuantile, normalSf, tCdf, tQuantile, tSf } from './distributions.js';
 export {
   armMoments,
   combineArms,
@@ -19,13 +10,7 @@ export {
   type ArmEstimate,
   type ArmMoments,
 } from './moments.js';
-export {
-  DEFAULT_ALPHA,
-  fixedHorizonTest,
-  welchTest,
-  type FrequentistOptions,
-  type FrequentistResult,
-} from './frequentist.js';
+export { DEFAULT_ALPHA, fixedHorizonTest, welchTest, type FrequentistOptions, type FrequentistResult } from './frequentist.js';
 export {
   DEFAULT_SEQUENTIAL_TUNING,
   sequentialEffectTest,
@@ -47,13 +32,6 @@ export {
   type BayesianResult,
   type GaussianPrior,
 } from './bayesian.js';
-export {
-  normalPower,
-  powerAchieved,
-  sampleSize,
-  type PowerSoFarInput,
-  type SampleSizeInput,
-  type SampleSizeResult,
-} from './power.js';
+export { normalPower, powerAchieved, sampleSize, type PowerSoFarInput, type SampleSizeInput, type SampleSizeResult } from './power.js';
 export { proportionsZTest, type ProportionsZResult } from './proportions.js';
 export { createRng, mulberry32, type Rng } from './random.js';

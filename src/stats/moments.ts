@@ -117,9 +117,7 @@ export function combineArms(control: ArmEstimate, variant: ArmEstimate): EffectE
   const covDBase = -control.baselineCovariance / control.n;
   const relativeVariance = Math.max(
     0,
-    absoluteVariance / base ** 2 +
-      (absoluteLift ** 2 * baseVar) / base ** 4 -
-      (2 * absoluteLift * covDBase) / base ** 3,
+    absoluteVariance / base ** 2 + (absoluteLift ** 2 * baseVar) / base ** 4 - (2 * absoluteLift * covDBase) / base ** 3,
   );
   return {
     controlMean: control.mean,
@@ -134,12 +132,7 @@ export function combineArms(control: ArmEstimate, variant: ArmEstimate): EffectE
   };
 }
 
-const REASON_PRIORITY: readonly StatsReason[] = [
-  'INVALID_INPUT',
-  'EMPTY_ARM',
-  'ZERO_DENOMINATOR',
-  'TOO_FEW_UNITS',
-];
+const REASON_PRIORITY: readonly StatsReason[] = ['INVALID_INPUT', 'EMPTY_ARM', 'ZERO_DENOMINATOR', 'TOO_FEW_UNITS'];
 
 /** Picks the most fundamental of two arms' reasons, so the caller sees the root cause. */
 export function worstReason(a: StatsReason | null, b: StatsReason | null): StatsReason | null {

@@ -20,20 +20,17 @@ const cases = loadFixture<PowerCase>('power');
 
 describe('sampleSize against statsmodels NormalIndPower.solve_power', () => {
   const sizes = cases.flatMap((c) => (c.kind === 'sampleSize' ? [c] : []));
-  it.each(sizes.map((c, i) => [`${i}: baseline ${c.input.baselineMean}, mde ${c.input.mde}`, c] as const))(
-    '%s',
-    (_label, c) => {
-      const { stdDev, ...rest } = c.input;
-      const r = sampleSize(stdDev === null ? rest : { ...rest, stdDev });
-      expect(r.reason).toBeNull();
-      expectClose(r.exactSessionsPerVariant, c.expected.exactSessionsPerVariant, 'n per variant');
-      expect(r.sessionsPerVariant).toBe(c.expected.sessionsPerVariant);
-      expect(r.totalSessions).toBe(c.expected.totalSessions);
-      expect(r.days).toBe(c.expected.days);
-      // The normal approximation is within 0.1% (a session or two) of the exact t-test size.
-      expectClose(r.exactSessionsPerVariant, c.expected.ttestSessionsPerVariant, 'vs TTestIndPower', 1e-3);
-    },
-  );
+  it.each(sizes.map((c, i) => [`${i}: baseline ${c.input.baselineMean}, mde ${c.input.mde}`, c] as const))('%s', (_label, c) => {
+    const { stdDev, ...rest } = c.input;
+    const r = sampleSize(stdDev === null ? rest : { ...rest, stdDev });
+    expect(r.reason).toBeNull();
+    expectClose(r.exactSessionsPerVariant, c.expected.exactSessionsPerVariant, 'n per variant');
+    expect(r.sessionsPerVariant).toBe(c.expected.sessionsPerVariant);
+    expect(r.totalSessions).toBe(c.expected.totalSessions);
+    expect(r.days).toBe(c.expected.days);
+    // The normal approximation is within 0.1% (a session or two) of the exact t-test size.
+    expectClose(r.exactSessionsPerVariant, c.expected.ttestSessionsPerVariant, 'vs TTestIndPower', 1e-3);
+  });
 });
 
 describe('powerAchieved against statsmodels NormalIndPower.power', () => {

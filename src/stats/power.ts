@@ -85,7 +85,8 @@ export function sampleSize(input: SampleSizeInput): SampleSizeResult {
   if (!(allocation > 0 && allocation <= 1)) return fail('trafficAllocation must be in (0, 1]');
   // An effect so small that its square underflows needs more sessions than a double can count.
   const upperBound = (2 * (normalQuantile(1 - alpha / 2) + normalQuantile(power)) ** 2) / (delta / sd) ** 2;
-  if (!Number.isFinite(upperBound) || upperBound > 1e15) return fail('the effect is too small to detect with any practical number of sessions');
+  if (!Number.isFinite(upperBound) || upperBound > 1e15)
+    return fail('the effect is too small to detect with any practical number of sessions');
   const exact = solveNormalSampleSize(delta / sd, alpha, power);
   const perVariant = Math.ceil(exact);
   const total = perVariant * variants;

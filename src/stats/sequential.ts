@@ -55,10 +55,7 @@ export function sequentialPValue(z: number, n: number, rho: number): number {
 }
 
 /** Sequential (always-valid) test on an effect estimate; safe to look at after every day. */
-export function sequentialEffectTest(
-  effect: EffectEstimate,
-  options: SequentialOptions = {},
-): FrequentistResult {
+export function sequentialEffectTest(effect: EffectEstimate, options: SequentialOptions = {}): FrequentistResult {
   const alpha = options.alpha ?? DEFAULT_ALPHA;
   const tuning = options.tuningParameter ?? DEFAULT_SEQUENTIAL_TUNING;
   if (!isValidAlpha(alpha) || !(tuning > 0) || !Number.isFinite(tuning)) {
@@ -79,10 +76,6 @@ export function sequentialEffectTest(
 }
 
 /** Sequential test of a variant against control from each arm's sufficient statistics. */
-export function sequentialTest(
-  control: RatioSums,
-  variant: RatioSums,
-  options: SequentialOptions = {},
-): FrequentistResult {
+export function sequentialTest(control: RatioSums, variant: RatioSums, options: SequentialOptions = {}): FrequentistResult {
   return sequentialEffectTest(estimateEffect(control, variant), options);
 }

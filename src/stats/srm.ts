@@ -27,11 +27,7 @@ export const SRM_MIN_UNITS_PER_ARM = 8;
  * needs expected counts of roughly 5 or more; below it a failure would be noise, so the check passes
  * with a note. Weights need not sum to 1; arms with weight 0 must observe 0 units.
  */
-export function srmCheck(
-  observed: readonly number[],
-  weights: readonly number[],
-  options: SrmOptions = {},
-): SrmResult {
+export function srmCheck(observed: readonly number[], weights: readonly number[], options: SrmOptions = {}): SrmResult {
   const threshold = options.threshold ?? SRM_THRESHOLD;
   const minUnits = options.minUnitsPerArm ?? SRM_MIN_UNITS_PER_ARM;
   const df = observed.length - 1;

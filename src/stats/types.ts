@@ -34,13 +34,7 @@ export interface CupedSums extends RatioSums {
 }
 
 /** Why a result field is null. Closed list so callers can map it to a message. */
-export type StatsReason =
-  | 'EMPTY_ARM'
-  | 'TOO_FEW_UNITS'
-  | 'ZERO_DENOMINATOR'
-  | 'ZERO_VARIANCE'
-  | 'ZERO_CONTROL_MEAN'
-  | 'INVALID_INPUT';
+export type StatsReason = 'EMPTY_ARM' | 'TOO_FEW_UNITS' | 'ZERO_DENOMINATOR' | 'ZERO_VARIANCE' | 'ZERO_CONTROL_MEAN' | 'INVALID_INPUT';
 
 export type MetricDirection = 'higher' | 'lower';
 

@@ -1,7 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type DatabaseConnection,
+  type Driver,
+  type PostgresPool,
+  type PostgresPoolClient,
+} from 'kysely';
 import pg from 'pg';
 import { ConfigError, type DatabaseTarget } from '../config.js';
 import type { Database } from './schema.js';
@@ -63,7 +73,8 @@ class SqliteDialectKeepingCause extends SqliteDialect {
  */
 function sqliteMaxPageCount(raw: string | undefined): number | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
-  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1) throw new ConfigError('SQLITE_MAX_PAGE_COUNT', `must be a whole number of pages above 0, got "${raw}"`);
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1)
+    throw new ConfigError('SQLITE_MAX_PAGE_COUNT', `must be a whole number of pages above 0, got "${raw}"`);
   return Number(raw);
 }
 

@@ -10,7 +10,23 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const code = typeof err?.code === 'string' ? err.code : '';
   const message = typeof err?.message === 'string' ? err.message : '';
   return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08006', '08001', '08003', 'SQLITE_BUSY', 'SQLITE_FULL', 'SQLITE_READONLY', 'SQLITE_IOERR', 'SQLITE_CANTOPEN'].includes(code) ||
+    [
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'ETIMEDOUT',
+      'EPIPE',
+      '57P01',
+      '57P02',
+      '57P03',
+      '08006',
+      '08001',
+      '08003',
+      'SQLITE_BUSY',
+      'SQLITE_FULL',
+      'SQLITE_READONLY',
+      'SQLITE_IOERR',
+      'SQLITE_CANTOPEN',
+    ].includes(code) ||
     code.startsWith('SQLITE_IOERR') ||
     code.startsWith('SQLITE_READONLY') ||
     // pg's own words for a pool wait running out, a dropped connection, a client left unusable by

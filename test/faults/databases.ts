@@ -18,6 +18,7 @@ export interface FaultDatabase {
 /** The test harness's fresh database (a temp SQLite file or PostgreSQL schema), as server environment. */
 export async function createFaultDatabase(kind: FaultDatabaseKind): Promise<FaultDatabase> {
   const { target, drop } = await createTestDatabase(kind);
-  if (target.kind === 'sqlite') return { env: { DATABASE_URL: `sqlite://${target.path}` }, file: target.path, dir: path.dirname(target.path), drop };
+  if (target.kind === 'sqlite')
+    return { env: { DATABASE_URL: `sqlite://${target.path}` }, file: target.path, dir: path.dirname(target.path), drop };
   return { env: { DATABASE_URL: target.url, ...(target.schema ? { DATABASE_SCHEMA: target.schema } : {}) }, drop };
 }

@@ -42,7 +42,10 @@ export class ServerProcess {
   private child: ChildProcess;
   private exitInfo: { code: number | null; signal: NodeJS.Signals | null; at: number } | undefined;
 
-  private constructor(readonly port: number, env: Record<string, string>) {
+  private constructor(
+    readonly port: number,
+    env: Record<string, string>,
+  ) {
     this.child = spawn(process.execPath, [CLI, 'serve'], {
       env: {
         PATH: process.env.PATH ?? '',
@@ -252,7 +255,13 @@ export function feedbackBatch(sessionId: string, requestId: string, items: numbe
   };
 }
 
-export function postBatch(baseUrl: string, requestId: string, body: SentBatch['body'], agent?: http.Agent, timeoutMs?: number): Promise<Answer> {
+export function postBatch(
+  baseUrl: string,
+  requestId: string,
+  body: SentBatch['body'],
+  agent?: http.Agent,
+  timeoutMs?: number,
+): Promise<Answer> {
   return send(baseUrl, {
     method: 'POST',
     path: '/api/cortex/feedback',
@@ -328,7 +337,16 @@ export interface Audit {
 export function audit(batches: SentBatch[], found: { queryId: string }[]): Audit {
   const counts = new Map<string, number>();
   for (const item of found) counts.set(item.queryId, (counts.get(item.queryId) ?? 0) + 1);
-  const result: Audit = { acknowledged: 0, acknowledgedItems: 0, unanswered: 0, lost: [], duplicates: [], partial: [], unacknowledgedPresent: 0, found: found.length };
+  const result: Audit = {
+    acknowledged: 0,
+    acknowledgedItems: 0,
+    unanswered: 0,
+    lost: [],
+    duplicates: [],
+    partial: [],
+    unacknowledgedPresent: 0,
+    found: found.length,
+  };
   for (const [queryId, n] of counts) if (n > 1) result.duplicates.push(`${queryId}×${n}`);
   for (const batch of batches) {
     const present = batch.queryIds.filter((q) => counts.has(q)).length;

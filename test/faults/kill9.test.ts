@@ -38,7 +38,8 @@ describe.each(faultDatabaseKinds())('kill -9 during ingestion on %s', (kind) => 
         const batches = await load.finished;
         const during = tally(batches.map((b) => b.answer));
         for (const b of batches) {
-          if (b.answer.status !== undefined && b.answer.status !== 201) problems.push(`trial ${trial}: ${b.requestId} answered ${b.answer.status} ${JSON.stringify(b.answer.body)}`);
+          if (b.answer.status !== undefined && b.answer.status !== 201)
+            problems.push(`trial ${trial}: ${b.requestId} answered ${b.answer.status} ${JSON.stringify(b.answer.body)}`);
         }
 
         server = await ServerProcess.start(database.env);
@@ -48,19 +49,27 @@ describe.each(faultDatabaseKinds())('kill -9 during ingestion on %s', (kind) => 
         const retried: SentBatch[] = [];
         for (const b of batches.filter((x) => x.answer.status !== 201)) {
           const answer = await postBatch(server.url, b.requestId, b.body);
-          if (answer.status !== 201) problems.push(`trial ${trial}: retry of ${b.requestId} answered ${answer.status ?? answer.error} ${JSON.stringify(answer.body)}`);
+          if (answer.status !== 201)
+            problems.push(
+              `trial ${trial}: retry of ${b.requestId} answered ${answer.status ?? answer.error} ${JSON.stringify(answer.body)}`,
+            );
           retried.push({ ...b, answer });
         }
         const all = [...batches.filter((x) => x.answer.status === 201), ...retried];
         const afterRetry = audit(all, await listSessionItems(server.url, sessionId));
         const expectedItems = batches.reduce((n, b) => n + b.queryIds.length, 0);
 
-        for (const [when, a] of [['after restart', afterCrash], ['after retries', afterRetry]] as const) {
-          if (a.lost.length) problems.push(`trial ${trial} ${when}: ${a.lost.length} acknowledged items lost, e.g. ${a.lost.slice(0, 3).join(', ')}`);
+        for (const [when, a] of [
+          ['after restart', afterCrash],
+          ['after retries', afterRetry],
+        ] as const) {
+          if (a.lost.length)
+            problems.push(`trial ${trial} ${when}: ${a.lost.length} acknowledged items lost, e.g. ${a.lost.slice(0, 3).join(', ')}`);
           if (a.duplicates.length) problems.push(`trial ${trial} ${when}: duplicated items ${a.duplicates.slice(0, 5).join(', ')}`);
           if (a.partial.length) problems.push(`trial ${trial} ${when}: partial submissions ${a.partial.slice(0, 5).join(', ')}`);
         }
-        if (afterRetry.found !== expectedItems) problems.push(`trial ${trial}: after retries ${afterRetry.found} items found, ${expectedItems} sent`);
+        if (afterRetry.found !== expectedItems)
+          problems.push(`trial ${trial}: after retries ${afterRetry.found} items found, ${expectedItems} sent`);
 
         rows.push({
           trial,

@@ -56,7 +56,9 @@ export class PrivatePostgres {
       return execFileSync(cmd, argv, { cwd: this.dir, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 }).toString();
     } catch (error) {
       const e = error as { stderr?: Buffer; stdout?: Buffer; message: string };
-      throw new Error(`${tool} ${args.join(' ')} failed: ${e.message}\n${e.stdout?.toString() ?? ''}${e.stderr?.toString() ?? ''}${this.serverLog()}`);
+      throw new Error(
+        `${tool} ${args.join(' ')} failed: ${e.message}\n${e.stdout?.toString() ?? ''}${e.stderr?.toString() ?? ''}${this.serverLog()}`,
+      );
     }
   }
 
@@ -70,7 +72,18 @@ export class PrivatePostgres {
 
   /** Starts the server and waits until it accepts connections. */
   start(): void {
-    this.run('pg_ctl', ['start', '-w', '-t', '60', '-D', this.dataDir, '-l', path.join(this.dir, 'server.log'), '-o', `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1`]);
+    this.run('pg_ctl', [
+      'start',
+      '-w',
+      '-t',
+      '60',
+      '-D',
+      this.dataDir,
+      '-l',
+      path.join(this.dir, 'server.log'),
+      '-o',
+      `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1`,
+    ]);
   }
 
   /** `pg_ctl stop -m immediate`: every backend dies at once, as in a crash. */
@@ -81,7 +94,12 @@ export class PrivatePostgres {
   /** The postmaster and its children (backends, checkpointer, …): this cluster's processes only. */
   private processes(): number[] {
     const postmaster = Number(fs.readFileSync(path.join(this.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    const children = fs.readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    const children = fs
+      .readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
     return [postmaster, ...children];
   }
 

@@ -2,7 +2,18 @@ import http from 'node:http';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createFaultDatabase, faultDatabaseKinds } from './databases.js';
-import { audit, feedbackBatch, isErrorEnvelope, listSessionItems, send, ServerProcess, sleep, startLoad, tally, type Answer } from './harness.js';
+import {
+  audit,
+  feedbackBatch,
+  isErrorEnvelope,
+  listSessionItems,
+  send,
+  ServerProcess,
+  sleep,
+  startLoad,
+  tally,
+  type Answer,
+} from './harness.js';
 
 const GRACE_MS = 3000;
 /** Process start-up of the exit path (closing the pool, flushing logs) on a loaded two-core machine. */
@@ -12,7 +23,9 @@ const EXIT_MARGIN_MS = 2000;
 function stalledUpload(port: number): Promise<{ socket: net.Socket; closed: Promise<number> }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1', () => {
-      socket.write('POST /api/cortex/feedback HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\nX-Request-Id: stalled-upload\r\n\r\n{"sessionId":"stalled","feedback":[');
+      socket.write(
+        'POST /api/cortex/feedback HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\nX-Request-Id: stalled-upload\r\n\r\n{"sessionId":"stalled","feedback":[',
+      );
       resolve({ socket, closed: new Promise((r) => socket.on('close', () => r(Date.now()))) });
     });
     socket.on('error', reject);
@@ -32,14 +45,28 @@ function slowUpload(baseUrl: string, agent: http.Agent, requestId: string, body:
     const req = http.request(`${baseUrl}/api/cortex/feedback`, {
       method: 'POST',
       agent,
-      headers: { 'content-type': 'application/json', 'content-length': String(payload.length), 'x-request-id': requestId, 'idempotency-key': requestId },
+      headers: {
+        'content-type': 'application/json',
+        'content-length': String(payload.length),
+        'x-request-id': requestId,
+        'idempotency-key': requestId,
+      },
     });
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), headers: res.headers, ms: Date.now() - started }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode,
+          body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+          headers: res.headers,
+          ms: Date.now() - started,
+        }),
+      );
     });
-    req.on('error', (e: NodeJS.ErrnoException) => resolve({ status: undefined, body: undefined, error: e.code ?? e.message, ms: Date.now() - started }));
+    req.on('error', (e: NodeJS.ErrnoException) =>
+      resolve({ status: undefined, body: undefined, error: e.code ?? e.message, ms: Date.now() - started }),
+    );
     req.write(payload.subarray(0, half));
     finish = () => req.end(payload.subarray(half));
   });
@@ -112,25 +139,43 @@ describe.each(faultDatabaseKinds())('SIGTERM during ingestion on %s', (kind) => 
         if (l.msg === 'incoming request' && typeof l.reqId === 'string' && !incomingAt.has(l.reqId)) incomingAt.set(l.reqId, i);
       });
       const problems: string[] = [];
-      if (slowAnswer.status !== 201) problems.push(`the upload in flight at SIGTERM answered ${slowAnswer.status ?? slowAnswer.error} ${JSON.stringify(slowAnswer.body)}`);
-      if (followUp.status !== undefined && followUp.status !== 503) problems.push(`a new request on a kept-alive connection during the drain answered ${followUp.status}`);
-      const slowBatch = { requestId: `st${kind[0]}-slow`, body: slowBody, queryIds: slowBody.feedback.map((f) => f.queryId), answer: slowAnswer, startedAt: signalledAt, endedAt: Date.now() };
+      if (slowAnswer.status !== 201)
+        problems.push(
+          `the upload in flight at SIGTERM answered ${slowAnswer.status ?? slowAnswer.error} ${JSON.stringify(slowAnswer.body)}`,
+        );
+      if (followUp.status !== undefined && followUp.status !== 503)
+        problems.push(`a new request on a kept-alive connection during the drain answered ${followUp.status}`);
+      const slowBatch = {
+        requestId: `st${kind[0]}-slow`,
+        body: slowBody,
+        queryIds: slowBody.feedback.map((f) => f.queryId),
+        answer: slowAnswer,
+        startedAt: signalledAt,
+        endedAt: Date.now(),
+      };
       batches.push(slowBatch);
       const acceptedBefore = batches.filter((b) => (incomingAt.get(b.requestId) ?? Infinity) < shutdownAt);
       for (const b of acceptedBefore) {
-        if (b.answer.status !== 201) problems.push(`${b.requestId} was accepted before shutdown began but answered ${b.answer.status ?? b.answer.error}`);
+        if (b.answer.status !== 201)
+          problems.push(`${b.requestId} was accepted before shutdown began but answered ${b.answer.status ?? b.answer.error}`);
       }
       for (const b of batches) {
         const s = b.answer.status;
         if (s === undefined || s === 201) continue;
-        if (s !== 503) problems.push(`${b.requestId} answered ${s} ${JSON.stringify(b.answer.body)} during the drain (want 201, 503, or a refused connection)`);
+        if (s !== 503)
+          problems.push(
+            `${b.requestId} answered ${s} ${JSON.stringify(b.answer.body)} during the drain (want 201, 503, or a refused connection)`,
+          );
       }
       const firstRefused = probes.findIndex((p) => p.answer.error === 'ECONNREFUSED');
       const refusedProbes = probes.filter((p) => p.answer.error === 'ECONNREFUSED').length;
-      if (firstRefused < 0) problems.push(`no new connection was refused during the drain: ${JSON.stringify(tally(probes.map((p) => p.answer)))}`);
-      else if (probes.slice(firstRefused).some((p) => p.answer.error !== 'ECONNREFUSED')) problems.push(`a new connection was accepted after one had been refused: ${JSON.stringify(tally(probes.map((p) => p.answer)))}`);
+      if (firstRefused < 0)
+        problems.push(`no new connection was refused during the drain: ${JSON.stringify(tally(probes.map((p) => p.answer)))}`);
+      else if (probes.slice(firstRefused).some((p) => p.answer.error !== 'ECONNREFUSED'))
+        problems.push(`a new connection was accepted after one had been refused: ${JSON.stringify(tally(probes.map((p) => p.answer)))}`);
       for (const p of probes.slice(0, Math.max(firstRefused, 0))) {
-        if (p.answer.status !== 200 && p.answer.status !== 503 && p.answer.error !== 'ECONNRESET') problems.push(`probe before the listener closed answered ${p.answer.status ?? p.answer.error}`);
+        if (p.answer.status !== 200 && p.answer.status !== 503 && p.answer.error !== 'ECONNRESET')
+          problems.push(`probe before the listener closed answered ${p.answer.status ?? p.answer.error}`);
       }
 
       const drainedLog = server.raw;
@@ -156,9 +201,26 @@ describe.each(faultDatabaseKinds())('SIGTERM during ingestion on %s', (kind) => 
         ],
       };
       if (process.env.FAULTS_DEBUG) {
-        for (const b of batches.filter((x) => x.answer.status !== 201)) console.log(b.requestId, b.answer, 'incoming line', incomingAt.get(b.requestId), 'shutdown line', shutdownAt, 'started', b.startedAt - signalledAt, 'ended', b.endedAt - signalledAt);
+        for (const b of batches.filter((x) => x.answer.status !== 201))
+          console.log(
+            b.requestId,
+            b.answer,
+            'incoming line',
+            incomingAt.get(b.requestId),
+            'shutdown line',
+            shutdownAt,
+            'started',
+            b.startedAt - signalledAt,
+            'ended',
+            b.endedAt - signalledAt,
+          );
         for (const p of probes.filter((x) => x.answer.status !== undefined)) console.log('probe', p.at - signalledAt, p.answer);
-        console.log(drainedLog.filter((l) => !l.includes('"incoming request"') || l.includes('stalled')).slice(-30).join('\n'));
+        console.log(
+          drainedLog
+            .filter((l) => !l.includes('"incoming request"') || l.includes('stalled'))
+            .slice(-30)
+            .join('\n'),
+        );
       }
       expect(problems).toEqual([]);
       expect(acceptedBefore.length).toBeGreaterThan(0);

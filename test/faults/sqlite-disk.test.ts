@@ -5,7 +5,17 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/storage/database.js';
-import { audit, feedbackBatch, isErrorEnvelope, listSessionItems, postBatch, send, ServerProcess, tally, type SentBatch } from './harness.js';
+import {
+  audit,
+  feedbackBatch,
+  isErrorEnvelope,
+  listSessionItems,
+  postBatch,
+  send,
+  ServerProcess,
+  tally,
+  type SentBatch,
+} from './harness.js';
 
 /** A small tmpfs to fill, when this process may mount one (root in a sandbox that allows it). */
 function mountTmpfs(dir: string, size: string): boolean {
@@ -61,7 +71,13 @@ async function integrityCheck(file: string): Promise<string> {
 }
 
 /** Posts batches until one is refused (or `max` were accepted); returns every batch sent. */
-async function postUntilRefused(server: ServerProcess, sessionId: string, prefix: string, items: number, max: number): Promise<SentBatch[]> {
+async function postUntilRefused(
+  server: ServerProcess,
+  sessionId: string,
+  prefix: string,
+  items: number,
+  max: number,
+): Promise<SentBatch[]> {
   const batches: SentBatch[] = [];
   for (let n = 0; n < max; n += 1) {
     const requestId = `${prefix}-${n}`;
@@ -81,7 +97,9 @@ function checkRefusal(batches: SentBatch[], problems: string[], what: string): S
     return undefined;
   }
   if (refused.answer.status !== 503 || !isErrorEnvelope(refused.answer.body, 'UNAVAILABLE')) {
-    problems.push(`${what}: a write answered ${refused.answer.status ?? refused.answer.error} ${JSON.stringify(refused.answer.body)} (want 503 UNAVAILABLE)`);
+    problems.push(
+      `${what}: a write answered ${refused.answer.status ?? refused.answer.error} ${JSON.stringify(refused.answer.body)} (want 503 UNAVAILABLE)`,
+    );
   }
   return refused;
 }
@@ -109,14 +127,16 @@ describe('SQLite disk faults', () => {
       server = await ServerProcess.start(env);
       const sessionId = 'disk-full';
       const before = await postUntilRefused(server, sessionId, 'full-before', 100, 20);
-      if (before.some((b) => b.answer.status !== 201)) problems.push(`writes failed before the disk was full: ${JSON.stringify(tally(before.map((b) => b.answer)))}`);
+      if (before.some((b) => b.answer.status !== 201))
+        problems.push(`writes failed before the disk was full: ${JSON.stringify(tally(before.map((b) => b.answer)))}`);
       const filled = mounted ? fillDisk(filler) : 0;
 
       const during = await postUntilRefused(server, sessionId, 'full', 500, 400);
       const refused = checkRefusal(during, problems, 'disk full');
       const log = refused && (await refusalLog(server, refused.requestId));
       if (refused && !log) problems.push(`no "database unavailable" log line for ${refused.requestId}`);
-      else if (log && !/^SQLITE_(FULL|IOERR)/.test(String(log.err?.code))) problems.push(`the log line names ${log.err?.code}, not SQLITE_FULL: ${JSON.stringify(log.err)}`);
+      else if (log && !/^SQLITE_(FULL|IOERR)/.test(String(log.err?.code)))
+        problems.push(`the log line names ${log.err?.code}, not SQLITE_FULL: ${JSON.stringify(log.err)}`);
       // Still full: still a clean 503, and reads and liveness still answer.
       const again = await postUntilRefused(server, sessionId, 'full-again', 500, 1);
       checkRefusal(again, problems, 'disk still full');
@@ -126,7 +146,8 @@ describe('SQLite disk faults', () => {
 
       if (mounted) fs.rmSync(filler);
       const after = mounted ? await postUntilRefused(server, sessionId, 'full-after', 100, 3) : [];
-      if (after.some((b) => b.answer.status !== 201)) problems.push(`writes did not resume after space was freed: ${JSON.stringify(tally(after.map((b) => b.answer)))}`);
+      if (after.some((b) => b.answer.status !== 201))
+        problems.push(`writes did not resume after space was freed: ${JSON.stringify(tally(after.map((b) => b.answer)))}`);
       await server.stop();
       const exit = await server.exited;
       if (exit.code !== 0) problems.push(`the server exited with ${exit.code ?? exit.signal} after the fault`);
@@ -161,56 +182,64 @@ describe('SQLite disk faults', () => {
   fs.writeFileSync(probeFile, '');
   const immutableWorks = chattr('+i', [probeFile]) && chattr('-i', [probeFile]);
   fs.rmSync(probeDir, { recursive: true, force: true });
-  if (!immutableWorks) process.stderr.write(`\n!! chattr +i is not available on ${os.tmpdir()} (needs root and ext4/xfs/btrfs): SKIPPING the read-only database test\n\n`);
+  if (!immutableWorks)
+    process.stderr.write(
+      `\n!! chattr +i is not available on ${os.tmpdir()} (needs root and ext4/xfs/btrfs): SKIPPING the read-only database test\n\n`,
+    );
 
-  it.runIf(immutableWorks)('read-only database file (chattr +i under the running server): 503 UNAVAILABLE and a log line, reads still work, no corruption', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'searchloop-readonly-'));
-    const file = path.join(dir, 'searchloop.db');
-    const locked = [file, `${file}-wal`];
-    const env = { DATABASE_URL: `sqlite://${file}` };
-    let server: ServerProcess | undefined;
-    const problems: string[] = [];
-    try {
-      server = await ServerProcess.start(env);
-      const sessionId = 'read-only';
-      const before = await postUntilRefused(server, sessionId, 'ro-before', 100, 20);
-      if (before.some((b) => b.answer.status !== 201)) problems.push(`writes failed before the file was made read-only: ${JSON.stringify(tally(before.map((b) => b.answer)))}`);
-      if (!chattr('+i', locked)) throw new Error(`chattr +i ${locked.join(' ')} failed`);
+  it.runIf(immutableWorks)(
+    'read-only database file (chattr +i under the running server): 503 UNAVAILABLE and a log line, reads still work, no corruption',
+    async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'searchloop-readonly-'));
+      const file = path.join(dir, 'searchloop.db');
+      const locked = [file, `${file}-wal`];
+      const env = { DATABASE_URL: `sqlite://${file}` };
+      let server: ServerProcess | undefined;
+      const problems: string[] = [];
+      try {
+        server = await ServerProcess.start(env);
+        const sessionId = 'read-only';
+        const before = await postUntilRefused(server, sessionId, 'ro-before', 100, 20);
+        if (before.some((b) => b.answer.status !== 201))
+          problems.push(`writes failed before the file was made read-only: ${JSON.stringify(tally(before.map((b) => b.answer)))}`);
+        if (!chattr('+i', locked)) throw new Error(`chattr +i ${locked.join(' ')} failed`);
 
-      const during = await postUntilRefused(server, sessionId, 'ro', 100, 50);
-      const refused = checkRefusal(during, problems, 'read-only file');
-      const log = refused && (await refusalLog(server, refused.requestId));
-      if (refused && !log) problems.push(`no "database unavailable" log line for ${refused.requestId}`);
-      else if (log && !/^SQLITE_(READONLY|IOERR)/.test(String(log.err?.code))) problems.push(`the log line names ${log.err?.code}: ${JSON.stringify(log.err)}`);
-      const readable = await listSessionItems(server.url, sessionId);
-      const readsWork = readable.length === before.length * 100;
-      if (!readsWork) problems.push(`reads on the read-only file returned ${readable.length} items, ${before.length * 100} were stored`);
+        const during = await postUntilRefused(server, sessionId, 'ro', 100, 50);
+        const refused = checkRefusal(during, problems, 'read-only file');
+        const log = refused && (await refusalLog(server, refused.requestId));
+        if (refused && !log) problems.push(`no "database unavailable" log line for ${refused.requestId}`);
+        else if (log && !/^SQLITE_(READONLY|IOERR)/.test(String(log.err?.code)))
+          problems.push(`the log line names ${log.err?.code}: ${JSON.stringify(log.err)}`);
+        const readable = await listSessionItems(server.url, sessionId);
+        const readsWork = readable.length === before.length * 100;
+        if (!readsWork) problems.push(`reads on the read-only file returned ${readable.length} items, ${before.length * 100} were stored`);
 
-      chattr('-i', locked);
-      const after = await postUntilRefused(server, sessionId, 'ro-after', 100, 3);
-      await server.stop();
-      const exit = await server.exited;
-      if (exit.code !== 0) problems.push(`the server exited with ${exit.code ?? exit.signal} after the fault`);
-      const integrity = await integrityCheck(file);
-      if (integrity !== 'ok') problems.push(`integrity_check: ${integrity}`);
-      server = await ServerProcess.start(env);
-      const found = audit([...before, ...during, ...after], await listSessionItems(server.url, sessionId));
-      if (found.lost.length) problems.push(`${found.lost.length} acknowledged items lost`);
-      if (found.duplicates.length) problems.push(`duplicated items ${found.duplicates.slice(0, 5).join(', ')}`);
-      if (found.partial.length) problems.push(`partial submissions ${found.partial.join(', ')}`);
-      if (found.unacknowledgedPresent) problems.push(`${found.unacknowledgedPresent} refused submissions were stored anyway`);
+        chattr('-i', locked);
+        const after = await postUntilRefused(server, sessionId, 'ro-after', 100, 3);
+        await server.stop();
+        const exit = await server.exited;
+        if (exit.code !== 0) problems.push(`the server exited with ${exit.code ?? exit.signal} after the fault`);
+        const integrity = await integrityCheck(file);
+        if (integrity !== 'ok') problems.push(`integrity_check: ${integrity}`);
+        server = await ServerProcess.start(env);
+        const found = audit([...before, ...during, ...after], await listSessionItems(server.url, sessionId));
+        if (found.lost.length) problems.push(`${found.lost.length} acknowledged items lost`);
+        if (found.duplicates.length) problems.push(`duplicated items ${found.duplicates.slice(0, 5).join(', ')}`);
+        if (found.partial.length) problems.push(`partial submissions ${found.partial.join(', ')}`);
+        if (found.unacknowledgedPresent) problems.push(`${found.unacknowledgedPresent} refused submissions were stored anyway`);
 
-      console.log(
-        `read-only file (chattr +i on the database and its WAL): writes ${JSON.stringify(tally(during.map((b) => b.answer)))}; refusal ${refused?.answer.status} ${refused?.answer.body?.error?.code}; ` +
-          `log: "${log?.msg}" code ${log?.err?.code} (${log?.err?.message}); reads while read-only ${readable.length} items; ` +
-          `after chattr -i ${JSON.stringify(tally(after.map((b) => b.answer)))}; integrity_check ${integrity}; ` +
-          `acknowledged items ${found.acknowledgedItems}, found ${found.found}, lost ${found.lost.length}, duplicates ${found.duplicates.length}`,
-      );
-      expect(problems).toEqual([]);
-    } finally {
-      chattr('-i', locked);
-      await server?.stop();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
+        console.log(
+          `read-only file (chattr +i on the database and its WAL): writes ${JSON.stringify(tally(during.map((b) => b.answer)))}; refusal ${refused?.answer.status} ${refused?.answer.body?.error?.code}; ` +
+            `log: "${log?.msg}" code ${log?.err?.code} (${log?.err?.message}); reads while read-only ${readable.length} items; ` +
+            `after chattr -i ${JSON.stringify(tally(after.map((b) => b.answer)))}; integrity_check ${integrity}; ` +
+            `acknowledged items ${found.acknowledgedItems}, found ${found.found}, lost ${found.lost.length}, duplicates ${found.duplicates.length}`,
+        );
+        expect(problems).toEqual([]);
+      } finally {
+        chattr('-i', locked);
+        await server?.stop();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -16,10 +16,17 @@ describe('fuzz coverage', () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
     const documented = Object.entries(doc.paths)
       .filter(([path]) => !path.startsWith('/docs'))
-      .flatMap(([path, item]) => Object.keys(item).filter((m) => METHODS.includes(m)).map((m) => `${m.toUpperCase()} ${path}`));
+      .flatMap(([path, item]) =>
+        Object.keys(item)
+          .filter((m) => METHODS.includes(m))
+          .map((m) => `${m.toUpperCase()} ${path}`),
+      );
     const fuzzed = new Set(allSpecs().map((s) => `${s.method} ${s.path}`));
     expect(documented.length).toBeGreaterThan(20);
-    expect(documented.filter((op) => !fuzzed.has(op)), 'operations without a fuzz spec in test/fuzz/support/routes.ts').toEqual([]);
+    expect(
+      documented.filter((op) => !fuzzed.has(op)),
+      'operations without a fuzz spec in test/fuzz/support/routes.ts',
+    ).toEqual([]);
   });
 
   it('every fuzz spec names a documented operation (or a hidden one on purpose)', async () => {

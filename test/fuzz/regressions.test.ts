@@ -8,7 +8,10 @@ import { databaseKinds } from '../support/test-database.js';
 function sampleSizeWithin(input: object, ms: number): Promise<unknown> {
   const file = new URL('./support/power-probe.ts', import.meta.url).href;
   return new Promise((resolve, reject) => {
-    const worker = new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(file)}); })`, { eval: true, workerData: input });
+    const worker = new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(file)}); })`, {
+      eval: true,
+      workerData: input,
+    });
     const timer = setTimeout(() => {
       void worker.terminate();
       resolve('no answer');

@@ -19,7 +19,9 @@ describe.each(databaseKinds())('click model trained from feedback on %s', (kind)
     t = await buildTestApp(kind, { clock });
     const start = clock.now() - 10 * DAY;
     const items: FeedbackItem[] = [];
-    sim.sessions.forEach((s, i) => items.push(...sessionToItems(s, `search-${i}`, start + Math.floor((i * 9 * DAY) / sim.sessions.length))));
+    sim.sessions.forEach((s, i) =>
+      items.push(...sessionToItems(s, `search-${i}`, start + Math.floor((i * 9 * DAY) / sim.sessions.length))),
+    );
     await sendFeedback(t.app, items);
   }, 300_000);
   afterAll(async () => t?.close());
@@ -44,7 +46,14 @@ describe.each(databaseKinds())('click model trained from feedback on %s', (kind)
     expect(m.impressionsInferred).toBe(0);
     expect(m.trainingSeconds).toBeGreaterThan(0);
     expect(m.version).toBe(1);
-    expect(m.counts).toMatchObject({ sessions: 15_000, trainSessions: 12_000, heldOutSessions: 3000, queries: 10, results: 120, pairs: 120 });
+    expect(m.counts).toMatchObject({
+      sessions: 15_000,
+      trainSessions: 12_000,
+      heldOutSessions: 3000,
+      queries: 10,
+      results: 120,
+      pairs: 120,
+    });
     expect(m.window.from).toBe(new Date(clock.now() - 30 * DAY).toISOString());
   });
 

@@ -16,7 +16,12 @@ function feedbackItems(start: number): FeedbackItem[] {
   const rnd = mulberry32(9);
   const items: FeedbackItem[] = [];
   sim.sessions.forEach((s, i) => {
-    const extra = { deviceType: devices[i % 3], searchType: 'keyword', language: i % 2 ? 'en' : 'de', viewport: { width: 400 + (i % 3) * 400, height: 800 } };
+    const extra = {
+      deviceType: devices[i % 3],
+      searchType: 'keyword',
+      language: i % 2 ? 'en' : 'de',
+      viewport: { width: 400 + (i % 3) * 400, height: 800 },
+    };
     for (const item of sessionToItems(s, `q-${i}`, start + i * 60_000, { extra })) {
       const custom = item.metadata.customMetadata as Record<string, unknown>;
       const doc = Number(String(item.metadata.resultId).replace(/.*-d/, ''));
@@ -41,17 +46,35 @@ describe.each(databaseKinds())('models trained from feedback on %s', (kind) => {
   it('a ranker labelled by click-model judgments with behavioural and client features', async () => {
     await postJson(t.app, URL, { modelId: 'clicks', name: 'clicks', type: 'click_model', config: { algorithm: 'pbm' } });
     await t.container.learning.trainingService.runUntilIdle();
-    const res = await postJson(t.app, URL, { modelId: 'fb-ranker', name: 'fb ranker', type: 'ranker', config: { clickModel: 'clicks', numTrees: 30, minDataInLeaf: 2, minImpressions: 20, heldOutFraction: 0.34 } });
+    const res = await postJson(t.app, URL, {
+      modelId: 'fb-ranker',
+      name: 'fb ranker',
+      type: 'ranker',
+      config: { clickModel: 'clicks', numTrees: 30, minDataInLeaf: 2, minImpressions: 20, heldOutFraction: 0.34 },
+    });
     expect(res.statusCode).toBe(201);
     await t.container.learning.trainingService.runUntilIdle();
     const model = (await getJson(t.app, `${URL}/fb-ranker`)).body.data;
     expect(model.status, model.error).toBe('ready');
     expect(model.metrics.source).toBe('feedback');
-    expect(model.metrics.featureNames).toEqual(['queryResultCtr', 'resultCtr', 'impressions', 'meanDwellMs', 'satisfiedClickShare', 'meanRating', 'meanPosition', 'freshness', 'price']);
+    expect(model.metrics.featureNames).toEqual([
+      'queryResultCtr',
+      'resultCtr',
+      'impressions',
+      'meanDwellMs',
+      'satisfiedClickShare',
+      'meanRating',
+      'meanPosition',
+      'freshness',
+      'price',
+    ]);
     expect(model.metrics.counts.labelsFromJudgments).toBe(48);
     expect(model.metrics.ndcg['10']).toBeGreaterThanOrEqual(model.metrics.baseline.random.ndcg['10']);
     const q = sim.sessions[0]!.queryHash;
-    const ranked = await postJson(t.app, `${URL}/fb-ranker/rank`, { queryHash: q, results: sim.sessions[0]!.resultIds.map((resultId) => ({ resultId })) });
+    const ranked = await postJson(t.app, `${URL}/fb-ranker/rank`, {
+      queryHash: q,
+      results: sim.sessions[0]!.resultIds.map((resultId) => ({ resultId })),
+    });
     expect(ranked.statusCode).toBe(200);
     expect(ranked.body.data).toMatchObject({ modelId: 'fb-ranker', version: 1, scoreType: 'ranker-margin' });
   });
@@ -71,7 +94,12 @@ describe.each(databaseKinds())('models trained from feedback on %s', (kind) => {
   });
 
   it('an engagement predictor: AUC, log-loss, calibration error and base rate on the latest slice', async () => {
-    const res = await postJson(t.app, URL, { modelId: 'engage', name: 'engage', type: 'engagement_predictor', config: { target: 'click', numTrees: 40 } });
+    const res = await postJson(t.app, URL, {
+      modelId: 'engage',
+      name: 'engage',
+      type: 'engagement_predictor',
+      config: { target: 'click', numTrees: 40 },
+    });
     expect(res.statusCode).toBe(201);
     await t.container.learning.trainingService.runUntilIdle();
     const model = (await getJson(t.app, `${URL}/engage`)).body.data;
@@ -86,7 +114,10 @@ describe.each(databaseKinds())('models trained from feedback on %s', (kind) => {
     expect(m.counts.examples).toBe(12_000);
     const ranked = await postJson(t.app, `${URL}/engage/rank?explain=true`, {
       context: { deviceType: 'mobile', language: 'en', hour: 10, viewport: { width: 400, height: 800 } },
-      results: [{ resultId: 'top', position: 1 }, { resultId: 'deep', position: 10 }],
+      results: [
+        { resultId: 'top', position: 1 },
+        { resultId: 'deep', position: 10 },
+      ],
     });
     expect(ranked.body.data.scoreType).toBe('probability');
     expect(ranked.body.data.results[0].resultId).toBe('top');
@@ -94,7 +125,12 @@ describe.each(databaseKinds())('models trained from feedback on %s', (kind) => {
   });
 
   it('a satisfied-click predictor has a lower base rate than the click predictor', async () => {
-    await postJson(t.app, URL, { modelId: 'satisfied', name: 'satisfied', type: 'engagement_predictor', config: { target: 'satisfied_click', numTrees: 20 } });
+    await postJson(t.app, URL, {
+      modelId: 'satisfied',
+      name: 'satisfied',
+      type: 'engagement_predictor',
+      config: { target: 'satisfied_click', numTrees: 20 },
+    });
     await t.container.learning.trainingService.runUntilIdle();
     const clicks = (await getJson(t.app, `${URL}/engage`)).body.data.metrics.baseRate;
     const satisfied = (await getJson(t.app, `${URL}/satisfied`)).body.data.metrics;
@@ -102,9 +138,19 @@ describe.each(databaseKinds())('models trained from feedback on %s', (kind) => {
   });
 
   it('a click model of searches logged without impressions infers them (cascade) and says so', async () => {
-    const items = sessionToItems({ queryHash: 'clicks-only', resultIds: ['a', 'b', 'c'], clicks: [false, false, true] }, 'co-1', clock.now() - HOUR, { impressions: false });
+    const items = sessionToItems(
+      { queryHash: 'clicks-only', resultIds: ['a', 'b', 'c'], clicks: [false, false, true] },
+      'co-1',
+      clock.now() - HOUR,
+      { impressions: false },
+    );
     await sendFeedback(t.app, items, 'co');
-    await postJson(t.app, URL, { modelId: 'cascade', name: 'cascade', type: 'click_model', config: { algorithm: 'cascade', heldOutFraction: 0.05 } });
+    await postJson(t.app, URL, {
+      modelId: 'cascade',
+      name: 'cascade',
+      type: 'click_model',
+      config: { algorithm: 'cascade', heldOutFraction: 0.05 },
+    });
     await t.container.learning.trainingService.runUntilIdle();
     const m = (await getJson(t.app, `${URL}/cascade`)).body.data.metrics;
     expect(m.counts.inferredSearches).toBe(1);

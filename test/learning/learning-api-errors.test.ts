@@ -43,11 +43,36 @@ describe.each(databaseKinds())('learning API errors on %s', (kind) => {
   });
 
   it('accepts every documented setting', async () => {
-    const ranker = { trainingData: 'dataset', numTrees: 50, learningRate: 0.05, numLeaves: 15, minDataInLeaf: 5, baggingFraction: 0.8, featureFraction: 0.9, earlyStoppingRounds: 10, validationFraction: 0.2, seed: 3, missing: 'zero', retrainEvery: '7d', window: '90d', heldOutFraction: 0.25, replaceIfWorse: true, algorithm: 'lambdamart' };
+    const ranker = {
+      trainingData: 'dataset',
+      numTrees: 50,
+      learningRate: 0.05,
+      numLeaves: 15,
+      minDataInLeaf: 5,
+      baggingFraction: 0.8,
+      featureFraction: 0.9,
+      earlyStoppingRounds: 10,
+      validationFraction: 0.2,
+      seed: 3,
+      missing: 'zero',
+      retrainEvery: '7d',
+      window: '90d',
+      heldOutFraction: 0.25,
+      replaceIfWorse: true,
+      algorithm: 'lambdamart',
+    };
     expect((await postJson(t.app, URL, { name: 'full-ranker', type: 'ranker', config: ranker })).statusCode).toBe(201);
     const click = { algorithm: 'ubm', maxDepth: 5, iterations: 20, examinationMinImpressions: 10, retrainEvery: '24h', window: '30d' };
     expect((await postJson(t.app, URL, { name: 'full-click', type: 'click_model', config: click })).statusCode).toBe(201);
-    expect((await postJson(t.app, URL, { name: 'full-engage', type: 'engagement_predictor', config: { target: 'satisfied_click', numTrees: 30, algorithm: 'gbdt' } })).statusCode).toBe(201);
+    expect(
+      (
+        await postJson(t.app, URL, {
+          name: 'full-engage',
+          type: 'engagement_predictor',
+          config: { target: 'satisfied_click', numTrees: 30, algorithm: 'gbdt' },
+        })
+      ).statusCode,
+    ).toBe(201);
   });
 
   it.each([

@@ -19,7 +19,16 @@ describe.each(databaseKinds())('ranker from an uploaded LETOR file on %s', (kind
   afterAll(async () => t?.close());
 
   it('registers a dataset ranker that waits for its upload (train is a 409 until then)', async () => {
-    const config = { trainingData: 'dataset', numTrees: 60, learningRate: 0.1, numLeaves: 15, minDataInLeaf: 5, earlyStoppingRounds: 10, validationFraction: 0.2, seed: 7 };
+    const config = {
+      trainingData: 'dataset',
+      numTrees: 60,
+      learningRate: 0.1,
+      numLeaves: 15,
+      minDataInLeaf: 5,
+      earlyStoppingRounds: 10,
+      validationFraction: 0.2,
+      seed: 7,
+    };
     const res = await postJson(t.app, URL, { modelId: 'ltr', name: 'ltr', type: 'ranker', config });
     expect(res.statusCode).toBe(201);
     expect(await t.container.learning.trainingService.runUntilIdle()).toBe(0);
@@ -54,7 +63,14 @@ describe.each(databaseKinds())('ranker from an uploaded LETOR file on %s', (kind
   it('uploads the file (201, counts, training queued) and trains it: held-out NDCG above the original and random orders', async () => {
     const res = await upload(t, 'ltr', letor);
     expect(res.statusCode, JSON.stringify(res.body)).toBe(201);
-    expect(res.body.data).toMatchObject({ modelId: 'ltr', format: 'letor', rows: 1600, queries: 80, features: 8, bytes: Buffer.byteLength(letor) });
+    expect(res.body.data).toMatchObject({
+      modelId: 'ltr',
+      format: 'letor',
+      rows: 1600,
+      queries: 80,
+      features: 8,
+      bytes: Buffer.byteLength(letor),
+    });
     expect(res.body.data.training).toMatchObject({ status: 'queued', reason: 'dataset' });
     await t.container.learning.trainingService.runUntilIdle();
     const model = (await getJson(t.app, `${URL}/ltr`)).body.data;
@@ -80,7 +96,13 @@ describe.each(databaseKinds())('ranker from an uploaded LETOR file on %s', (kind
     }));
     const ranked = await postJson(t.app, `${URL}/ltr/rank?explain=true`, { results });
     expect(ranked.statusCode).toBe(200);
-    const out = ranked.body.data.results as { resultId: string; score: number; rank: number; originalPosition: number; explanation: { bias: number; contributions: Record<string, number> } }[];
+    const out = ranked.body.data.results as {
+      resultId: string;
+      score: number;
+      rank: number;
+      originalPosition: number;
+      explanation: { bias: number; contributions: Record<string, number> };
+    }[];
     expect(out).toHaveLength(30);
     expect(out.map((r) => r.rank)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
     for (let i = 1; i < out.length; i += 1) expect(out[i - 1]!.score).toBeGreaterThanOrEqual(out[i]!.score);
@@ -104,7 +126,16 @@ describe.each(databaseKinds())('ranker from an uploaded LETOR file on %s', (kind
 
   it('refuses rank bodies that break the schema', async () => {
     expectError(await postJson(t.app, `${URL}/ltr/rank`, { results: [] }), 400, 'VALIDATION_ERROR', '/results');
-    expectError(await postJson(t.app, `${URL}/ltr/rank`, { results: [{ resultId: 'a', features: { '1': 'high' } }] }), 400, 'VALIDATION_ERROR');
-    expectError(await postJson(t.app, `${URL}/ltr/rank`, { results: [{ resultId: 'a', score: 1 }] }), 400, 'VALIDATION_ERROR', '/results/0/score');
+    expectError(
+      await postJson(t.app, `${URL}/ltr/rank`, { results: [{ resultId: 'a', features: { '1': 'high' } }] }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectError(
+      await postJson(t.app, `${URL}/ltr/rank`, { results: [{ resultId: 'a', score: 1 }] }),
+      400,
+      'VALIDATION_ERROR',
+      '/results/0/score',
+    );
   });
 });

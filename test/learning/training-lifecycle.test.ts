@@ -22,13 +22,15 @@ class ScriptedRunner implements TrainingRunner {
   async close() {}
 }
 
-const trained = (value: number | null, active: number | null, extra: Record<string, unknown> = {}) => async (): Promise<TrainingOutput> => ({
-  kind: 'trained',
-  metrics: { logLikelihood: value, ...extra },
-  counts: { sessions: 10 },
-  artifact: '{}',
-  comparison: { metric: 'logLikelihood', higherIsBetter: true, value, active },
-});
+const trained =
+  (value: number | null, active: number | null, extra: Record<string, unknown> = {}) =>
+  async (): Promise<TrainingOutput> => ({
+    kind: 'trained',
+    metrics: { logLikelihood: value, ...extra },
+    counts: { sessions: 10 },
+    artifact: '{}',
+    comparison: { metric: 'logLikelihood', higherIsBetter: true, value, active },
+  });
 const noData = async (): Promise<TrainingOutput> => ({ kind: 'no-data', message: 'nothing in the window', counts: { sessions: 0 } });
 
 describe.each(databaseKinds())('training lifecycle on %s', (kind) => {
@@ -58,8 +60,11 @@ describe.each(databaseKinds())('training lifecycle on %s', (kind) => {
     runner = new ScriptedRunner();
     learning = make();
   };
-  const register = (modelId: string, config: Record<string, unknown> = {}, type: 'click_model' | 'ranker' | 'engagement_predictor' = 'click_model') =>
-    learning.modelService.register({ modelId, name: modelId, type, config });
+  const register = (
+    modelId: string,
+    config: Record<string, unknown> = {},
+    type: 'click_model' | 'ranker' | 'engagement_predictor' = 'click_model',
+  ) => learning.modelService.register({ modelId, name: modelId, type, config });
 
   it('pending → training → ready, with lastUpdated moving at each status change only', async () => {
     setup();
@@ -91,10 +96,18 @@ describe.each(databaseKinds())('training lifecycle on %s', (kind) => {
     runner.next.push(trained(-2.5, -2));
     await learning.trainingService.runUntilIdle();
     const kept = await learning.modelService.get('champ');
-    expect(kept).toMatchObject({ status: 'ready', activeVersion: 1, metrics: { version: 1, logLikelihood: -2 }, lastTraining: { outcome: 'rejected', version: 2 } });
+    expect(kept).toMatchObject({
+      status: 'ready',
+      activeVersion: 1,
+      metrics: { version: 1, logLikelihood: -2 },
+      lastTraining: { outcome: 'rejected', version: 2 },
+    });
     expect(kept.lastTraining?.message).toMatch(/worse than active version 1/);
     const versions = await learning.trainingService.listVersions('champ', { limit: 10 });
-    expect(versions.items.map((v) => [v.version, v.outcome, v.active])).toEqual([[2, 'rejected', false], [1, 'activated', true]]);
+    expect(versions.items.map((v) => [v.version, v.outcome, v.active])).toEqual([
+      [2, 'rejected', false],
+      [1, 'activated', true],
+    ]);
 
     await learning.trainingService.requestTraining('champ', { force: true });
     runner.next.push(trained(-2.6, -2));
@@ -112,7 +125,10 @@ describe.each(databaseKinds())('training lifecycle on %s', (kind) => {
   it('409 while a run is queued or running; 404 for an unknown model', async () => {
     setup();
     await register('busy');
-    await expect(learning.trainingService.requestTraining('busy', {})).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/queued/) });
+    await expect(learning.trainingService.requestTraining('busy', {})).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringMatching(/queued/),
+    });
     let release!: () => void;
     runner.next.push(async () => {
       await new Promise<void>((r) => (release = r));
@@ -120,7 +136,10 @@ describe.each(databaseKinds())('training lifecycle on %s', (kind) => {
     });
     const running = learning.trainingService.runNext();
     await new Promise((r) => setTimeout(r, 50));
-    await expect(learning.trainingService.requestTraining('busy', {})).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/already training/) });
+    await expect(learning.trainingService.requestTraining('busy', {})).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringMatching(/already training/),
+    });
     release();
     await running;
     await expect(learning.trainingService.requestTraining('ghost', {})).rejects.toMatchObject({ code: 'NOT_FOUND' });
@@ -131,13 +150,22 @@ describe.each(databaseKinds())('training lifecycle on %s', (kind) => {
     await register('once');
     runner.next.push(noData);
     await learning.trainingService.runUntilIdle();
-    expect(await learning.modelService.get('once')).toMatchObject({ status: 'failed', error: 'nothing in the window', lastTraining: { outcome: 'failed' } });
+    expect(await learning.modelService.get('once')).toMatchObject({
+      status: 'failed',
+      error: 'nothing in the window',
+      lastTraining: { outcome: 'failed' },
+    });
 
     await register('scheduled', { retrainEvery: '24h' });
     runner.next.push(noData);
     await learning.trainingService.runUntilIdle();
     const waiting = await learning.modelService.get('scheduled');
-    expect(waiting).toMatchObject({ status: 'pending', error: null, lastTraining: { outcome: 'skipped' }, nextTrainingAt: new Date(clock.now() + 60_000).toISOString() });
+    expect(waiting).toMatchObject({
+      status: 'pending',
+      error: null,
+      lastTraining: { outcome: 'skipped' },
+      nextTrainingAt: new Date(clock.now() + 60_000).toISOString(),
+    });
     clock.advance(60_000);
     await learning.trainingService.scheduleDue();
     runner.next.push(trained(-1, null));
@@ -149,7 +177,11 @@ describe.each(databaseKinds())('training lifecycle on %s', (kind) => {
     expect(await learning.trainingService.scheduleDue()).toBe(1);
     runner.next.push(noData);
     await learning.trainingService.runUntilIdle();
-    expect(await learning.modelService.get('scheduled')).toMatchObject({ status: 'ready', activeVersion: 1, lastTraining: { outcome: 'skipped' } });
+    expect(await learning.modelService.get('scheduled')).toMatchObject({
+      status: 'ready',
+      activeVersion: 1,
+      lastTraining: { outcome: 'skipped' },
+    });
   });
 
   it('a run that throws fails the model with a readable error; with an active version it stays ready', async () => {
@@ -168,7 +200,11 @@ describe.each(databaseKinds())('training lifecycle on %s', (kind) => {
       throw new Error('disk full');
     });
     await learning.trainingService.runUntilIdle();
-    expect(await learning.modelService.get('fragile')).toMatchObject({ status: 'ready', activeVersion: 1, error: 'training failed: disk full' });
+    expect(await learning.modelService.get('fragile')).toMatchObject({
+      status: 'ready',
+      activeVersion: 1,
+      error: 'training failed: disk full',
+    });
   });
 
   it('registers the default pbm model once, whichever instance gets there first', async () => {
@@ -176,7 +212,11 @@ describe.each(databaseKinds())('training lifecycle on %s', (kind) => {
     const other = make();
     await Promise.all([learning.scheduleTick(), other.scheduleTick(), learning.scheduleTick()]);
     const model = await learning.modelService.get('default');
-    expect(model).toMatchObject({ type: 'click_model', status: 'pending', config: { algorithm: 'pbm', retrainEvery: '24h', window: '30d' } });
+    expect(model).toMatchObject({
+      type: 'click_model',
+      status: 'pending',
+      config: { algorithm: 'pbm', retrainEvery: '24h', window: '30d' },
+    });
     runner.next.push(noData);
     await learning.trainingService.runUntilIdle();
     expect((await learning.modelService.get('default')).status).toBe('pending');
@@ -212,8 +252,14 @@ describe.each(databaseKinds())('training lifecycle on %s', (kind) => {
     runner.next.push(trained(-1, null));
     expect(await learning.trainingService.runNext()).toBe(true);
     const late = await store.complete({
-      jobId: stolen!.id, owner: 'dead-instance', finishedAt: clock.now(), jobStatus: 'failed', jobError: 'x',
-      model: { status: 'failed', error: 'x' }, outcome: { at: clock.now(), outcome: 'failed', message: 'x' }, nextRetrainAt: null,
+      jobId: stolen!.id,
+      owner: 'dead-instance',
+      finishedAt: clock.now(),
+      jobStatus: 'failed',
+      jobError: 'x',
+      model: { status: 'failed', error: 'x' },
+      outcome: { at: clock.now(), outcome: 'failed', message: 'x' },
+      nextRetrainAt: null,
     });
     expect(late).toBe('lease-lost');
     expect(await learning.modelService.get('orphaned')).toMatchObject({ status: 'ready', activeVersion: 1 });

@@ -26,7 +26,9 @@ export default async function setup(project: TestProject): Promise<void> {
       throw new Error(`REQUIRE_POSTGRES=1 but PostgreSQL at ${url} is unreachable: ${reason}`);
     }
     const bar = '!'.repeat(78);
-    process.stderr.write(`\n${bar}\n!! PostgreSQL at ${url} is unreachable (${reason}).\n!! SKIPPING every PostgreSQL test: only SQLite was tested.\n!! Set TEST_DATABASE_URL or start PostgreSQL; REQUIRE_POSTGRES=1 makes this an error.\n${bar}\n\n`);
+    process.stderr.write(
+      `\n${bar}\n!! PostgreSQL at ${url} is unreachable (${reason}).\n!! SKIPPING every PostgreSQL test: only SQLite was tested.\n!! Set TEST_DATABASE_URL or start PostgreSQL; REQUIRE_POSTGRES=1 makes this an error.\n${bar}\n\n`,
+    );
     project.provide('postgresUrl', null);
   } finally {
     await client.end().catch(() => undefined);

@@ -19,7 +19,12 @@ export async function request(app: FastifyInstance, options: InjectOptions): Pro
 }
 
 export const postJson = (app: FastifyInstance, url: string, payload: unknown, headers: Record<string, string> = {}) =>
-  request(app, { method: 'POST', url, payload: payload as InjectOptions['payload'], headers: { 'content-type': 'application/json', ...headers } });
+  request(app, {
+    method: 'POST',
+    url,
+    payload: payload as InjectOptions['payload'],
+    headers: { 'content-type': 'application/json', ...headers },
+  });
 
 export const getJson = (app: FastifyInstance, url: string) => request(app, { method: 'GET', url });
 

@@ -37,7 +37,13 @@ describe('assign', () => {
     expect(assign(base, '').reason).toBe('no_unit_id');
     expect(assign({ ...base, conditions: { country: 'NL' } }, 'u', { country: 'DE' }).reason).toBe('conditions_not_met');
     const zeroTraffic = assign({ ...base, trafficAllocation: 0 }, 'u');
-    expect(zeroTraffic).toEqual({ inExperiment: false, variantIndex: -1, variantId: null, bucket: hashUnit('ranker-v7', 'u', 2), reason: 'not_in_traffic' });
+    expect(zeroTraffic).toEqual({
+      inExperiment: false,
+      variantIndex: -1,
+      variantId: null,
+      bucket: hashUnit('ranker-v7', 'u', 2),
+      reason: 'not_in_traffic',
+    });
     const outside = ids.find((id) => !assign({ ...base, layer: { id: 'l', range: [0, 0.5] } }, id).inExperiment);
     expect(outside).toBeDefined();
     expect(assign({ ...base, layer: { id: 'l', range: [0, 0.5] } }, outside ?? '').reason).toBe('not_in_layer');
@@ -50,7 +56,14 @@ describe('assign', () => {
   });
 
   it('never moves a unit to another variant when traffic is ramped up (property, fixed seed)', () => {
-    const exp: AssignableExperiment = { ...base, variants: [{ id: 'a', weight: 0.2 }, { id: 'b', weight: 0.3 }, { id: 'c', weight: 0.5 }] };
+    const exp: AssignableExperiment = {
+      ...base,
+      variants: [
+        { id: 'a', weight: 0.2 },
+        { id: 'b', weight: 0.3 },
+        { id: 'c', weight: 0.5 },
+      ],
+    };
     fc.assert(
       fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (x, y) => {
         const [low, high] = x < y ? [x, y] : [y, x];
@@ -99,9 +112,31 @@ describe('validateExperiment', () => {
   });
 
   it.each<[string, unknown, string, RegExp]>([
-    ['weights that GrowthBook would silently equalise', { ...base, variants: [{ id: 'a', weight: 0.3 }, { id: 'b', weight: 0.3 }] }, '/variants', /sum to 1, got 0.6/],
+    [
+      'weights that GrowthBook would silently equalise',
+      {
+        ...base,
+        variants: [
+          { id: 'a', weight: 0.3 },
+          { id: 'b', weight: 0.3 },
+        ],
+      },
+      '/variants',
+      /sum to 1, got 0.6/,
+    ],
     ['a single variant', { ...base, variants: [{ id: 'a', weight: 1 }] }, '/variants', /at least two/],
-    ['a negative weight', { ...base, variants: [{ id: 'a', weight: -0.5 }, { id: 'b', weight: 1.5 }] }, '/variants/0/weight', /between 0 and 1/],
+    [
+      'a negative weight',
+      {
+        ...base,
+        variants: [
+          { id: 'a', weight: -0.5 },
+          { id: 'b', weight: 1.5 },
+        ],
+      },
+      '/variants/0/weight',
+      /between 0 and 1/,
+    ],
     ['a layer without a range', { ...base, layer: { id: 'l' } }, '/layer/range', /\[start, end\]/],
     ['a non-object', 'x', '', /must be an object/],
   ])('rejects %s', (_name, input, path, message) => {

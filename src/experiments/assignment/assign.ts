@@ -24,13 +24,7 @@ export interface AssignableExperiment {
   readonly conditions?: Condition;
 }
 
-export type AssignmentReason =
-  | 'assigned'
-  | 'invalid_experiment'
-  | 'no_unit_id'
-  | 'not_in_layer'
-  | 'conditions_not_met'
-  | 'not_in_traffic';
+export type AssignmentReason = 'assigned' | 'invalid_experiment' | 'no_unit_id' | 'not_in_layer' | 'conditions_not_met' | 'not_in_traffic';
 
 export interface Assignment {
   readonly inExperiment: boolean;

@@ -27,11 +27,7 @@ function equalWeights(n: number): number[] {
  * lowering coverage shrinks every range from its end and never moves a unit
  * from one variant to another.
  */
-export function getBucketRanges(
-  numVariations: number,
-  coverage: number | undefined,
-  weights?: readonly number[],
-): BucketRange[] {
+export function getBucketRanges(numVariations: number, coverage: number | undefined, weights?: readonly number[]): BucketRange[] {
   let cov = coverage === undefined ? 1 : coverage;
   if (cov < 0) cov = 0;
   else if (cov > 1) cov = 1;

@@ -1,10 +1,4 @@
-import {
-  COMPARISON_OPERATORS,
-  LOGICAL_OPERATORS,
-  SET_OPERATORS,
-  isPlainObject,
-  type Condition,
-} from './conditions.js';
+import { COMPARISON_OPERATORS, LOGICAL_OPERATORS, SET_OPERATORS, isPlainObject, type Condition } from './conditions.js';
 
 /** Same shape as the `details` entries of the HTTP error envelope. */
 export interface ValidationIssue {
@@ -14,8 +8,7 @@ export interface ValidationIssue {
 }
 
 export type ConditionValidation =
-  | { readonly ok: true; readonly condition: Condition }
-  | { readonly ok: false; readonly errors: readonly ValidationIssue[] };
+  { readonly ok: true; readonly condition: Condition } | { readonly ok: false; readonly errors: readonly ValidationIssue[] };
 
 /** Deep enough for any hand-written targeting rule, shallow enough to rule out stack exhaustion. */
 export const MAX_CONDITION_DEPTH = 16;
@@ -80,7 +73,10 @@ function checkCondition(input: unknown, path: string, depth: number, report: Rep
       } else if (key === '$not') {
         checkCondition(value, childPath, depth + 1, report);
       } else if (!Array.isArray(value) || value.length === 0) {
-        report(childPath, `${key} must be a non-empty array of conditions, got ${Array.isArray(value) ? 'an empty array' : describe(value)}`);
+        report(
+          childPath,
+          `${key} must be a non-empty array of conditions, got ${Array.isArray(value) ? 'an empty array' : describe(value)}`,
+        );
       } else {
         value.forEach((item, i) => checkCondition(item, `${childPath}/${i}`, depth + 1, report));
       }

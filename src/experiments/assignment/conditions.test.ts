@@ -100,7 +100,12 @@ describe('evaluateCondition agrees with GrowthBook evalCondition', () => {
   it('agrees on randomly generated valid conditions and attributes (fast-check, fixed seed)', () => {
     const names = ['country', 'age', 'beta', 'plan'] as const;
     const strings = fc.constantFrom('NL', 'DE', '', 'null', '18', 'true', 'pro');
-    const scalar = fc.oneof(strings, fc.integer({ min: -3, max: 70 }), fc.double({ min: -5, max: 5, noNaN: true, noDefaultInfinity: true }), fc.boolean());
+    const scalar = fc.oneof(
+      strings,
+      fc.integer({ min: -3, max: 70 }),
+      fc.double({ min: -5, max: 5, noNaN: true, noDefaultInfinity: true }),
+      fc.boolean(),
+    );
     const operators = fc
       .record(
         {
@@ -150,7 +155,11 @@ describe('validateCondition', () => {
     ['a string operand for $gt', { age: { $gt: '18' } }, [{ path: '/age/$gt', message: /\$gt must be a finite number, got a string/ }]],
     ['a non-array $in', { country: { $in: 'NL' } }, [{ path: '/country/$in', message: /non-empty array of strings/ }]],
     ['an empty $in', { country: { $in: [] } }, [{ path: '/country/$in', message: /got an empty array/ }]],
-    ['a number inside $nin', { country: { $nin: ['NL', 3] } }, [{ path: '/country/$nin/1', message: /values must be strings, got a number/ }]],
+    [
+      'a number inside $nin',
+      { country: { $nin: ['NL', 3] } },
+      [{ path: '/country/$nin/1', message: /values must be strings, got a number/ }],
+    ],
     ['a null literal', { country: null }, [{ path: '/country', message: /got null/ }]],
     ['an array literal', { country: ['NL'] }, [{ path: '/country', message: /got an array/ }]],
     ['a nested attribute object', { user: { country: 'NL' } }, [{ path: '/user/country', message: /nested attributes are not supported/ }]],

@@ -3,8 +3,7 @@ import { validateCondition, type ValidationIssue } from './condition-validator.j
 import { isPlainObject } from './conditions.js';
 
 export type ExperimentValidation =
-  | { readonly ok: true; readonly experiment: AssignableExperiment }
-  | { readonly ok: false; readonly errors: readonly ValidationIssue[] };
+  { readonly ok: true; readonly experiment: AssignableExperiment } | { readonly ok: false; readonly errors: readonly ValidationIssue[] };
 
 /**
  * Weights must sum to 1 within this tolerance. GrowthBook accepts sums in

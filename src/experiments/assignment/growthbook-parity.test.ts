@@ -104,7 +104,12 @@ describe('bucket ranges and chosen variation parity with GrowthBook', () => {
       [0.5, 0.75],
     ];
     for (const n of [0, 0.2499, 0.25, 0.3, 0.5, 0.75, 0.9999, 1]) {
-      expect(chooseVariation(n, ranges)).toBe(gb.chooseVariation(n, ranges.map(([a, b]) => [a, b])));
+      expect(chooseVariation(n, ranges)).toBe(
+        gb.chooseVariation(
+          n,
+          ranges.map(([a, b]) => [a, b]),
+        ),
+      );
     }
     expect(chooseVariation(0.25, ranges)).toBe(-1);
     expect(chooseVariation(0.5, ranges)).toBe(1);

@@ -10,11 +10,4 @@ export {
 } from './conditions.js';
 export { MAX_CONDITION_DEPTH, validateCondition, type ConditionValidation, type ValidationIssue } from './condition-validator.js';
 export { validateExperiment, WEIGHT_SUM_TOLERANCE, type ExperimentValidation } from './experiment-validator.js';
-export {
-  assign,
-  DEFAULT_HASH_VERSION,
-  type AssignableExperiment,
-  type Assignment,
-  type AssignmentReason,
-  type Variant,
-} from './assign.js';
+export { assign, DEFAULT_HASH_VERSION, type AssignableExperiment, type Assignment, type AssignmentReason, type Variant } from './assign.js';

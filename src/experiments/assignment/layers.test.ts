@@ -51,8 +51,30 @@ describe('layers (mutual exclusion)', () => {
   it('gives every experiment in a layer the same position for a unit (the hash ignores the experiment)', () => {
     const layer = { id: 'ranking', range: [0, 0.3] as const };
     for (const unit of units.slice(0, 2000)) {
-      const a = assign({ seed: 'a', variants: [{ id: 'x', weight: 0.5 }, { id: 'y', weight: 0.5 }], trafficAllocation: 1, layer }, unit);
-      const b = assign({ seed: 'b', variants: [{ id: 'x', weight: 0.5 }, { id: 'y', weight: 0.5 }], trafficAllocation: 1, layer }, unit);
+      const a = assign(
+        {
+          seed: 'a',
+          variants: [
+            { id: 'x', weight: 0.5 },
+            { id: 'y', weight: 0.5 },
+          ],
+          trafficAllocation: 1,
+          layer,
+        },
+        unit,
+      );
+      const b = assign(
+        {
+          seed: 'b',
+          variants: [
+            { id: 'x', weight: 0.5 },
+            { id: 'y', weight: 0.5 },
+          ],
+          trafficAllocation: 1,
+          layer,
+        },
+        unit,
+      );
       expect(a.reason === 'not_in_layer').toBe(b.reason === 'not_in_layer');
     }
   });

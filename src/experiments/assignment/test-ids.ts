@@ -10,8 +10,7 @@ export { mulberry32 };
 
 export function generateUnitIds(count: number, seed = 20240601): string[] {
   const random = mulberry32(seed);
-  const hex = (n: number): string =>
-    Array.from({ length: n }, () => Math.floor(random() * 16).toString(16)).join('');
+  const hex = (n: number): string => Array.from({ length: n }, () => Math.floor(random() * 16).toString(16)).join('');
   const randomCodeUnits = (): string =>
     String.fromCharCode(...Array.from({ length: 1 + Math.floor(random() * 20) }, () => Math.floor(random() * 0x10000)));
   const makers: ReadonlyArray<(i: number) => string> = [

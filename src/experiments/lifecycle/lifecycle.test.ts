@@ -132,7 +132,8 @@ describe('scheduled start with an injected clock', () => {
   const startDate = new Date('2025-04-01T00:00:00Z');
   const endDate = new Date('2025-04-15T00:00:00Z');
   const dates = { startDate, endDate };
-  const step = (state: ExperimentState, action: LifecycleAction, now: string) => transition(state, action, { now: new Date(now), ...dates });
+  const step = (state: ExperimentState, action: LifecycleAction, now: string) =>
+    transition(state, action, { now: new Date(now), ...dates });
 
   it('schedules, activates at startDate (inclusive), expires at endDate (exclusive) and concludes', () => {
     expect(step('created', 'start', '2025-03-31T23:59:59.999Z')).toEqual({ ok: true, next: 'scheduled' });

@@ -39,12 +39,7 @@ function populationDefaults(counts: LogCounts, parts: FittedParts): SerializedCl
   };
 }
 
-export function buildSerializedModel(
-  log: EncodedLog,
-  counts: LogCounts,
-  config: ResolvedConfig,
-  parts: FittedParts,
-): SerializedClickModel {
+export function buildSerializedModel(log: EncodedLog, counts: LogCounts, config: ResolvedConfig, parts: FittedParts): SerializedClickModel {
   return {
     format: 'searchloop.click-model',
     version: 1,

@@ -18,7 +18,10 @@ describe('cascade-generated log', () => {
   it('SDBN recovers relevance, with every click satisfying (σ ≈ 1)', () => {
     const model = fitClickModel(sim.sessions, { algorithm: 'sdbn' });
     expect(relevanceCorrelation(model, sim, trueAttractiveness).rho).toBeGreaterThanOrEqual(0.95);
-    const sigmas = model.estimates().filter((e) => e.clicks >= 20).map((e) => e.satisfaction as number);
+    const sigmas = model
+      .estimates()
+      .filter((e) => e.clicks >= 20)
+      .map((e) => e.satisfaction as number);
     expect(sigmas.length).toBeGreaterThan(100);
     for (const sigma of sigmas) expect(sigma).toBeGreaterThan(0.9);
   });

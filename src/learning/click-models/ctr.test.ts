@@ -9,12 +9,7 @@ const session = (resultIds: string[], clicks: number[]): SearchSession => ({
   clicks: clicks.map((c) => c === 1),
 });
 // rank 1: 4 impressions, 2 clicks (CTR 0.5); rank 2: 4 impressions, 1 click (CTR 0.25)
-const log = [
-  session(['a', 'b'], [1, 0]),
-  session(['b', 'a'], [1, 0]),
-  session(['a', 'b'], [0, 1]),
-  session(['a', 'c'], [0, 0]),
-];
+const log = [session(['a', 'b'], [1, 0]), session(['b', 'a'], [1, 0]), session(['a', 'b'], [0, 1]), session(['a', 'c'], [0, 0])];
 
 describe('COEC (hand-computed)', () => {
   it('follows OpenSearch: clicks / (impressions × CTR of the best rank seen)', () => {

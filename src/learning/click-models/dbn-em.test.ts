@@ -83,7 +83,12 @@ describe('DBN EM step', () => {
       const [q, d] = key.split('/') as [string, string];
       return start.estimate(q, d) as NonNullable<ReturnType<typeof start.estimate>>;
     };
-    const stats = bruteForceStats(sim.sessions, (k) => startOf(k).attractiveness, (k) => startOf(k).satisfaction as number, 0.9);
+    const stats = bruteForceStats(
+      sim.sessions,
+      (k) => startOf(k).attractiveness,
+      (k) => startOf(k).satisfaction as number,
+      0.9,
+    );
 
     const oneStep = fitClickModel(sim.sessions, { algorithm: 'dbn', iterations: 1, ...config });
     expect(oneStep.summary.iterations).toBe(1);

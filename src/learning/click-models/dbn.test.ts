@@ -19,7 +19,13 @@ describe('DBN recovers a DBN-generated log', () => {
 
   it('recovers attractiveness and satisfaction separately', () => {
     expect(relevanceCorrelation(model, sim, trueAttractiveness, 50, (e) => e.attractiveness).rho).toBeGreaterThan(0.95);
-    const satisfaction = relevanceCorrelation(model, sim, (t) => t.satisfaction, 50, (e) => e.satisfaction ?? 0);
+    const satisfaction = relevanceCorrelation(
+      model,
+      sim,
+      (t) => t.satisfaction,
+      50,
+      (e) => e.satisfaction ?? 0,
+    );
     expect(satisfaction.rho).toBeGreaterThan(0.9);
   });
 

@@ -68,10 +68,7 @@ describe('input handling', () => {
   });
 
   it('treats the same document under two queries as two pairs', () => {
-    const model = fitClickModel(
-      [single, { queryHash: 'q2', resultIds: ['a'], clicks: [true] }],
-      { algorithm: 'ctr' },
-    );
+    const model = fitClickModel([single, { queryHash: 'q2', resultIds: ['a'], clicks: [true] }], { algorithm: 'ctr' });
     expect(model.summary.pairs).toBe(4);
     expect(model.estimate('q2', 'a')?.clicks).toBe(1);
     expect(model.estimate('q', 'a')?.clicks).toBe(0);

@@ -90,9 +90,7 @@ export function createSessionEncoder(maxDepth = DEFAULT_MAX_DEPTH, expectedSessi
     add(session: SearchSession): void {
       const { resultIds, clicks: sessionClicks } = session;
       if (resultIds.length !== sessionClicks.length) {
-        throw new RangeError(
-          `session for query ${session.queryHash}: ${resultIds.length} results but ${sessionClicks.length} click flags`,
-        );
+        throw new RangeError(`session for query ${session.queryHash}: ${resultIds.length} results but ${sessionClicks.length} click flags`);
       }
       const length = Math.min(resultIds.length, depth);
       if (length === 0) return;

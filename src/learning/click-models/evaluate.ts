@@ -37,11 +37,7 @@ function mean(values: readonly (number | null)[]): number | null {
  * Held-out evaluation. Pairs the model never saw get its population defaults, so every
  * session scores (the smoothing the perplexity definition needs).
  */
-export function evaluate(
-  model: ClickModel,
-  heldOut: readonly SearchSession[],
-  options: EvaluationOptions = {},
-): EvaluationResult {
+export function evaluate(model: ClickModel, heldOut: readonly SearchSession[], options: EvaluationOptions = {}): EvaluationResult {
   const epsilon = options.epsilon ?? DEFAULT_EPSILON;
   const depth = model.maxDepth;
   const clamp = (p: number): number => Math.min(1 - epsilon, Math.max(epsilon, p));

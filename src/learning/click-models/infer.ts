@@ -28,10 +28,7 @@ export interface InferredSessions {
  * nothing about examination and are dropped. Sessions are flagged
  * `impressionsInferred` so fit summaries can count them.
  */
-export function inferSessionsFromClicksOnly(
-  searches: readonly ClickOnlySearch[],
-  maxDepth = DEFAULT_MAX_DEPTH,
-): InferredSessions {
+export function inferSessionsFromClicksOnly(searches: readonly ClickOnlySearch[], maxDepth = DEFAULT_MAX_DEPTH): InferredSessions {
   assertDepth(maxDepth);
   const sessions: SearchSession[] = [];
   let impressionsInferred = 0;

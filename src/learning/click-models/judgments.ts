@@ -129,8 +129,7 @@ export function toOpenSearchJudgments(list: JudgmentList, options: OpenSearchExp
   }
   return {
     name: options.name,
-    description:
-      options.description ?? `Implicit judgments from the ${list.algorithm} click model (${list.mapping.method} grades 0-4)`,
+    description: options.description ?? `Implicit judgments from the ${list.algorithm} click model (${list.mapping.method} grades 0-4)`,
     type: 'IMPORT_JUDGMENT',
     judgmentRatings: [...groups].map(([hash, ratings]) => ({ query: queryText(hash), ratings })),
   };

@@ -5,12 +5,7 @@ import type { EncodedLog } from './encode.js';
  * ε_1 = 1, ε_{r+1} = ε_r · λ · (1 − α_r σ_r) (CMWS §3.8 and §3.10). Cascade is the case
  * σ = 1, λ = 1; SDBN the case λ = 1.
  */
-export function meanMarginalExamination(
-  log: EncodedLog,
-  alpha: Float64Array,
-  sigma: Float64Array | null,
-  lambda: number,
-): Float64Array {
+export function meanMarginalExamination(log: EncodedLog, alpha: Float64Array, sigma: Float64Array | null, lambda: number): Float64Array {
   const { depth } = log;
   const sum = new Float64Array(depth);
   const seen = new Float64Array(depth);

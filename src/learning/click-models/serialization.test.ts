@@ -38,8 +38,6 @@ describe('restoreClickModel', () => {
     expect(() => restoreClickModel({} as SerializedClickModel)).toThrow(TypeError);
     const good = fitClickModel(train, { algorithm: 'pbm' }).toJSON();
     expect(() => restoreClickModel({ ...good, algorithm: 'nope' } as unknown as SerializedClickModel)).toThrow(TypeError);
-    expect(() =>
-      restoreClickModel({ ...good, pairs: { ...good.pairs, relevance: [] } } as SerializedClickModel),
-    ).toThrow(TypeError);
+    expect(() => restoreClickModel({ ...good, pairs: { ...good.pairs, relevance: [] } } as SerializedClickModel)).toThrow(TypeError);
   });
 });

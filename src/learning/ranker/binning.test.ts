@@ -24,7 +24,10 @@ describe('quantile binning', () => {
     const values = Float32Array.from([...Array(900).fill(0), ...Array.from({ length: 100 }, (_, i) => i + 1)]);
     const cuts = quantileCuts(values, 10);
     expect(cuts[0]).toBe(1); // all 900 zeros in bin 0
-    const many = quantileCuts(Float32Array.from({ length: 10_000 }, (_, i) => i), 255);
+    const many = quantileCuts(
+      Float32Array.from({ length: 10_000 }, (_, i) => i),
+      255,
+    );
     expect(many.length).toBeLessThanOrEqual(254);
   });
 

@@ -60,7 +60,17 @@ export class HistogramBuilder {
   }
 
   /** Histogram of rows[begin, end) over `features`; g0/h0 are the node's gradient totals. */
-  build(hist: Float64Array, rows: Int32Array, begin: number, end: number, g0: number, h0: number, grad: Float64Array, hess: Float64Array, features: Int32Array): void {
+  build(
+    hist: Float64Array,
+    rows: Int32Array,
+    begin: number,
+    end: number,
+    g0: number,
+    h0: number,
+    grad: Float64Array,
+    hess: Float64Array,
+    features: Int32Array,
+  ): void {
     const { offsets, numBins } = this.mapper;
     const { mask } = this;
     const count = end - begin;

@@ -3,7 +3,15 @@ export { type LetorOptions, LetorParseError, LetorParser, parseLetor, parseLetor
 export { type BinMapper, MAX_BINS, buildBinMapper, binDataset, binOf, quantileCuts } from './binning.js';
 export { type SplitCandidate, type SplitParams, findBestSplit } from './split-finder.js';
 export { type Tree, predictTree, treeDepth } from './tree.js';
-export { type Objective, type LambdaRankOptions, lambdaRankObjective, binaryObjective, labelGain, discount, sigmoid } from './objectives.js';
+export {
+  type Objective,
+  type LambdaRankOptions,
+  lambdaRankObjective,
+  binaryObjective,
+  labelGain,
+  discount,
+  sigmoid,
+} from './objectives.js';
 export { type TrainParams, type TrainResult, type IterationLog, DEFAULT_PARAMS, train, splitForValidation } from './train.js';
 export {
   type Model,

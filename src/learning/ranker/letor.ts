@@ -199,10 +199,7 @@ export function parseLetor(text: string, opts: LetorOptions = {}): Dataset {
 }
 
 /** Parse a stream of text chunks (e.g. an upload body decoded to strings, or readline lines + '\n'). */
-export async function parseLetorStream(
-  source: AsyncIterable<string> | Iterable<string>,
-  opts: LetorOptions = {},
-): Promise<Dataset> {
+export async function parseLetorStream(source: AsyncIterable<string> | Iterable<string>, opts: LetorOptions = {}): Promise<Dataset> {
   const p = new LetorParser(opts);
   for await (const chunk of source) p.pushChunk(chunk);
   return p.finish();
@@ -213,7 +210,10 @@ export async function parseLetorStream(
  * line, LightGBM's convention). Query ids are 1, 2, … in file order.
  */
 export function attachQueryIds(svmlight: string, queryFile: string): string {
-  const sizes = queryFile.split(/\r?\n/).filter((s) => s.trim() !== '').map(Number);
+  const sizes = queryFile
+    .split(/\r?\n/)
+    .filter((s) => s.trim() !== '')
+    .map(Number);
   const lines = svmlight.split(/\r?\n/);
   if (lines[lines.length - 1] === '') lines.pop();
   const total = sizes.reduce((a, b) => a + b, 0);

@@ -136,7 +136,7 @@ export function auc(labels: Num, scores: Num): number {
   const idx = Array.from({ length: n }, (_, i) => i).sort((a, b) => scores[a]! - scores[b]!);
   let pos = 0;
   let rankSum = 0;
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     let j = i;
     while (j + 1 < n && scores[idx[j + 1]!] === scores[idx[i]!]) j++;
     const avgRank = (i + j) / 2 + 1;

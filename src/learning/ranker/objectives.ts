@@ -82,7 +82,8 @@ export function lambdaRankObjective(labels: Float32Array, groups: Int32Array, op
             // Pairs already far apart in score matter less (LightGBM's lambdarank_norm).
             if (norm && bestScore !== worstScore) deltaNdcg /= 0.01 + Math.abs(deltaScore);
             // Inlined sigmoidTable lookup (a closure call per pair is measurable here).
-            const pLambda0 = deltaScore <= sigLo ? sigFirst : deltaScore >= -sigLo ? sigLast : sigTable[((deltaScore - sigLo) * sigFactor) | 0]!;
+            const pLambda0 =
+              deltaScore <= sigLo ? sigFirst : deltaScore >= -sigLo ? sigLast : sigTable[((deltaScore - sigLo) * sigFactor) | 0]!;
             const pHess = pLambda0 * (1 - pLambda0) * sigma * sigma * deltaNdcg;
             const pLambda = -sigma * deltaNdcg * pLambda0;
             grad[high]! += pLambda;

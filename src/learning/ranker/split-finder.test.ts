@@ -13,7 +13,13 @@ describe('findBestSplit', () => {
     // Four rows, one per bin, g = [-2, -1, 1, 2], h = 1 each, no missing.
     // Parent: G = 0 → score 0. Cut after bin 1: L = (-3, 2), R = (3, 2) → 9/3 + 9/3 = 6.
     // Cut after bin 0: L = (-2,1), R = (2,3) → 4/2 + 4/4 = 3; after bin 2: symmetric, 3.
-    const h = hist([[-2, 1, 1], [-1, 1, 1], [1, 1, 1], [2, 1, 1], [0, 0, 0]]);
+    const h = hist([
+      [-2, 1, 1],
+      [-1, 1, 1],
+      [1, 1, 1],
+      [2, 1, 1],
+      [0, 0, 0],
+    ]);
     const s = findBestSplit(h, [0], Int32Array.from([4]), Int32Array.from([0, 5]), 0, 4, 4, params)!;
     expect(s.bin).toBe(1);
     expect(s.gain).toBeCloseTo(6, 12);
@@ -24,14 +30,24 @@ describe('findBestSplit', () => {
     // Missing rows have g = -4 (they want to go up with the low bin's rows).
     // Missing left: L = (-2-4, 2), R = (2, 1) → 36/3 + 4/2 = 14; parent (-4, 3) → 16/4 = 4; gain 10.
     // Missing right: L = (-2, 1), R = (-2, 2) → 2 + 4/3 − 4 < 0.
-    const h = hist([[-2, 1, 1], [2, 1, 1], [-4, 1, 1]]);
+    const h = hist([
+      [-2, 1, 1],
+      [2, 1, 1],
+      [-4, 1, 1],
+    ]);
     const s = findBestSplit(h, [0], Int32Array.from([2]), Int32Array.from([0, 3]), -4, 3, 3, params)!;
     expect(s.defaultLeft).toBe(true);
     expect(s.gain).toBeCloseTo(10, 12);
   });
 
   it('respects minDataInLeaf and minChildHessian', () => {
-    const h = hist([[-2, 1, 1], [-1, 1, 1], [1, 1, 1], [2, 1, 1], [0, 0, 0]]);
+    const h = hist([
+      [-2, 1, 1],
+      [-1, 1, 1],
+      [1, 1, 1],
+      [2, 1, 1],
+      [0, 0, 0],
+    ]);
     const args = [Int32Array.from([4]), Int32Array.from([0, 5]), 0, 4, 4] as const;
     expect(findBestSplit(h, [0], ...args, { ...params, minDataInLeaf: 3 })).toBeNull();
     expect(findBestSplit(h, [0], ...args, { ...params, minChildHessian: 2.5 })).toBeNull();

@@ -44,7 +44,14 @@ describe('binary log-loss', () => {
 
   it('early-stops on a validation split and keeps the best iteration', () => {
     const tr = synthetic(2000, 5);
-    const res = train(tr, { objective: 'binary', numTrees: 400, learningRate: 0.3, earlyStoppingRounds: 10, validationFraction: 0.25, seed: 2 });
+    const res = train(tr, {
+      objective: 'binary',
+      numTrees: 400,
+      learningRate: 0.3,
+      earlyStoppingRounds: 10,
+      validationFraction: 0.25,
+      seed: 2,
+    });
     expect(res.validRows).toBe(500);
     expect(res.model.trees.length).toBe(res.model.bestIteration);
     expect(res.history.length).toBeLessThan(400);

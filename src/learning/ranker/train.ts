@@ -79,7 +79,10 @@ export interface TrainResult {
 export function splitForValidation(data: Dataset, fraction: number, seed: number): { train: Dataset; valid: Dataset } {
   const rng = mulberry32(seed ^ 0x5eed);
   const units = data.groups ? data.groups.length - 1 : data.numRows;
-  const order = shuffleInPlace(Int32Array.from({ length: units }, (_, i) => i), rng);
+  const order = shuffleInPlace(
+    Int32Array.from({ length: units }, (_, i) => i),
+    rng,
+  );
   const nValid = Math.max(1, Math.min(units - 1, Math.round(units * fraction)));
   const valid = order.slice(0, nValid).sort();
   const train = order.slice(nValid).sort();
@@ -91,12 +94,17 @@ export function train(data: Dataset, params: Partial<TrainParams> & { objective:
   const p: TrainParams = { ...DEFAULT_PARAMS, ...params };
   let trainSet = data;
   let validSet = validation;
-  if (!validSet && p.validationFraction > 0) ({ train: trainSet, valid: validSet } = splitForValidation(data, p.validationFraction, p.seed));
+  if (!validSet && p.validationFraction > 0)
+    ({ train: trainSet, valid: validSet } = splitForValidation(data, p.validationFraction, p.seed));
   const ranking = p.objective === 'lambdarank';
   if (ranking && (!trainSet.groups || (validSet && !validSet.groups))) throw new Error('lambdarank needs query groups');
 
   const objective: Objective = ranking
-    ? lambdaRankObjective(trainSet.labels, trainSet.groups!, { truncationLevel: p.truncationLevel, sigma: p.sigma, normalize: p.normalizeLambdas })
+    ? lambdaRankObjective(trainSet.labels, trainSet.groups!, {
+        truncationLevel: p.truncationLevel,
+        sigma: p.sigma,
+        normalize: p.normalizeLambdas,
+      })
     : binaryObjective(trainSet.labels);
   const mapper = buildBinMapper(trainSet, p.maxBins);
   const bins = binDataset(trainSet, mapper);
@@ -138,7 +146,9 @@ export function train(data: Dataset, params: Partial<TrainParams> & { objective:
       continue;
     }
     for (let r = 0; r < validSet.numRows; r++) validScores[r]! += predictTree(tree, validSet.features, r * F);
-    const v = ranking ? ndcgAt(validSet.labels, validScores, validSet.groups!, p.evalAt) : logLoss(validSet.labels, Array.from(validScores, sigmoid));
+    const v = ranking
+      ? ndcgAt(validSet.labels, validScores, validSet.groups!, p.evalAt)
+      : logLoss(validSet.labels, Array.from(validScores, sigmoid));
     history.push({ iteration: it + 1, valid: v });
     if (higherIsBetter ? v > best : v < best) {
       best = v;

@@ -64,8 +64,17 @@ export class TreeBuilder {
       h += hess[r]!;
     }
     const tree: Tree = {
-      feature: [], threshold: [], defaultLeft: [], left: [], right: [], gain: [], cover: [],
-      internalValue: [], leafValue: [], leafCover: [], splitBin: [],
+      feature: [],
+      threshold: [],
+      defaultLeft: [],
+      left: [],
+      right: [],
+      gain: [],
+      cover: [],
+      internalValue: [],
+      leafValue: [],
+      leafCover: [],
+      splitBin: [],
     };
     const root: Leaf = { index: 0, begin: 0, end: n, hist: this.alloc(), g, h, depth: 0, best: null, parent: -1, isLeft: true };
     this.buildHist(root.hist!, root.begin, root.end, g, h, grad, hess, features);
@@ -108,8 +117,16 @@ export class TreeBuilder {
     const mid = this.partition(leaf.begin, leaf.end, s);
     const depth = leaf.depth + 1;
     const right: Leaf = {
-      index: newIndex, begin: mid, end: leaf.end, hist: null, g: s.rightG, h: s.rightH,
-      depth, best: null, parent: node, isLeft: false,
+      index: newIndex,
+      begin: mid,
+      end: leaf.end,
+      hist: null,
+      g: s.rightG,
+      h: s.rightH,
+      depth,
+      best: null,
+      parent: node,
+      isLeft: false,
     };
     leaf.end = mid;
     leaf.g = s.leftG;
@@ -175,7 +192,16 @@ export class TreeBuilder {
     return l;
   }
 
-  private buildHist(hist: Float64Array, begin: number, end: number, g0: number, h0: number, grad: Float64Array, hess: Float64Array, features: Int32Array): void {
+  private buildHist(
+    hist: Float64Array,
+    begin: number,
+    end: number,
+    g0: number,
+    h0: number,
+    grad: Float64Array,
+    hess: Float64Array,
+    features: Int32Array,
+  ): void {
     this.hb.build(hist, this.rows, begin, end, g0, h0, grad, hess, features);
   }
 

@@ -39,7 +39,6 @@ export function predictTree(t: Tree, x: ArrayLike<number>, base: number): number
 
 /** Depth of the deepest leaf (a single-leaf tree has depth 0). */
 export function treeDepth(t: Tree): number {
-  const walk = (ref: number): number =>
-    ref < 0 ? 0 : 1 + Math.max(walk(t.left[ref]!), walk(t.right[ref]!));
+  const walk = (ref: number): number => (ref < 0 ? 0 : 1 + Math.max(walk(t.left[ref]!), walk(t.right[ref]!)));
   return walk(rootRef(t));
 }

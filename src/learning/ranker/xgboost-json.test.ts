@@ -7,7 +7,9 @@ import { train } from './train.js';
 import { parseXgboostJson, toLtrPluginModel, toXgboostJson, type XgbNode, type XgbSplitNode } from './xgboost-json.js';
 
 const DATA_DIR = '/work/shared/data/ltr';
-const data = parseLetor(attachQueryIds(readFileSync(`${DATA_DIR}/rank.train`, 'utf8'), readFileSync(`${DATA_DIR}/rank.train.query`, 'utf8')));
+const data = parseLetor(
+  attachQueryIds(readFileSync(`${DATA_DIR}/rank.train`, 'utf8'), readFileSync(`${DATA_DIR}/rank.train.query`, 'utf8')),
+);
 
 function rowMap(r: number, prefix = ''): Record<string, number> {
   const m: Record<string, number> = {};
@@ -58,7 +60,21 @@ describe('XGBoost JSON dump export', () => {
 
   it('rejects malformed dumps', () => {
     expect(() => parseXgboostJson('{}')).toThrow(/array of trees/);
-    const bad = [{ nodeid: 0, depth: 0, split: 'a', split_condition: 1, yes: 1, no: 2, missing: 1, children: [{ nodeid: 2, leaf: 1 }, { nodeid: 1, leaf: 0 }] }];
+    const bad = [
+      {
+        nodeid: 0,
+        depth: 0,
+        split: 'a',
+        split_condition: 1,
+        yes: 1,
+        no: 2,
+        missing: 1,
+        children: [
+          { nodeid: 2, leaf: 1 },
+          { nodeid: 1, leaf: 0 },
+        ],
+      },
+    ];
     expect(() => parseXgboostJson(bad)).toThrow(/children do not match/);
   });
 });

@@ -40,7 +40,10 @@ export function toXgboostJson(model: Model): XgbNode[] {
 }
 
 /** The `_ltr/_featureset/<set>/_createmodel` body for the plugin. */
-export function toLtrPluginModel(model: Model, name: string): { model: { name: string; model: { type: 'model/xgboost+json'; definition: string } } } {
+export function toLtrPluginModel(
+  model: Model,
+  name: string,
+): { model: { name: string; model: { type: 'model/xgboost+json'; definition: string } } } {
   return { model: { name, model: { type: 'model/xgboost+json', definition: JSON.stringify(toXgboostJson(model)) } } };
 }
 
@@ -95,8 +98,16 @@ export function parseXgboostJson(input: string | unknown, featureNames?: readonl
 
 function xgbToTree(root: XgbNode, column: (name: string) => number, where: string): Tree {
   const t: Tree = {
-    feature: [], threshold: [], defaultLeft: [], left: [], right: [], gain: [], cover: [],
-    internalValue: [], leafValue: [], leafCover: [],
+    feature: [],
+    threshold: [],
+    defaultLeft: [],
+    left: [],
+    right: [],
+    gain: [],
+    cover: [],
+    internalValue: [],
+    leafValue: [],
+    leafCover: [],
   };
   const visit = (n: XgbNode, path: string): number => {
     if (typeof n !== 'object' || n === null || typeof n.nodeid !== 'number') throw new Error(`${path}: not a node`);

@@ -39,7 +39,18 @@ interface PairAcc {
   featuresAt: number;
 }
 
-const newAcc = (): PairAcc => ({ impressions: 0, clicks: 0, dwellSum: 0, dwellN: 0, satisfied: 0, ratingSum: 0, ratingN: 0, positionSum: 0, positionN: 0, featuresAt: -Infinity });
+const newAcc = (): PairAcc => ({
+  impressions: 0,
+  clicks: 0,
+  dwellSum: 0,
+  dwellN: 0,
+  satisfied: 0,
+  ratingSum: 0,
+  ratingN: 0,
+  positionSum: 0,
+  positionN: 0,
+  featuresAt: -Infinity,
+});
 
 function clientFeatures(extra: string | null): Record<string, number> | undefined {
   if (extra === null) return undefined;
@@ -143,7 +154,12 @@ export function featureNamesOf(table: BehaviourTable): string[] {
 }
 
 /** One row for (queryHash, resultId): stored behaviour, then client features (request values win). */
-export function behaviourRow(table: BehaviourTable, queryHash: string | undefined, resultId: string, sent?: Readonly<Record<string, number>>): Float32Array {
+export function behaviourRow(
+  table: BehaviourTable,
+  queryHash: string | undefined,
+  resultId: string,
+  sent?: Readonly<Record<string, number>>,
+): Float32Array {
   const row = new Float32Array(table.names.length + table.clientFeatureNames.length).fill(Number.NaN);
   const stored = queryHash === undefined ? undefined : table.pairs[queryHash]?.[resultId];
   if (stored) stored.forEach((v, j) => (row[j] = v ?? Number.NaN));

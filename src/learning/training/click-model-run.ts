@@ -12,7 +12,11 @@ export function runClickModel(input: TrainingInput, settings: ClickModelSettings
   const { sessions, stats } = buildSessions(input.feedback ?? emptyColumns(), depth);
   const counts = { feedbackItems: input.feedback?.queryId.length ?? 0, ...stats };
   if (sessions.length === 0) {
-    return { kind: 'no-data', message: 'no searches with impressions or clicks (with positions and a queryHash) in the training window', counts };
+    return {
+      kind: 'no-data',
+      message: 'no searches with impressions or clicks (with positions and a queryHash) in the training window',
+      counts,
+    };
   }
   const { train, heldOut } = splitByTime(sessions, settings.heldOutFraction);
   const model = fitClickModel(train, {

@@ -1,6 +1,23 @@
 import type { EngagementSettings } from '../model-config.js';
-import { binaryReport, compileModel, deserializeModel, featureImportance, logLoss, scoreBatch, toProbability, train, type Dataset } from '../ranker/index.js';
-import { CLICK_ACTIONS, IMPRESSION_ACTION, SATISFIED_DWELL_MS, emptyColumns, groupBySearch, type FeedbackColumns } from './feedback-columns.js';
+import {
+  binaryReport,
+  compileModel,
+  deserializeModel,
+  featureImportance,
+  logLoss,
+  scoreBatch,
+  toProbability,
+  train,
+  type Dataset,
+} from '../ranker/index.js';
+import {
+  CLICK_ACTIONS,
+  IMPRESSION_ACTION,
+  SATISFIED_DWELL_MS,
+  emptyColumns,
+  groupBySearch,
+  type FeedbackColumns,
+} from './feedback-columns.js';
 import { finiteOrNull, type TrainingInput, type TrainingOutput } from './protocol.js';
 import { CATEGORICAL_FEATURES, ENGAGEMENT_FEATURES, type CategoricalFeature, type EngagementArtifact } from './ranker-artifact.js';
 import { trainParams } from './tree-params.js';
@@ -74,7 +91,10 @@ export function buildVocabulary(examples: readonly EngagementExample[]): Record<
 /** Row-major features in ENGAGEMENT_FEATURES order; categories by their vocabulary index, unseen = NaN. */
 export function encodeExamples(examples: readonly EngagementExample[], vocab: Record<CategoricalFeature, string[]>): Float32Array {
   const F = ENGAGEMENT_FEATURES.length;
-  const index = Object.fromEntries(CATEGORICAL_FEATURES.map((f) => [f, new Map(vocab[f].map((v, i) => [v, i]))])) as Record<CategoricalFeature, Map<string, number>>;
+  const index = Object.fromEntries(CATEGORICAL_FEATURES.map((f) => [f, new Map(vocab[f].map((v, i) => [v, i]))])) as Record<
+    CategoricalFeature,
+    Map<string, number>
+  >;
   const out = new Float32Array(examples.length * F).fill(Number.NaN);
   examples.forEach((e, r) => {
     ENGAGEMENT_FEATURES.forEach((name, j) => {
@@ -92,7 +112,11 @@ export function runEngagement(input: TrainingInput, settings: EngagementSettings
   const positives = examples.reduce((n, e) => n + e.label, 0);
   const counts = { examples: examples.length, positives };
   if (examples.length < 20 || positives === 0 || positives === examples.length) {
-    return { kind: 'no-data', message: `needs at least 20 impressions with positions and both clicked and unclicked ones; found ${examples.length} with ${positives} positive`, counts };
+    return {
+      kind: 'no-data',
+      message: `needs at least 20 impressions with positions and both clicked and unclicked ones; found ${examples.length} with ${positives} positive`,
+      counts,
+    };
   }
   const cut = examples.length - Math.max(1, Math.round(examples.length * settings.heldOutFraction));
   const trainEx = examples.slice(0, cut);
@@ -117,7 +141,13 @@ export function runEngagement(input: TrainingInput, settings: EngagementSettings
       active = finiteOrNull(logLoss(heldLabels, p));
     }
   }
-  const artifact: EngagementArtifact = { format: 'searchloop.engagement', version: 1, target: settings.target, vocabulary, model: result.model };
+  const artifact: EngagementArtifact = {
+    format: 'searchloop.engagement',
+    version: 1,
+    target: settings.target,
+    vocabulary,
+    model: result.model,
+  };
   return {
     kind: 'trained',
     metrics: {

@@ -26,8 +26,21 @@ export type FeedbackRow = { [K in keyof FeedbackColumns]: FeedbackColumns[K][num
 
 export function emptyColumns(): FeedbackColumns {
   return {
-    queryId: [], queryHash: [], resultId: [], position: [], action: [], eventTime: [], rating: [], dwellTime: [],
-    deviceType: [], searchType: [], language: [], category: [], viewportWidth: [], viewportHeight: [], extra: [],
+    queryId: [],
+    queryHash: [],
+    resultId: [],
+    position: [],
+    action: [],
+    eventTime: [],
+    rating: [],
+    dwellTime: [],
+    deviceType: [],
+    searchType: [],
+    language: [],
+    category: [],
+    viewportWidth: [],
+    viewportHeight: [],
+    extra: [],
   };
 }
 

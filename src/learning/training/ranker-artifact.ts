@@ -11,7 +11,16 @@ export interface RankerArtifact {
   behaviour?: BehaviourTable;
 }
 
-export const ENGAGEMENT_FEATURES = ['position', 'deviceType', 'searchType', 'language', 'category', 'viewportWidth', 'viewportHeight', 'hour'] as const;
+export const ENGAGEMENT_FEATURES = [
+  'position',
+  'deviceType',
+  'searchType',
+  'language',
+  'category',
+  'viewportWidth',
+  'viewportHeight',
+  'hour',
+] as const;
 export const CATEGORICAL_FEATURES = ['deviceType', 'searchType', 'language', 'category'] as const;
 export type CategoricalFeature = (typeof CATEGORICAL_FEATURES)[number];
 

@@ -22,9 +22,20 @@ import { trainParams } from './tree-params.js';
 const TOP_FEATURES = 25;
 
 /** LambdaMART on held-in queries; NDCG/MAP/MRR on held-out queries next to the original and a random order. */
-function fitAndReport(data: Dataset, settings: RankerSettings, source: RankerArtifact['source'], behaviour: BehaviourTable | undefined, input: TrainingInput): TrainingOutput {
+function fitAndReport(
+  data: Dataset,
+  settings: RankerSettings,
+  source: RankerArtifact['source'],
+  behaviour: BehaviourTable | undefined,
+  input: TrainingInput,
+): TrainingOutput {
   const queries = (data.groups?.length ?? 1) - 1;
-  if (queries < 2) return { kind: 'no-data', message: `ranking data needs at least 2 queries with judged results; found ${queries}`, counts: { rows: data.numRows, queries } };
+  if (queries < 2)
+    return {
+      kind: 'no-data',
+      message: `ranking data needs at least 2 queries with judged results; found ${queries}`,
+      counts: { rows: data.numRows, queries },
+    };
   const seed = settings.tree.seed ?? 1;
   const { train: trainSet, valid: test } = splitForValidation(data, settings.heldOutFraction, seed + 7919);
   const result = train(trainSet, { objective: 'lambdarank', ...trainParams(settings.tree) });
@@ -37,7 +48,13 @@ function fitAndReport(data: Dataset, settings: RankerSettings, source: RankerArt
       active = finiteOrNull(ndcgAt(test.labels, scoreBatch(compileModel(previous), test.features), test.groups as Int32Array, 10));
     }
   }
-  const artifact: RankerArtifact = { format: 'searchloop.ranker', version: 1, source, model: result.model, ...(behaviour ? { behaviour } : {}) };
+  const artifact: RankerArtifact = {
+    format: 'searchloop.ranker',
+    version: 1,
+    source,
+    model: result.model,
+    ...(behaviour ? { behaviour } : {}),
+  };
   const metrics = {
     source,
     ndcg: report.model.ndcg,
@@ -54,14 +71,21 @@ function fitAndReport(data: Dataset, settings: RankerSettings, source: RankerArt
   return {
     kind: 'trained',
     metrics,
-    counts: { rows: data.numRows, queries, features: data.numFeatures, trainRows: result.trainRows + result.validRows, heldOutRows: test.numRows },
+    counts: {
+      rows: data.numRows,
+      queries,
+      features: data.numFeatures,
+      trainRows: result.trainRows + result.validRows,
+      heldOutRows: test.numRows,
+    },
     artifact: JSON.stringify(artifact),
     comparison: { metric: 'ndcg@10', higherIsBetter: true, value: finiteOrNull(report.model.ndcg[10]), active },
   };
 }
 
 export function runRankerFromDataset(input: TrainingInput, settings: RankerSettings): TrainingOutput {
-  if (input.dataset === undefined) return { kind: 'no-data', message: 'no dataset uploaded: POST a LETOR file to /api/nous/learn/models/{modelId}/dataset', counts: {} };
+  if (input.dataset === undefined)
+    return { kind: 'no-data', message: 'no dataset uploaded: POST a LETOR file to /api/nous/learn/models/{modelId}/dataset', counts: {} };
   return fitAndReport(parseLetor(input.dataset, { missing: settings.missing }), settings, 'dataset', undefined, input);
 }
 
@@ -80,7 +104,9 @@ export function runRankerFromFeedback(input: TrainingInput, settings: RankerSett
   const { sessions } = buildSessions(cols, 10);
   const clickModel = input.judgmentsArtifact
     ? restoreClickModel(JSON.parse(input.judgmentsArtifact) as SerializedClickModel)
-    : sessions.length > 0 ? fitClickModel(sessions, { algorithm: 'pbm' }) : undefined;
+    : sessions.length > 0
+      ? fitClickModel(sessions, { algorithm: 'pbm' })
+      : undefined;
   const grades = new Map<string, number>();
   const key = (q: string, r: string) => `${q}\u0000${r}`;
   if (clickModel) {
@@ -127,6 +153,12 @@ export function runRankerFromFeedback(input: TrainingInput, settings: RankerSett
     featureNames: names,
   };
   const out = fitAndReport(data, settings, 'feedback', table, input);
-  out.counts = { ...out.counts, feedbackItems: cols.queryId.length, sessions: sessions.length, labelsFromJudgments: fromJudgments, labelsFromRatings: fromRatings };
+  out.counts = {
+    ...out.counts,
+    feedbackItems: cols.queryId.length,
+    sessions: sessions.length,
+    labelsFromJudgments: fromJudgments,
+    labelsFromRatings: fromRatings,
+  };
   return out;
 }

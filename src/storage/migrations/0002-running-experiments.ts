@@ -20,7 +20,10 @@ export const UNIT_STAT_COLUMNS = [
 ] as const;
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('experiments').addColumn('phase', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('experiments')
+    .addColumn('phase', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable('experiments').addColumn('conclusion', 'text').execute();
 
   await db.schema
@@ -72,8 +75,16 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('experiment_searches_unit_idx').on('experiment_searches').columns(['unit_id', 'query_id']).execute();
 
   // Attribution works through items not yet attributed; the partial index keeps that set cheap to find.
-  await db.schema.alterTable('feedback_items').addColumn('attributed', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.createIndex('feedback_items_unattributed_idx').on('feedback_items').column('id').where(sql.ref('attributed'), '=', 0).execute();
+  await db.schema
+    .alterTable('feedback_items')
+    .addColumn('attributed', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .createIndex('feedback_items_unattributed_idx')
+    .on('feedback_items')
+    .column('id')
+    .where(sql.ref('attributed'), '=', 0)
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -14,7 +14,9 @@ export async function createFingerprinter(database: DatabaseHandle): Promise<() 
   const { db } = database;
   if (database.dialect === 'sqlite') {
     const tables = (
-      await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(db)
+      await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(
+        db,
+      )
     ).rows.map((r) => r.name);
     if (tables.length === 0) throw new Error('no tables to fingerprint');
     // total_changes() counts every row this (only) connection wrote: while it stands still the
@@ -27,7 +29,9 @@ export async function createFingerprinter(database: DatabaseHandle): Promise<() 
       const out: Fingerprint = [];
       for (const table of tables) {
         const rows = (await sql.raw<Record<string, unknown>>(`select * from "${table}"`).execute(db)).rows;
-        const hash = createHash('sha1').update(JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))).digest('hex');
+        const hash = createHash('sha1')
+          .update(JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)))
+          .digest('hex');
         out.push(`${table}:${rows.length}:${hash}`);
       }
       lastChanges = changes;
@@ -36,7 +40,11 @@ export async function createFingerprinter(database: DatabaseHandle): Promise<() 
     };
   }
   const tables = (
-    await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(db)
+    await sql<{
+      name: string;
+    }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(
+      db,
+    )
   ).rows.map((r) => r.name);
   if (tables.length === 0) throw new Error('no tables to fingerprint');
   const query = tables

@@ -23,7 +23,11 @@ export async function feedbackFixtures(t: TestApp): Promise<Fixtures> {
         sessionId,
         feedback: [
           { queryId: 'q-1', metadata: { userAction: 'impression', resultId: 'doc-1', customMetadata: { position: 1 } } },
-          { queryId: 'q-1', rating: 4, metadata: { userAction: 'click', resultId: 'doc-1', customMetadata: { position: 1, dwellTime: 45_000 } } },
+          {
+            queryId: 'q-1',
+            rating: 4,
+            metadata: { userAction: 'click', resultId: 'doc-1', customMetadata: { position: 1, dwellTime: 45_000 } },
+          },
         ],
       }),
     );
@@ -40,7 +44,14 @@ export async function experimentFixtures(t: TestApp): Promise<Fixtures> {
       await created(
         postJson(t.app, EXP, {
           name,
-          configuration: { variants: [{ id: 'a', weight: 0.5 }, { id: 'b', weight: 0.5 }], targetMetrics: ['ctr', 'mrr', 'mean_rating'], ...extra },
+          configuration: {
+            variants: [
+              { id: 'a', weight: 0.5 },
+              { id: 'b', weight: 0.5 },
+            ],
+            targetMetrics: ['ctr', 'mrr', 'mean_rating'],
+            ...extra,
+          },
         }),
       )
     ).experimentId as string;
@@ -68,7 +79,14 @@ export async function learningFixtures(t: TestApp): Promise<Fixtures> {
   sim.sessions.forEach((s, i) => items.push(...sessionToItems(s, `search-${i}`, start + i * 60_000)));
   await sendFeedback(t.app, items);
   await created(postJson(t.app, MODELS, { modelId: 'cm', name: 'cm', type: 'click_model', config: { algorithm: 'pbm' } }));
-  await created(postJson(t.app, MODELS, { modelId: 'rk', name: 'rk', type: 'ranker', config: { trainingData: 'dataset', numTrees: 5, numLeaves: 4, minDataInLeaf: 2, seed: 1 } }));
+  await created(
+    postJson(t.app, MODELS, {
+      modelId: 'rk',
+      name: 'rk',
+      type: 'ranker',
+      config: { trainingData: 'dataset', numTrees: 5, numLeaves: 4, minDataInLeaf: 2, seed: 1 },
+    }),
+  );
   await created(
     request(t.app, {
       method: 'POST',

@@ -4,7 +4,16 @@ import type { InjectOptions } from 'fastify';
 import { ERROR_STATUS } from '../../../src/http/errors.js';
 import type { TestApp } from '../../support/test-app.js';
 import { createFingerprinter, fingerprintDiff, type Fingerprint } from './fingerprint.js';
-import { hostileQueryValue, hostileSegment, hostileString, hostileValue, malformedBody, pctEncode, pctEncodeParam, POLLUTION_MARK } from './hostile.js';
+import {
+  hostileQueryValue,
+  hostileSegment,
+  hostileString,
+  hostileValue,
+  malformedBody,
+  pctEncode,
+  pctEncodeParam,
+  POLLUTION_MARK,
+} from './hostile.js';
 import { fromJs, toText } from './json-text.js';
 import { applyMutations, mutation } from './mutate.js';
 
@@ -52,9 +61,24 @@ const jsonTypes = fc.oneof(
   {
     weight: 3,
     arbitrary: fc.constantFrom<string | undefined>(
-      'text/plain', 'text/plain; charset=utf-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml',
-      'application/JSON', 'application/json; charset=latin1', 'application/json;;', 'application/jsonx', 'application/vnd.api+json', '*/*', '',
-      'application/json, text/plain', 'application/octet-stream', 'json', ';', 'application/json; boundary=', undefined,
+      'text/plain',
+      'text/plain; charset=utf-8',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/xml',
+      'application/JSON',
+      'application/json; charset=latin1',
+      'application/json;;',
+      'application/jsonx',
+      'application/vnd.api+json',
+      '*/*',
+      '',
+      'application/json, text/plain',
+      'application/octet-stream',
+      'json',
+      ';',
+      'application/json; boundary=',
+      undefined,
     ),
   },
 );
@@ -67,7 +91,10 @@ const textTypes = fc.oneof(
 
 const extraHeaders: fc.Arbitrary<Record<string, string>> = fc.oneof(
   { weight: 8, arbitrary: fc.constant({}) },
-  { weight: 2, arbitrary: fc.constantFrom('', 'a'.repeat(129), '../x', 'fuzz-id-1', '%00', 'a b', 'ü', '\t').map((id) => ({ 'x-request-id': id })) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom('', 'a'.repeat(129), '../x', 'fuzz-id-1', '%00', 'a b', 'ü', '\t').map((id) => ({ 'x-request-id': id })),
+  },
   { weight: 1, arbitrary: fc.constantFrom('0', '-1', 'abc', '1', '99999999999', '3000000', '1e3').map((n) => ({ 'content-length': n })) },
   { weight: 1, arbitrary: fc.constantFrom('gzip', 'br', 'identity', 'bogus').map((e) => ({ 'content-encoding': e })) },
 );
@@ -121,7 +148,10 @@ function jsonBodyArbitrary(spec: RouteSpec): fc.Arbitrary<string | Buffer | unde
   const valid = spec.body;
   return fc.oneof(
     { weight: spec.validWeight ?? 2, arbitrary: valid.map((v) => toText(fromJs(v))) },
-    { weight: 14, arbitrary: fc.tuple(valid, fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([v, ms]) => toText(applyMutations(v, ms))) },
+    {
+      weight: 14,
+      arbitrary: fc.tuple(valid, fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([v, ms]) => toText(applyMutations(v, ms))),
+    },
     { weight: 3, arbitrary: malformedBody },
     { weight: 1, arbitrary: fc.constant(undefined) },
   );
@@ -134,13 +164,25 @@ export function requestArbitrary(spec: RouteSpec): fc.Arbitrary<FuzzRequest> {
   const body: fc.Arbitrary<string | Buffer | undefined> = isText
     ? fc.oneof(
         { weight: spec.validWeight ?? 1, arbitrary: spec.text as fc.Arbitrary<string> },
-        { weight: 6, arbitrary: fc.tuple(spec.text as fc.Arbitrary<string>, hostileString, fc.nat()).map(([t, junk, at]) => spliceLine(t, junk, at)) },
+        {
+          weight: 6,
+          arbitrary: fc.tuple(spec.text as fc.Arbitrary<string>, hostileString, fc.nat()).map(([t, junk, at]) => spliceLine(t, junk, at)),
+        },
         { weight: 2, arbitrary: malformedBody },
         { weight: 1, arbitrary: fc.constant(undefined) },
       )
     : fc.oneof({ weight: 60, arbitrary: jsonBodyArbitrary(spec) }, { weight: 1, arbitrary: fc.constant(TOO_LARGE) });
   const headerArbs = Object.entries(spec.headers ?? {}).map(([name, arb]) =>
-    fc.option(fc.oneof({ weight: 3, arbitrary: arb }, { weight: 1, arbitrary: hostileString.map(pctEncodeParam) }, { weight: 1, arbitrary: fc.constantFrom('', 'k'.repeat(256)) }), { nil: undefined }).map((v) => [name, v] as const),
+    fc
+      .option(
+        fc.oneof(
+          { weight: 3, arbitrary: arb },
+          { weight: 1, arbitrary: hostileString.map(pctEncodeParam) },
+          { weight: 1, arbitrary: fc.constantFrom('', 'k'.repeat(256)) },
+        ),
+        { nil: undefined },
+      )
+      .map((v) => [name, v] as const),
   );
   return fc
     .record({
@@ -193,7 +235,12 @@ export async function resync(ctx: FuzzContext): Promise<void> {
 }
 
 function describeRequest(req: FuzzRequest, limit = 600): string {
-  const payload = req.payload === undefined ? '(none)' : Buffer.isBuffer(req.payload) ? `<buffer ${req.payload.toString('hex').slice(0, 80)}>` : req.payload;
+  const payload =
+    req.payload === undefined
+      ? '(none)'
+      : Buffer.isBuffer(req.payload)
+        ? `<buffer ${req.payload.toString('hex').slice(0, 80)}>`
+        : req.payload;
   const short = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}… (${s.length} chars)` : s);
   return `${req.method} ${short(req.url, 300)}\nheaders: ${JSON.stringify(req.headers)}\nbody: ${short(payload, limit)}`;
 }
@@ -205,7 +252,10 @@ export async function sendAndCheck(ctx: FuzzContext, key: string, spec: Pick<Rou
   if (process.env.FUZZ_TRACE) fs.writeFileSync(process.env.FUZZ_TRACE, `${key}\n${describeRequest(req, 20_000)}\n`);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ANSWER_TIMEOUT_MS} ms\n--- request\n${describeRequest(req)}`)), ANSWER_TIMEOUT_MS);
+    timer = setTimeout(
+      () => reject(new Error(`no answer within ${ANSWER_TIMEOUT_MS} ms\n--- request\n${describeRequest(req)}`)),
+      ANSWER_TIMEOUT_MS,
+    );
   });
   const res = await Promise.race([ctx.t.app.inject(req as InjectOptions), timeout]).finally(() => clearTimeout(timer));
   const after = await ctx.fingerprint();
@@ -256,12 +306,15 @@ export function envelopeProblems(body: any, status: number, requestIdHeader: str
   const error = body.error;
   if (error === null || typeof error !== 'object') return [...problems, 'no error object'];
   if (!CODES.has(error.code)) problems.push(`error.code ${String(error.code)} is not in the closed list`);
-  else if (ERROR_STATUS[error.code as keyof typeof ERROR_STATUS] !== status) problems.push(`status ${status} does not match code ${error.code}`);
+  else if (ERROR_STATUS[error.code as keyof typeof ERROR_STATUS] !== status)
+    problems.push(`status ${status} does not match code ${error.code}`);
   if (typeof error.message !== 'string') problems.push('error.message is not a string');
   if (!Array.isArray(error.details)) problems.push('error.details is not an array');
-  else if (!error.details.every((d: any) => d && typeof d.path === 'string' && typeof d.message === 'string')) problems.push('a detail lacks path or message');
+  else if (!error.details.every((d: any) => d && typeof d.path === 'string' && typeof d.message === 'string'))
+    problems.push('a detail lacks path or message');
   if (typeof error.requestId !== 'string' || error.requestId.length === 0) problems.push('error.requestId is not a string');
-  else if (requestIdHeader !== error.requestId) problems.push(`X-Request-Id ${requestIdHeader} differs from error.requestId ${error.requestId}`);
+  else if (requestIdHeader !== error.requestId)
+    problems.push(`X-Request-Id ${requestIdHeader} differs from error.requestId ${error.requestId}`);
   return problems;
 }
 
@@ -294,6 +347,12 @@ export async function fuzzRoute(ctx: FuzzContext, spec: RouteSpec): Promise<void
 /** A one-line summary of the statuses each endpoint answered, for the test log. */
 export function statusSummary(ctx: FuzzContext): string {
   return [...ctx.seen.entries()]
-    .map(([key, counts]) => `${key}: ${[...counts.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ')}`)
+    .map(
+      ([key, counts]) =>
+        `${key}: ${[...counts.entries()]
+          .sort(([a], [b]) => a - b)
+          .map(([s, n]) => `${s}×${n}`)
+          .join(' ')}`,
+    )
     .join('\n');
 }

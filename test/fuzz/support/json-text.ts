@@ -20,7 +20,11 @@ export function fromJs(value: unknown): Json {
   if (value instanceof Raw || value instanceof Obj) return value;
   if (Array.isArray(value)) return value.map(fromJs);
   if (typeof value === 'object') {
-    return new Obj(Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).map(([k, v]) => [k, fromJs(v)]));
+    return new Obj(
+      Object.entries(value as Record<string, unknown>)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, fromJs(v)]),
+    );
   }
   return null;
 }

@@ -26,7 +26,10 @@ export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('rename' as const), at, key: hostileKey }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('add' as const), at, key: hostileKey, value: hostileValue }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('wrapInArray' as const), at }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('grow' as const), at, length: fc.constantFrom(3, 21, 51, 201, 513, 1_001, 2_500) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('grow' as const), at, length: fc.constantFrom(3, 21, 51, 201, 513, 1_001, 2_500) }),
+  },
 );
 
 function applyOne(root: Json, m: Mutation): Json {

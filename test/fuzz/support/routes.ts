@@ -70,8 +70,15 @@ const feedbackBody = fc.record({ sessionId: id, feedback: fc.array(feedbackItem,
 
 const variants = fc.constantFrom(
   [{ id: 'control' }, { id: 'treatment' }],
-  [{ id: 'a', weight: 0.5, config: { layout: 'list' } }, { id: 'b', weight: 0.5, name: 'B', config: { layout: 'grid' } }],
-  [{ id: 'a', weight: 0.2 }, { id: 'b', weight: 0.3 }, { id: 'c', weight: 0.5 }],
+  [
+    { id: 'a', weight: 0.5, config: { layout: 'list' } },
+    { id: 'b', weight: 0.5, name: 'B', config: { layout: 'grid' } },
+  ],
+  [
+    { id: 'a', weight: 0.2 },
+    { id: 'b', weight: 0.3 },
+    { id: 'c', weight: 0.5 },
+  ],
 );
 const conditions = fc.constantFrom(
   { country: 'US' },
@@ -150,8 +157,15 @@ const assignBody = fc.record(
 );
 
 const modelConfigs = {
-  click_model: [{ algorithm: 'pbm' }, { algorithm: 'ubm', maxDepth: 5, iterations: 20, retrainEvery: '24h', window: '30d' }, { algorithm: 'dbn' }],
-  ranker: [{ trainingData: 'dataset', numTrees: 10, learningRate: 0.1 }, { numTrees: 20, numLeaves: 7, seed: 3 }],
+  click_model: [
+    { algorithm: 'pbm' },
+    { algorithm: 'ubm', maxDepth: 5, iterations: 20, retrainEvery: '24h', window: '30d' },
+    { algorithm: 'dbn' },
+  ],
+  ranker: [
+    { trainingData: 'dataset', numTrees: 10, learningRate: 0.1 },
+    { numTrees: 20, numLeaves: 7, seed: 3 },
+  ],
   engagement_predictor: [{ target: 'satisfied_click', numTrees: 10 }, { target: 'click' }],
 } as const;
 const modelBody = fc.constantFrom(...MODEL_TYPES).chain((type) =>
@@ -184,7 +198,9 @@ const rankBody = fc.record(
           resultId: id,
           position: fc.integer({ min: 1, max: 20 }),
           category: id,
-          features: fc.dictionary(fc.constantFrom('1', '2', '3', '4', 'bm25'), fc.double({ min: -10, max: 10, noNaN: true }), { maxKeys: 4 }),
+          features: fc.dictionary(fc.constantFrom('1', '2', '3', '4', 'bm25'), fc.double({ min: -10, max: 10, noNaN: true }), {
+            maxKeys: 4,
+          }),
         },
         { requiredKeys: ['resultId'] },
       ),
@@ -233,10 +249,20 @@ const EXP = '/api/nous/ab-testing/experiments';
 const MODELS = '/api/nous/learn/models';
 
 export function feedbackSpecs(fx: Fixtures): RouteSpec[] {
-  const feedbackId = fc.oneof(fc.constantFrom(...fx.feedbackIds), fc.constantFrom('01HZZZZZZZZZZZZZZZZZZZZZZZ', 'x'), fc.string({ minLength: 1, maxLength: 64 }));
+  const feedbackId = fc.oneof(
+    fc.constantFrom(...fx.feedbackIds),
+    fc.constantFrom('01HZZZZZZZZZZZZZZZZZZZZZZZ', 'x'),
+    fc.string({ minLength: 1, maxLength: 64 }),
+  );
   const sessionId = fc.oneof(fc.constantFrom(...fx.sessionIds), id);
   return [
-    { method: 'POST', path: '/api/cortex/feedback', body: feedbackBody, headers: { 'idempotency-key': fc.constantFrom('k-1', 'k-2', 'k-3') }, runs: 250 },
+    {
+      method: 'POST',
+      path: '/api/cortex/feedback',
+      body: feedbackBody,
+      headers: { 'idempotency-key': fc.constantFrom('k-1', 'k-2', 'k-3') },
+      runs: 250,
+    },
     { method: 'GET', path: '/api/cortex/feedback/{feedbackId}', params: { feedbackId } },
     {
       method: 'GET',
@@ -257,7 +283,10 @@ export function platformSpecs(): RouteSpec[] {
 }
 
 export function experimentSpecs(fx: Fixtures): RouteSpec[] {
-  const experimentId = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...fx.experimentIds) }, { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 64 }) });
+  const experimentId = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...fx.experimentIds) },
+    { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 64 }) },
+  );
   const params = { experimentId };
   const lifecycle = (action: string): RouteSpec => ({ method: 'POST', path: `${EXP}/{experimentId}/${action}`, params, runs: 100 });
   // Destructive lifecycle actions come last so the other endpoints meet experiments in every state.
@@ -271,7 +300,12 @@ export function experimentSpecs(fx: Fixtures): RouteSpec[] {
       method: 'GET',
       path: `${EXP}/{experimentId}/results`,
       params,
-      query: { method: fc.constantFrom('fixed', 'sequential'), alpha: fc.constantFrom('0.05', '0.1', '0.5'), correction: fc.constantFrom('holm', 'benjamini-hochberg', 'none'), phase: fc.constantFrom('0', '1', '2') },
+      query: {
+        method: fc.constantFrom('fixed', 'sequential'),
+        alpha: fc.constantFrom('0.05', '0.1', '0.5'),
+        correction: fc.constantFrom('holm', 'benjamini-hochberg', 'none'),
+        phase: fc.constantFrom('0', '1', '2'),
+      },
       runs: 100,
     },
     { method: 'POST', path: '/api/nous/ab-testing/power', body: powerBody(fx.experimentIds), runs: 200, knownHang: powerSolverHangs },
@@ -287,26 +321,59 @@ export function experimentSpecs(fx: Fixtures): RouteSpec[] {
 }
 
 export function learningSpecs(fx: Fixtures): RouteSpec[] {
-  const modelId = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...fx.modelIds) }, { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 64 }) });
+  const modelId = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...fx.modelIds) },
+    { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 64 }) },
+  );
   const params = { modelId };
   return [
     { method: 'POST', path: MODELS, body: modelBody, runs: 200 },
     { method: 'GET', path: `${MODELS}/{modelId}`, params, runs: 100 },
-    { method: 'GET', path: MODELS, query: { type: fc.constantFrom(...MODEL_TYPES), status: fc.constantFrom(...MODEL_STATUSES), limit: limit(200), cursor }, runs: 100 },
+    {
+      method: 'GET',
+      path: MODELS,
+      query: { type: fc.constantFrom(...MODEL_TYPES), status: fc.constantFrom(...MODEL_STATUSES), limit: limit(200), cursor },
+      runs: 100,
+    },
     { method: 'GET', path: `${MODELS}/{modelId}/versions`, params, query: { limit: limit(200), cursor }, runs: 100 },
-    { method: 'POST', path: `${MODELS}/{modelId}/rank`, params, query: { explain: fc.constantFrom('true', 'false') }, body: rankBody, runs: 200 },
+    {
+      method: 'POST',
+      path: `${MODELS}/{modelId}/rank`,
+      params,
+      query: { explain: fc.constantFrom('true', 'false') },
+      body: rankBody,
+      runs: 200,
+    },
     {
       method: 'GET',
       path: `${MODELS}/{modelId}/judgments`,
       params,
-      query: { format: fc.constantFrom('json', 'ranklib', 'csv'), minImpressions: fc.constantFrom('1', '10', '1000000'), grades: fc.constantFrom('fixed', 'quantile') },
+      query: {
+        format: fc.constantFrom('json', 'ranklib', 'csv'),
+        minImpressions: fc.constantFrom('1', '10', '1000000'),
+        grades: fc.constantFrom('fixed', 'quantile'),
+      },
       rawSuccess: true,
       runs: 100,
     },
-    { method: 'GET', path: `${MODELS}/{modelId}/export`, params, query: { format: fc.constantFrom('xgboost-json', 'ltr-plugin', 'native') }, rawSuccess: true, runs: 100 },
+    {
+      method: 'GET',
+      path: `${MODELS}/{modelId}/export`,
+      params,
+      query: { format: fc.constantFrom('xgboost-json', 'ltr-plugin', 'native') },
+      rawSuccess: true,
+      runs: 100,
+    },
     // Heavy: a valid upload parses the file and queues training, so keep unmutated uploads rare.
     { method: 'POST', path: `${MODELS}/{modelId}/dataset`, params, text: letor, validWeight: 1, runs: 150 },
-    { method: 'POST', path: `${MODELS}/{modelId}/train`, params, body: fc.record({ force: fc.boolean() }, { requiredKeys: [] }), validWeight: 1, runs: 150 },
+    {
+      method: 'POST',
+      path: `${MODELS}/{modelId}/train`,
+      params,
+      body: fc.record({ force: fc.boolean() }, { requiredKeys: [] }),
+      validWeight: 1,
+      runs: 150,
+    },
   ];
 }
 

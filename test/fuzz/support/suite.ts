@@ -37,11 +37,15 @@ export function describeFuzz(
     };
 
     for (const { method, path } of specs(NO_FIXTURES)) {
-      it(`${method} ${path}`, async () => {
-        const spec = live.find((s) => s.method === method && s.path === path);
-        if (!spec) throw new Error(`no live spec for ${method} ${path}`);
-        await fuzzRoute(get(), spec);
-      }, TIMEOUT_MS);
+      it(
+        `${method} ${path}`,
+        async () => {
+          const spec = live.find((s) => s.method === method && s.path === path);
+          if (!spec) throw new Error(`no live spec for ${method} ${path}`);
+          await fuzzRoute(get(), spec);
+        },
+        TIMEOUT_MS,
+      );
     }
     extra?.(get, kind);
   });

@@ -13,7 +13,12 @@ export interface FeedbackItem {
  * One simulated search as the feedback a front end sends: an impression per shown rank and a
  * click per clicked result, all stamped `at` (ISO, with a zone).
  */
-export function sessionToItems(s: SearchSession, queryId: string, at: number, opts: { impressions?: boolean; extra?: Record<string, unknown> } = {}): FeedbackItem[] {
+export function sessionToItems(
+  s: SearchSession,
+  queryId: string,
+  at: number,
+  opts: { impressions?: boolean; extra?: Record<string, unknown> } = {},
+): FeedbackItem[] {
   const timestamp = new Date(at).toISOString();
   const items: FeedbackItem[] = [];
   s.resultIds.forEach((resultId, r) => {
