@@ -6,7 +6,8 @@ export default defineConfig({
     // Crash and fault tests run real servers for minutes: `npm run test:faults`.
     exclude: ['**/node_modules/**', 'test/faults/**'],
     environment: 'node',
-    globalSetup: ['./test/support/global-setup.ts'],
+    // PostgreSQL and Chromium probes: each missing one is a loud skip, or a failure under REQUIRE_POSTGRES / REQUIRE_BROWSER.
+    globalSetup: ['./test/support/global-setup.ts', './test/e2e/support/browser-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Test files each get their own database; two cores, so keep parallelism modest.

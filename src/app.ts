@@ -3,21 +3,18 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppConfig } from './config.js';
 import type { Container } from './container.js';
-import { assignmentRoutes } from './experiments/assignment.routes.js';
-import { experimentLifecycleRoutes } from './experiments/experiment-lifecycle.routes.js';
-import { experimentRoutes } from './experiments/experiment.routes.js';
-import { resultsRoutes } from './experiments/results.routes.js';
-import { feedbackRoutes } from './feedback/feedback.routes.js';
 import { ErrorEnvelope } from './http/envelope.js';
 import cors from '@fastify/cors';
 import { registerAuth } from './http/auth.js';
+import { DASHBOARD_DIR, dashboardRoutes } from './http/dashboard.js';
 import { handleFrameworkError, registerErrorHandlers } from './http/error-handler.js';
-import { UnavailableError } from './http/errors.js';
+import { UnavailableError } from './common/errors.js';
 import { registerJsonParser } from './http/json-parser.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { registerMetrics } from './observability/metrics.routes.js';
 import { healthRoutes } from './http/health.routes.js';
 import { registerOpenApi } from './http/openapi.js';
+import { systemRoutes } from './http/system.routes.js';
 import { registerValidation } from './http/validation.js';
 import { VERSION } from './version.js';
 
@@ -25,6 +22,8 @@ export type AppOptions = Pick<AppConfig, 'bodyLimitBytes' | 'logLevel'> &
   Partial<Pick<AppConfig, 'corsOrigins' | 'rateLimitPerKey' | 'rateLimitPerIp' | 'rateLimitWindowMs' | 'maxJsonDepth'>> & {
     /** Overrides Fastify's logger (tests pass false). */
     logger?: FastifyServerOptions['logger'];
+    /** The built dashboard served at / (default web/dist). */
+    dashboardDir?: string;
   };
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -82,20 +81,19 @@ export async function buildApp(options: AppOptions, container: Container): Promi
     windowMs: options.rateLimitWindowMs ?? 60_000,
   };
   registerRateLimits(app, limits, 'ip');
-  registerAuth(app, container.apiKeys);
+  registerAuth(app, container.auth.services.apiKeys);
   registerRateLimits(app, limits, 'key');
   app.addSchema(ErrorEnvelope);
   await registerOpenApi(app, VERSION);
 
   await app.register(healthRoutes, { ping: () => container.database.ping() });
-  await app.register(feedbackRoutes, { feedbackService: container.feedbackService });
-  await app.register(container.learning.routes);
-  await app.register(experimentRoutes, { experimentService: container.experimentService });
-  await app.register(experimentLifecycleRoutes, {
-    lifecycleService: container.lifecycleService,
-    experimentService: container.experimentService,
+  await app.register(systemRoutes, {
+    version: VERSION,
+    database: container.database.dialect,
+    secured: () => container.auth.services.apiKeys.secured,
   });
-  await app.register(assignmentRoutes, { assignmentService: container.assignmentService });
-  await app.register(resultsRoutes, { resultsService: container.resultsService, powerService: container.powerService });
+  // Each module's routes, as one plugin; the dashboard last, so its fallback never shadows an API route.
+  for (const module of container.modules) await app.register(module.routes);
+  await app.register(dashboardRoutes, { root: options.dashboardDir ?? DASHBOARD_DIR });
   return app;
 }

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { ApiKeyService } from './auth/api-key.service.js';
-import { KyselyApiKeyStore } from './auth/api-key.kysely-store.js';
+import { createAuthModule } from './auth/auth.module.js';
 import { systemClock } from './common/clock.js';
-import { API_SCOPES, type ApiScope, type AppConfig } from './config.js';
+import { API_SCOPES, type ApiScope } from './common/scopes.js';
+import { databaseOptions, type AppConfig } from './config.js';
 import { openDatabase } from './storage/database.js';
 import { migrateToLatest } from './storage/migrator.js';
 
@@ -24,10 +24,10 @@ export async function runKeysCommand(args: string[], config: AppConfig, out: (te
     options: { name: { type: 'string' }, scope: { type: 'string' } },
   });
   const sub = positionals[0];
-  const database = await openDatabase(config.database);
+  const database = await openDatabase(config.database, databaseOptions(config));
   try {
     await migrateToLatest(database);
-    const service = new ApiKeyService(new KyselyApiKeyStore(database.db), systemClock);
+    const service = createAuthModule({ database, clock: systemClock }).services.apiKeys;
     if (sub === 'create') {
       if (!values.name || !/^[\w.:-]{1,100}$/.test(values.name)) {
         out('keys create needs --name (letters, digits, _ . : -, up to 100)\n');

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { KEYS_HELP, runKeysCommand } from './cli-keys.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, databaseOptions, loadConfig } from './config.js';
 import { serveUntilSignalled } from './main.js';
 import { openDatabase } from './storage/database.js';
 import { migrateToLatest } from './storage/migrator.js';
@@ -60,7 +60,7 @@ async function main(argv: string[]): Promise<number> {
     return -1; // keeps running
   }
   if (command === 'migrate') {
-    const database = await openDatabase(config.database);
+    const database = await openDatabase(config.database, databaseOptions(config));
     try {
       const { applied } = await migrateToLatest(database);
       process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseDatabaseUrl } from './config.js';
+import { ConfigError, databaseOptions, loadConfig, parseDatabaseUrl } from './config.js';
 
 describe('configuration', () => {
   it('defaults to port 3000 on 127.0.0.1 with ./data/searchloop.db', () => {
@@ -30,8 +30,18 @@ describe('configuration', () => {
     [{ BODY_LIMIT_BYTES: '10' }, 'BODY_LIMIT_BYTES'],
     [{ DATABASE_SCHEMA: 'Drop Table' }, 'DATABASE_SCHEMA'],
     [{ HOST: ' ' }, 'HOST'],
+    [{ SQLITE_MAX_PAGE_COUNT: '0' }, 'SQLITE_MAX_PAGE_COUNT'],
+    [{ SQLITE_MAX_PAGE_COUNT: 'lots' }, 'SQLITE_MAX_PAGE_COUNT'],
   ])('refuses %o naming %s', (env, variable) => {
     expect(() => loadConfig(env, '/x')).toThrow(ConfigError);
     expect(() => loadConfig(env, '/x')).toThrow(variable);
+  });
+
+  it('hands every database setting to openDatabase, the page cap only when set', () => {
+    expect(databaseOptions(loadConfig({}, '/x'))).toEqual({ poolSize: 10, connectionTimeoutMs: 5000, statementTimeoutMs: 30_000 });
+    expect(databaseOptions(loadConfig({ SQLITE_MAX_PAGE_COUNT: '3000', DATABASE_POOL_SIZE: '4' }, '/x'))).toMatchObject({
+      poolSize: 4,
+      sqliteMaxPageCount: 3000,
+    });
   });
 });

@@ -1,7 +1,6 @@
 import path from 'node:path';
-
-/** Where the data lives: the embedded SQLite file or a PostgreSQL server. */
-export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; schema?: string };
+import { API_SCOPES, type ApiScope } from './common/scopes.js';
+import type { DatabaseOptions, DatabaseTarget } from './storage/database.js';
 
 export interface AppConfig {
   port: number;
@@ -27,10 +26,19 @@ export interface AppConfig {
   rateLimitWindowMs: number;
   /** Deepest JSON nesting accepted in a request body. */
   maxJsonDepth: number;
+  /** SQLite only: the most pages (4 KiB) the file may grow to; undefined is unlimited. */
+  sqliteMaxPageCount: number | undefined;
 }
 
-export const API_SCOPES = ['ingest', 'read', 'admin'] as const;
-export type ApiScope = (typeof API_SCOPES)[number];
+/** The database options the configuration sets (every command that opens the database uses them). */
+export function databaseOptions(config: AppConfig): DatabaseOptions {
+  return {
+    poolSize: config.databasePoolSize,
+    connectionTimeoutMs: config.databaseTimeoutMs,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+    ...(config.sqliteMaxPageCount === undefined ? {} : { sqliteMaxPageCount: config.sqliteMaxPageCount }),
+  };
+}
 
 function parseApiKeys(raw: string | undefined): { key: string; scope: ApiScope }[] {
   if (!raw || raw.trim() === '') return [];
@@ -113,6 +121,14 @@ export function parseDatabaseUrl(raw: string | undefined, cwd: string, schema?: 
   throw new ConfigError('DATABASE_URL', `must start with sqlite: or postgres://, got "${url.split(':')[0]}:…"`);
 }
 
+/** SQLITE_MAX_PAGE_COUNT: a whole number of pages above 0, or unset. */
+function sqliteMaxPageCount(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1)
+    throw new ConfigError('SQLITE_MAX_PAGE_COUNT', `must be a whole number of pages above 0, got "${raw}"`);
+  return Number(raw);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): AppConfig {
   const logLevel = (env.LOG_LEVEL ?? 'info').trim();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
@@ -141,5 +157,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     rateLimitPerIp: integerVar(env, 'RATE_LIMIT_PER_IP', 6_000, 0, 100_000_000),
     rateLimitWindowMs: integerVar(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 3_600_000),
     maxJsonDepth: integerVar(env, 'MAX_JSON_DEPTH', 32, 2, 1000),
+    sqliteMaxPageCount: sqliteMaxPageCount(env.SQLITE_MAX_PAGE_COUNT),
   };
 }

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppConfig } from './config.js';
+import { databaseOptions, type AppConfig } from './config.js';
 import { buildApp } from './app.js';
 import { systemClock } from './common/clock.js';
 import { createContainer } from './container.js';
-import { createBackgroundJobs } from './jobs/background-jobs.js';
+import { createScheduler } from './scheduler.js';
 import { openDatabase, type DatabaseHandle } from './storage/database.js';
 import { migrateToLatest } from './storage/migrator.js';
 
@@ -20,11 +20,7 @@ export interface RunningServer {
 }
 
 export async function startServer(config: AppConfig): Promise<RunningServer> {
-  const database = await openDatabase(config.database, {
-    poolSize: config.databasePoolSize,
-    connectionTimeoutMs: config.databaseTimeoutMs,
-    statementTimeoutMs: config.databaseStatementTimeoutMs,
-  });
+  const database = await openDatabase(config.database, databaseOptions(config));
   try {
     await migrateToLatest(database);
   } catch (error) {
@@ -33,8 +29,8 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
   }
   const container = createContainer(database, systemClock, { envApiKeys: config.apiKeys });
   try {
-    await container.apiKeys.refresh();
-    if (!container.apiKeys.secured && !isLoopback(config.host) && !config.allowOpen) {
+    await container.auth.services.apiKeys.refresh();
+    if (!container.auth.services.apiKeys.secured && !isLoopback(config.host) && !config.allowOpen) {
       throw new Error(
         `refusing to serve without API keys on ${config.host}: create one (searchloop keys create --name … --scope admin), set SEARCHLOOP_API_KEYS, or set SEARCHLOOP_ALLOW_OPEN=1`,
       );
@@ -44,14 +40,14 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
     throw error;
   }
   const app = await buildApp(config, container);
-  if (!container.apiKeys.secured) {
+  if (!container.auth.services.apiKeys.secured) {
     app.log.warn(
       'NO API KEYS CONFIGURED: every route is open to anyone who can reach this address. Create keys with `searchloop keys create`.',
     );
   }
-  const jobs = createBackgroundJobs(container, app.log);
+  const scheduler = createScheduler(container.tasks, app.log, (name, run) => container.metrics.observeJob(name, run));
   const address = await app.listen({ port: config.port, host: config.host });
-  jobs.start();
+  scheduler.start();
   app.log.info({ database: config.database.kind, address }, 'searchloop listening');
 
   let stopping: Promise<void> | undefined;
@@ -64,8 +60,8 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
       timer.unref();
       try {
         await app.close();
-        await jobs.stop();
-        await container.learning.close();
+        await scheduler.stop();
+        await container.close();
       } finally {
         clearTimeout(timer);
         await database.close();

@@ -3,12 +3,12 @@
  * encoded once, then held-out scores on a later 10% slice.
  *   npx tsx bench/click-models/all.ts [sessions]
  */
-import { CLICK_MODEL_ALGORITHMS } from '../../src/learning/click-models/types.js';
-import { encodeSessions } from '../../src/learning/click-models/encode.js';
-import { evaluate, splitByTime } from '../../src/learning/click-models/evaluate.js';
-import { fitClickModel } from '../../src/learning/click-models/fit.js';
-import { simulateClickLog } from '../../src/learning/click-models/simulate.js';
-import { relevanceCorrelation, trueDbnRelevance } from '../../src/learning/click-models/test-helpers.js';
+import { CLICK_MODEL_ALGORITHMS } from '../../src/click-models/types.js';
+import { encodeSessions } from '../../src/click-models/encode.js';
+import { evaluate, splitByTime } from '../../src/click-models/evaluate.js';
+import { fitClickModel } from '../../src/click-models/fit.js';
+import { simulateClickLog } from '../../src/click-models/simulate.js';
+import { relevanceCorrelation, trueDbnRelevance } from '../../test/support/click-model-truth.js';
 
 const sessions = Number(process.argv[2] ?? 1_000_000);
 const sim = simulateClickLog({ model: 'dbn', seed: 1, queries: 1000, docsPerQuery: 20, sessions });

@@ -6,10 +6,10 @@
  * Peak RSS is the process high-water mark after the phase (it includes the simulated
  * sessions held in memory).
  */
-import { encodeSessions } from '../../src/learning/click-models/encode.js';
-import { fitClickModel } from '../../src/learning/click-models/fit.js';
-import { simulateClickLog } from '../../src/learning/click-models/simulate.js';
-import { relevanceCorrelation, trueAttractiveness } from '../../src/learning/click-models/test-helpers.js';
+import { encodeSessions } from '../../src/click-models/encode.js';
+import { fitClickModel } from '../../src/click-models/fit.js';
+import { simulateClickLog } from '../../src/click-models/simulate.js';
+import { relevanceCorrelation, trueAttractiveness } from '../../test/support/click-model-truth.js';
 
 const sessions = Number(process.argv[2] ?? 1_000_000);
 // 1000 queries × 20 docs = 20k pairs by default; pass e.g. 50000 for a 1M-pair long tail.

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import type { DatabaseTarget } from '../../src/config.js';
+import type { DatabaseTarget } from '../../src/storage/database.js';
 import { newId } from '../../src/common/ids.js';
 import { KyselyFeedbackStore } from '../../src/feedback/feedback.kysely-store.js';
 import type { FeedbackRecord } from '../../src/feedback/feedback.store.js';

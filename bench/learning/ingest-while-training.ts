@@ -4,7 +4,7 @@
  * (app.inject, 4 requests in flight, 100 items each). Goal (issue #5): within 25 %.
  * Run: npx tsx bench/learning/ingest-while-training.ts [--seconds 8]
  */
-import { mulberry32 } from '../../src/learning/click-models/index.js';
+import { mulberry32 } from '../../src/random/index.js';
 import { printTable } from '../ranker/common.js';
 import { machineLine } from '../support/processes.js';
 import { benchApp } from './support.js';
@@ -83,7 +83,7 @@ await t.app.inject({
   payload: `${lines.join('\n')}\n`,
   headers: { 'content-type': 'text/plain' },
 });
-const training = t.container.learning.trainingService.runUntilIdle();
+const training = t.container.learning.services.trainingService.runUntilIdle();
 const status = async () => (await t.app.inject({ method: 'GET', url: `${M}/busy` })).json().data.status as string;
 while ((await status()) !== 'training') await new Promise((r) => setTimeout(r, 20));
 await new Promise((r) => setTimeout(r, 1500)); // past reading the dataset, into the fit

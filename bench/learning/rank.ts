@@ -4,7 +4,7 @@
  * with app.inject. Goal (issue #5): p95 under 10 ms.
  * Run: npx tsx bench/learning/rank.ts [--requests 3000]
  */
-import { mulberry32 } from '../../src/learning/click-models/index.js';
+import { mulberry32 } from '../../src/random/index.js';
 import { machineLine } from '../support/processes.js';
 import { printTable } from '../ranker/common.js';
 import { benchApp, percentile } from './support.js';
@@ -42,7 +42,7 @@ await t.app.inject({
   payload: `${lines.join('\n')}\n`,
   headers: { 'content-type': 'text/plain' },
 });
-await t.container.learning.trainingService.runUntilIdle();
+await t.container.learning.services.trainingService.runUntilIdle();
 const model = (await t.app.inject({ method: 'GET', url: `${M}/bench` })).json().data;
 if (model.status !== 'ready') throw new Error(`model not ready: ${model.error}`);
 

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 /**
  * Ours vs XGBoost rank:ndcg on the shared LETOR sample (LightGBM's lambdarank example).
  * Seeded 80/20 split by query, written to files so XGBoost trains on exactly the same rows.
@@ -5,11 +6,11 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseLetor } from '../../src/learning/ranker/letor.js';
-import { NDCG_CUTOFFS, ndcgAt, originalOrderScores } from '../../src/learning/ranker/metrics.js';
-import { predictRaw } from '../../src/learning/ranker/model.js';
-import { mulberry32, shuffleInPlace } from '../../src/learning/ranker/prng.js';
-import { train, type TrainParams } from '../../src/learning/ranker/train.js';
+import { parseLetor } from '../../src/ranker/letor.js';
+import { NDCG_CUTOFFS, ndcgAt, originalOrderScores } from '../../src/ranker/metrics.js';
+import { predictRaw } from '../../src/ranker/model.js';
+import { mulberry32, shuffleInPlace } from '../../src/random/index.js';
+import { train, type TrainParams } from '../../src/ranker/train.js';
 import { benchDir, printTable, runXgboost, type XgbRun } from './common.js';
 
 const arg = (name: string, dflt: number) => {
@@ -18,7 +19,7 @@ const arg = (name: string, dflt: number) => {
 };
 const SEED = arg('seed', 42);
 const REPEAT = arg('repeat', 3);
-const DATA = '/work/shared/data/ltr';
+const DATA = fileURLToPath(new URL('../../test/fixtures/ltr', import.meta.url));
 const PARAMS: Partial<TrainParams> & { objective: 'lambdarank' } = {
   objective: 'lambdarank',
   numTrees: 100,

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 /**
  * Serving latency: score 100 results with a 100-tree, 31-leaf model.
  * Paths: the flattened forest on a row-major Float32Array (the service path), the tree-walking
@@ -5,17 +6,17 @@
  * Run: npx tsx bench/ranker/score.ts [--iterations 20000]
  */
 import { readFileSync } from 'node:fs';
-import { compileModel, scoreBatch } from '../../src/learning/ranker/forest.js';
-import { attachQueryIds, parseLetor } from '../../src/learning/ranker/letor.js';
-import { explain, predictRaw } from '../../src/learning/ranker/model.js';
-import { train } from '../../src/learning/ranker/train.js';
-import { treeDepth } from '../../src/learning/ranker/tree.js';
-import { parseXgboostJson, toXgboostJson } from '../../src/learning/ranker/xgboost-json.js';
+import { compileModel, scoreBatch } from '../../src/ranker/forest.js';
+import { attachQueryIds, parseLetor } from '../../src/ranker/letor.js';
+import { explain, predictRaw } from '../../src/ranker/model.js';
+import { train } from '../../src/ranker/train.js';
+import { treeDepth } from '../../src/ranker/tree.js';
+import { parseXgboostJson, toXgboostJson } from '../../src/ranker/xgboost-json.js';
 import { printTable } from './common.js';
 
 const i = process.argv.indexOf('--iterations');
 const ITER = i > 0 ? Number(process.argv[i + 1]) : 20_000;
-const DATA = '/work/shared/data/ltr';
+const DATA = fileURLToPath(new URL('../../test/fixtures/ltr', import.meta.url));
 const data = parseLetor(attachQueryIds(readFileSync(`${DATA}/rank.train`, 'utf8'), readFileSync(`${DATA}/rank.train.query`, 'utf8')));
 const { model } = train(data, { objective: 'lambdarank', numTrees: 100, numLeaves: 31, learningRate: 0.1 });
 const F = data.numFeatures;

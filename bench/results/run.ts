@@ -11,9 +11,9 @@ import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../../src/app.js';
-import { METRIC_COLUMNS } from '../../src/experiments/metric-columns.js';
+import { METRIC_CATALOGUE } from '../../src/vocabulary/index.js';
 import { createContainer } from '../../src/container.js';
-import type { DatabaseTarget } from '../../src/config.js';
+import type { DatabaseTarget } from '../../src/storage/database.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import type { Database } from '../../src/storage/schema.js';
@@ -44,7 +44,7 @@ async function generate(db: Kysely<Database>, dialect: 'sqlite' | 'postgres', ex
     select experiment_id, phase, variant_id, ${day}, count(*) from experiment_units where experiment_id = ${experimentId} group by experiment_id, phase, variant_id, ${day}`.execute(
     db,
   );
-  for (const [metric, { x, y }] of Object.entries(METRIC_COLUMNS)) {
+  for (const { name: metric, x, y } of METRIC_CATALOGUE) {
     const lin = (terms: readonly (readonly [string, number])[]) =>
       sql.join(
         terms.map(([c, k]) => (c === 'one' ? sql`${sql.lit(k)}` : sql`${sql.lit(k)} * ${sql.ref(c)}`)),

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { ApiScope } from '../config.js';
+import type { ApiScope } from '../common/scopes.js';
 import type { ApiKeyTable, Database } from '../storage/schema.js';
 import { isUniqueViolation } from '../storage/sql-errors.js';
 import type { ApiKeyRecord, ApiKeyStore } from './api-key.store.js';

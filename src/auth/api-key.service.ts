@@ -1,20 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
-import type { ApiScope } from '../config.js';
-import { ConflictError, NotFoundError } from '../http/errors.js';
+import type { ApiScope, Authenticator, Principal } from '../common/scopes.js';
+import { ConflictError, NotFoundError } from '../common/errors.js';
 import type { ApiKeyRecord, ApiKeyStore } from './api-key.store.js';
-
-export interface Principal {
-  /** Recorded as the actor in audit logs. */
-  name: string;
-  scope: ApiScope;
-}
-
-/** admin may do everything; read and ingest only their own kind of request. */
-export function scopeAllows(held: ApiScope, required: ApiScope): boolean {
-  return held === 'admin' || held === required;
-}
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 
@@ -23,7 +12,7 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
  * checked against an in-memory cache that reloads after local changes and every few seconds
  * (so a key revoked on another instance stops working within that interval).
  */
-export class ApiKeyService {
+export class ApiKeyService implements Authenticator {
   private byHash = new Map<string, Principal>();
   private readonly envKeys: { hash: Buffer; principal: Principal }[];
 

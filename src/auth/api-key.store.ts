@@ -1,4 +1,4 @@
-import type { ApiScope } from '../config.js';
+import type { ApiScope } from '../common/scopes.js';
 
 export interface ApiKeyRecord {
   id: string;

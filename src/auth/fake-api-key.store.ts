@@ -1,17 +1,18 @@
 import type { ApiKeyRecord, ApiKeyStore } from './api-key.store.js';
 
-/** In-memory ApiKeyStore for service unit tests. */
+/** In-memory ApiKeyStore for service unit tests; test/contract holds it to the Kysely store. */
 export class FakeApiKeyStore implements ApiKeyStore {
   readonly keys: ApiKeyRecord[] = [];
 
   async insert(k: ApiKeyRecord) {
-    if (this.keys.some((x) => x.name === k.name)) return 'duplicate' as const;
+    // Names and key hashes are unique, as in api_keys.
+    if (this.keys.some((x) => x.name === k.name || x.keyHash === k.keyHash || x.id === k.id)) return 'duplicate' as const;
     this.keys.push({ ...k });
     return 'inserted' as const;
   }
 
   async list() {
-    return this.keys.map((k) => ({ ...k }));
+    return [...this.keys].sort((a, b) => a.createdAt - b.createdAt).map((k) => ({ ...k }));
   }
 
   async listActive() {

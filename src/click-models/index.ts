@@ -48,5 +48,4 @@ export {
 } from './judgments.js';
 export { inferSessionsFromClicksOnly, type ClickOnlySearch, type InferredSessions } from './infer.js';
 export { simulateClickLog, pairKey, type SimulatedLog, type SimulationOptions } from './simulate.js';
-export { mulberry32 } from './prng.js';
 export { spearman } from './spearman.js';

@@ -1,4 +1,4 @@
-import { mulberry32, randomInt, shuffleInPlace, type Random } from './prng.js';
+import { mulberry32, randomInt, shuffleInPlace, type Random } from '../random/index.js';
 import type { SearchSession } from './types.js';
 
 /**
@@ -118,7 +118,7 @@ export function simulateClickLog(options: SimulationOptions): SimulatedLog {
   for (let s = 0; s < options.sessions; s += 1) {
     const query = catalogue[pickQuery()];
     if (query === undefined) break;
-    shuffleInPlace(random, order);
+    shuffleInPlace(order, random);
     const shown = order.slice(0, Math.min(depth, order.length));
     const params = shown.map((i) => query.params[i] as PairTruth);
     sessions.push({

@@ -1,4 +1,4 @@
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from './errors.js';
 
 export interface Page<T> {
   items: T[];
@@ -16,6 +16,7 @@ export function decodeCursor(cursor: string | undefined): string | undefined {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     const key = (parsed as { k?: unknown }).k;
     // Keys are ids and numbers: control characters (NUL, which PostgreSQL text refuses) never occur.
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
     if (typeof key === 'string' && key.length > 0 && key.length <= 128 && !/[\u0000-\u001f]/.test(key)) return key;
   } catch {
     // fall through to the error below

@@ -3,6 +3,25 @@ export interface TaskLogger {
 }
 
 /**
+ * A background job as a module hands it to the scheduler: what to run and how often. Modules
+ * never start timers themselves; the one scheduler beside the composition root runs every spec.
+ */
+export interface TaskSpec {
+  name: string;
+  intervalMs: number;
+  /** `log` is the scheduler's logger, for work a run starts and leaves going (the training queue). */
+  run: (context: { log: TaskLogger }) => Promise<unknown>;
+  /**
+   * Count and time each run in searchloop_job_runs_total / searchloop_job_duration_seconds. Off for
+   * cheap polls (cache revision, key refresh) whose runs would only drown the jobs worth watching.
+   */
+  observed?: boolean;
+}
+
+/** Wraps a job run so its count and duration by outcome are recorded (Metrics.observeJob). */
+export type ObserveJob = <T>(name: string, run: () => Promise<T>) => Promise<T>;
+
+/**
  * Runs `run` every `intervalMs` (± 10 % jitter so instances do not fire in lockstep), never
  * overlapping a run still going. Errors are logged and the schedule goes on.
  */

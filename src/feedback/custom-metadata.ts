@@ -1,4 +1,4 @@
-import type { ErrorDetail } from '../http/errors.js';
+import type { ErrorDetail } from '../common/errors.js';
 import { FEEDBACK_LIMITS } from './feedback.schemas.js';
 
 /** customMetadata fields that have their own columns; everything else is client metadata. */

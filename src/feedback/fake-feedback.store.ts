@@ -44,9 +44,9 @@ export class FakeFeedbackStore implements FeedbackStore {
           (filter.queryId === undefined || i.queryId === filter.queryId) &&
           (filter.since === undefined || i.eventTime >= filter.since) &&
           (filter.until === undefined || i.eventTime < filter.until) &&
-          (filter.afterId === undefined || i.id > filter.afterId),
+          (filter.afterId === undefined || (filter.newestFirst ? i.id < filter.afterId : i.id > filter.afterId)),
       )
-      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .sort((a, b) => (a.id < b.id ? -1 : 1) * (filter.newestFirst ? -1 : 1))
       .slice(0, limit);
   }
 
@@ -54,13 +54,21 @@ export class FakeFeedbackStore implements FeedbackStore {
     const before = this.items.length;
     for (let i = this.items.length - 1; i >= 0; i -= 1) if (this.items[i]!.sessionId === sessionId) this.items.splice(i, 1);
     let submissions = 0;
-    for (const [id, s] of this.submissions) if (s.sessionId === sessionId) (this.submissions.delete(id), (submissions += 1));
+    for (const [id, s] of this.submissions) {
+      if (s.sessionId !== sessionId) continue;
+      this.submissions.delete(id);
+      submissions += 1;
+    }
     return { items: before - this.items.length, submissions };
   }
 
   async deleteIdempotencyRecordsBefore(cutoff: number) {
     let deleted = 0;
-    for (const [k, r] of this.idempotency) if (r.createdAt < cutoff) (this.idempotency.delete(k), (deleted += 1));
+    for (const [k, r] of this.idempotency) {
+      if (r.createdAt >= cutoff) continue;
+      this.idempotency.delete(k);
+      deleted += 1;
+    }
     return deleted;
   }
 }

@@ -157,8 +157,11 @@ export class KyselyFeedbackStore implements FeedbackStore {
     if (filter.queryId !== undefined) query = query.where('query_id', '=', filter.queryId);
     if (filter.since !== undefined) query = query.where('event_time', '>=', filter.since);
     if (filter.until !== undefined) query = query.where('event_time', '<', filter.until);
-    if (filter.afterId !== undefined) query = query.where('id', '>', filter.afterId);
-    const rows = await query.orderBy('id').limit(limit).execute();
+    if (filter.afterId !== undefined) query = query.where('id', filter.newestFirst ? '<' : '>', filter.afterId);
+    const rows = await query
+      .orderBy('id', filter.newestFirst ? 'desc' : 'asc')
+      .limit(limit)
+      .execute();
     return rows.map(fromRow);
   }
 

@@ -1,4 +1,6 @@
 import { Type, type Static } from 'typebox';
+import { Page, PageQuery } from '../http/page.js';
+import { StringEnum } from '../http/string-enum.js';
 
 /** Bounds a client can rely on; the README's limits table repeats them. */
 export const FEEDBACK_LIMITS = {
@@ -128,23 +130,23 @@ export const FeedbackSubmissionView = Type.Object({
   items: Type.Array(FeedbackItemView),
 });
 
-export const FeedbackListQuery = Type.Object(
+export const FeedbackListQuery = PageQuery(
   {
     sessionId: Type.Optional(Id('Only this session.')),
     queryId: Type.Optional(Id('Only this query execution.')),
     since: Type.Optional(Type.String({ format: 'date-time', description: 'Event time ≥ since.' })),
     until: Type.Optional(Type.String({ format: 'date-time', description: 'Event time < until.' })),
-    limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
-    cursor: Type.Optional(Type.String({ maxLength: 200, description: 'nextCursor of the previous page.' })),
+    order: Type.Optional(
+      StringEnum(['oldest', 'newest'] as const, {
+        description: 'oldest (default): in the order received; newest: the most recently received first.',
+      }),
+    ),
   },
-  { additionalProperties: false },
+  { max: 1000, default: 100 },
 );
 export type FeedbackListQuery = Static<typeof FeedbackListQuery>;
 
-export const FeedbackPage = Type.Object({
-  items: Type.Array(FeedbackItemView),
-  nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as cursor for the next page; null on the last page.' }),
-});
+export const FeedbackPage = Page(FeedbackItemView);
 
 export const FeedbackDeleteQuery = Type.Object({ sessionId: Id('Erase every item of this session.') }, { additionalProperties: false });
 

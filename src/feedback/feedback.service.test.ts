@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../common/errors.js';
 import { FakeFeedbackStore } from './fake-feedback.store.js';
 import type { FeedbackSubmissionBody } from './feedback.schemas.js';
 import { FeedbackService } from './feedback.service.js';

@@ -3,8 +3,9 @@ import { toIso, type Clock } from '../common/clock.js';
 import { GroupCommit } from '../common/group-commit.js';
 import { newId } from '../common/ids.js';
 import { snapTiny } from '../common/numbers.js';
+import { DAY_MS } from '../common/time.js';
 import { decodeCursor, toPage, type Page } from '../common/pagination.js';
-import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../http/errors.js';
+import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../common/errors.js';
 import { extractExtraMetadata } from './custom-metadata.js';
 import { FEEDBACK_LIMITS, type FeedbackItemInput, type FeedbackListQuery, type FeedbackSubmissionBody } from './feedback.schemas.js';
 import type { FeedbackRecord, FeedbackStore, NewSubmission } from './feedback.store.js';
@@ -34,7 +35,7 @@ export interface FeedbackItemView {
 }
 
 const IDEMPOTENCY_SCOPE = 'feedback';
-export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_RETENTION_MS = DAY_MS;
 
 export function toItemView(r: FeedbackRecord): FeedbackItemView {
   const custom: Record<string, unknown> = r.extraMetadata ? (JSON.parse(r.extraMetadata) as Record<string, unknown>) : {};
@@ -214,7 +215,11 @@ export class FeedbackService {
     const since = parseInstant(query.since, '/since');
     const until = parseInstant(query.until, '/until');
     const afterId = decodeCursor(query.cursor);
-    const rows = await this.store.listItems({ sessionId: query.sessionId, queryId: query.queryId, since, until, afterId }, query.limit + 1);
+    const newestFirst = query.order === 'newest';
+    const rows = await this.store.listItems(
+      { sessionId: query.sessionId, queryId: query.queryId, since, until, afterId, newestFirst },
+      query.limit + 1,
+    );
     const page = toPage(rows, query.limit, (r) => r.id);
     return { items: page.items.map(toItemView), nextCursor: page.nextCursor };
   }

@@ -53,7 +53,10 @@ export interface FeedbackFilter {
   queryId?: string;
   since?: number;
   until?: number;
+  /** Keyset cursor: items after this id in the chosen order. */
   afterId?: string;
+  /** Most recently received first (ids descend); default oldest first. */
+  newestFirst?: boolean;
 }
 
 export interface FeedbackStore {

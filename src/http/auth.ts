@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { scopeAllows, type ApiKeyService } from '../auth/api-key.service.js';
-import type { ApiScope } from '../config.js';
-import { AppError } from './errors.js';
+import { scopeAllows, type ApiScope, type Authenticator } from '../common/scopes.js';
+import { AppError } from '../common/errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -11,6 +10,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The scope a route needs; default read for GET/HEAD, admin otherwise. */
     scope?: ApiScope;
+    /** Serves no data (the dashboard's files): reachable without a key; a function decides per request. */
+    public?: boolean | ((request: FastifyRequest) => boolean);
   }
 }
 
@@ -28,10 +29,12 @@ function presentedKey(headers: Record<string, string | string[] | undefined>): s
  * With at least one key configured, every route but PUBLIC_PATHS needs a key with the right
  * scope: 401 without a valid key, 403 with the wrong scope. Runs before the body is read.
  */
-export function registerAuth(app: FastifyInstance, apiKeys: Pick<ApiKeyService, 'secured' | 'authenticate'>): void {
+export function registerAuth(app: FastifyInstance, apiKeys: Authenticator): void {
   app.addHook('onRequest', async (request) => {
     if (!apiKeys.secured || request.method === 'OPTIONS') return;
     if (PUBLIC_PATHS.has(request.url.split('?')[0]!)) return;
+    const open = request.routeOptions.config?.public;
+    if (open === true || (typeof open === 'function' && open(request))) return;
     const key = presentedKey(request.headers);
     if (!key) throw new AppError('UNAUTHORIZED', 'an API key is required: send Authorization: Bearer <key> or X-API-Key');
     const principal = apiKeys.authenticate(key);

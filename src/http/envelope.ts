@@ -1,5 +1,5 @@
 import { Type, type TSchema } from 'typebox';
-import { ERROR_STATUS } from './errors.js';
+import { ERROR_STATUS } from '../common/errors.js';
 
 /** `{success: true, data}`: the shape of every successful response. */
 export function Envelope<T extends TSchema>(data: T) {

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../storage/sql-errors.js';
-import { AppError, ERROR_STATUS, type ErrorCode, type ErrorDetail } from './errors.js';
+import { AppError, ERROR_STATUS, type ErrorCode, type ErrorDetail } from '../common/errors.js';
 
 interface AjvLikeError {
   instancePath?: string;

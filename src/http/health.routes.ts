@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Envelope, errorResponses, ok } from './envelope.js';
-import { UnavailableError } from './errors.js';
+import { UnavailableError } from '../common/errors.js';
 
 export interface HealthRoutesOptions {
   ping: () => Promise<void>;

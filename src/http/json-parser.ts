@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
-import { ValidationError } from './errors.js';
+import { ValidationError } from '../common/errors.js';
 
 /** Deepest nesting in a JSON text, found by a linear scan that skips strings (no recursion). */
 export function jsonDepth(text: string, stopAbove: number): number {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { PUBLIC_PATHS } from './auth.js';
-import { AppError } from './errors.js';
+import { AppError } from '../common/errors.js';
 
 export interface RateLimitOptions {
   /** Requests per window per API key (0: no limit). */

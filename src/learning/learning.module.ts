@@ -1,41 +1,39 @@
 import { hostname } from 'node:os';
-import type { FastifyPluginAsync } from 'fastify';
 import type { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
-import { PeriodicTask, type TaskLogger } from '../jobs/periodic-task.js';
+import type { DomainModule } from '../common/module.js';
+import type { ObserveJob, TaskSpec } from '../common/periodic-task.js';
 import type { DatabaseHandle } from '../storage/database.js';
-import { DATASET_MAX_BYTES, DatasetService } from './dataset.service.js';
-import { datasetRoutes } from './dataset.routes.js';
-import { KyselyModelStore } from './model.kysely-store.js';
-import { modelRoutes } from './model.routes.js';
-import { ModelService } from './model.service.js';
-import { servingRoutes } from './serving.routes.js';
-import { ServingService } from './serving.service.js';
-import { KyselyTrainingDataStore } from './training-data.kysely-store.js';
-import { PiscinaTrainingRunner, type TrainingRunner } from './training-pool.js';
-import { KyselyTrainingStore } from './training.kysely-store.js';
-import { trainingRoutes } from './training.routes.js';
-import { DEFAULT_TRAINING_OPTIONS, TrainingService, type TrainingOptions } from './training.service.js';
+import { KyselyDatasetStore } from './datasets/dataset.kysely-store.js';
+import { datasetRoutes } from './datasets/dataset.routes.js';
+import { DATASET_MAX_BYTES, DatasetService } from './datasets/dataset.service.js';
+import { KyselyModelVersionStore } from './models/model-version.kysely-store.js';
+import { KyselyModelStore } from './models/model.kysely-store.js';
+import { modelRoutes } from './models/model.routes.js';
+import { ModelService } from './models/model.service.js';
+import { servingRoutes } from './serving/serving.routes.js';
+import { ServingService } from './serving/serving.service.js';
+import { KyselyTrainingDataStore } from './training/training-data.kysely-store.js';
+import { KyselyTrainingJobStore } from './training/training-job.kysely-store.js';
+import { PiscinaTrainingRunner, type TrainingRunner } from './training/training-pool.js';
+import { trainingRoutes } from './training/training.routes.js';
+import { DEFAULT_TRAINING_OPTIONS, TrainingService, type TrainingOptions } from './training/training.service.js';
 
-/**
- * Everything the learning half of the service exposes to the rest: its services, its routes,
- * its background tasks and what must close at shutdown. The container, the app and the job
- * runner only know this boundary.
- */
-/** Wraps a job run so its count and duration by outcome are recorded (the metrics registry's observeJob). */
-export type ObserveJob = <T>(name: string, run: () => Promise<T>) => Promise<T>;
-
-export interface LearningModule {
+export interface LearningServices {
   modelService: ModelService;
   trainingService: TrainingService;
   servingService: ServingService;
-  routes: FastifyPluginAsync;
+  datasetService: DatasetService;
+}
+
+/**
+ * Everything the learning half of the service exposes to the rest: its services, its routes,
+ * its background tasks and what must close at shutdown. The container, the app and the
+ * scheduler only know this boundary.
+ */
+export interface LearningModule extends DomainModule<LearningServices> {
   /** One pass of the schedule task: registers the `default` model once, queues due retrains. */
   scheduleTick(): Promise<void>;
-  /** Periodic tasks (training queue, scheduled retraining), started by the background jobs. */
-  tasks(log: TaskLogger, observe?: ObserveJob): PeriodicTask[];
-  /** Releases worker threads and anything else the module holds. */
-  close(): Promise<void>;
 }
 
 export interface LearningDependencies {
@@ -44,7 +42,8 @@ export interface LearningDependencies {
   /** Tests and benchmarks may pass their own runner or options. */
   runner?: TrainingRunner;
   training?: Partial<TrainingOptions>;
-  intervals?: { queueMs: number; scheduleMs: number };
+  /** Times the training runs the queue task starts (they outlive the task's tick). */
+  observeJob?: ObserveJob;
 }
 
 /** The model every installation starts with, so GET /api/nous/learn/models/default describes live learning. */
@@ -55,25 +54,32 @@ export const DEFAULT_MODEL = {
   config: { algorithm: 'pbm', retrainEvery: '24h', window: '30d' },
 } as const;
 
-export function createLearningModule({ database, clock, runner, training, intervals }: LearningDependencies): LearningModule {
+export function createLearningModule({
+  database,
+  clock,
+  runner,
+  training,
+  observeJob = (_name, run) => run(),
+}: LearningDependencies): LearningModule {
   const modelStore = new KyselyModelStore(database.db);
-  // PostgreSQL instances share the queue: claims use FOR UPDATE SKIP LOCKED (see the store).
-  const trainingStore = new KyselyTrainingStore(database.db, { skipLocked: database.dialect === 'postgres' });
+  // Instances share the queue: where the database can, claims use FOR UPDATE SKIP LOCKED (see the stores).
+  const jobStore = new KyselyTrainingJobStore(database.db, database.capabilities);
+  const versionStore = new KyselyModelVersionStore(database.db, database.capabilities);
+  const datasetStore = new KyselyDatasetStore(database.db);
   const trainingRunner = runner ?? new PiscinaTrainingRunner();
-  const modelService = new ModelService(modelStore, trainingStore, clock);
-  const trainingService = new TrainingService(modelStore, trainingStore, new KyselyTrainingDataStore(database.db), trainingRunner, clock, {
-    ...DEFAULT_TRAINING_OPTIONS,
-    owner: `${hostname()}:${process.pid}:${newId()}`,
-    ...training,
-  });
-  const servingService = new ServingService(modelStore, trainingStore);
-  const datasetService = new DatasetService(modelStore, trainingStore, trainingService, clock);
-  const routes: FastifyPluginAsync = async (app) => {
-    await app.register(modelRoutes, { modelService });
-    await app.register(trainingRoutes, { trainingService });
-    await app.register(servingRoutes, { servingService });
-    await app.register(datasetRoutes, { datasetService, maxBytes: DATASET_MAX_BYTES });
-  };
+  const modelService = new ModelService(modelStore, versionStore, clock);
+  const trainingService = new TrainingService(
+    modelStore,
+    jobStore,
+    versionStore,
+    datasetStore,
+    new KyselyTrainingDataStore(database.db),
+    trainingRunner,
+    clock,
+    { ...DEFAULT_TRAINING_OPTIONS, owner: `${hostname()}:${process.pid}:${newId()}`, ...training },
+  );
+  const servingService = new ServingService(modelStore, versionStore);
+  const datasetService = new DatasetService(modelStore, datasetStore, jobStore, trainingService, clock);
 
   let stopping = false;
   let draining: Promise<unknown> | undefined;
@@ -85,29 +91,31 @@ export function createLearningModule({ database, clock, runner, training, interv
     }
     await trainingService.scheduleDue();
   };
-  const tasks = (log: TaskLogger, observe: ObserveJob = (_name, run) => run()): PeriodicTask[] => [
-    new PeriodicTask('learning-schedule', intervals?.scheduleMs ?? 5000, () => observe('learning-schedule', scheduleTick), log),
-    // Starts draining the queue and returns at once, so stopping the jobs never waits for a
+  const tasks: TaskSpec[] = [
+    { name: 'learning-schedule', intervalMs: 5000, run: scheduleTick, observed: true },
+    // Starts draining the queue and returns at once, so stopping the scheduler never waits for a
     // fit; a run cut short by shutdown is taken over by the next claimer once its lease ends.
-    new PeriodicTask(
-      'training-queue',
-      intervals?.queueMs ?? 1000,
-      async () => {
-        draining ??= observe('training', () => trainingService.runUntilIdle(() => stopping))
+    {
+      name: 'training-queue',
+      intervalMs: 1000,
+      run: async ({ log }) => {
+        draining ??= observeJob('training', () => trainingService.runUntilIdle(() => stopping))
           .catch((error: unknown) => log.error({ err: error, task: 'training-queue' }, 'training queue failed'))
           .finally(() => (draining = undefined));
       },
-      log,
-    ),
+    },
   ];
 
   return {
-    modelService,
-    trainingService,
-    servingService,
-    routes,
-    scheduleTick,
+    services: { modelService, trainingService, servingService, datasetService },
+    routes: async (app) => {
+      await app.register(modelRoutes, { modelService });
+      await app.register(trainingRoutes, { trainingService });
+      await app.register(servingRoutes, { servingService });
+      await app.register(datasetRoutes, { datasetService, maxBytes: DATASET_MAX_BYTES });
+    },
     tasks,
+    scheduleTick,
     close: async () => {
       stopping = true;
       trainingService.stop();

@@ -1,9 +1,12 @@
+/** A uniform generator on [0, 1). */
+export type Random = () => number;
+
 /**
  * mulberry32 (Tommy Ettinger, public domain): a tiny seeded PRNG, uniform in [0, 1). Used for
- * sampling and simulations so every run is reproducible; not for anything secret. (src/stats
- * keeps its own copy: it imports nothing from the service.)
+ * sampling, bagging and simulations so every run is reproducible (Math.random cannot be seeded);
+ * never for anything secret.
  */
-export function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): Random {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

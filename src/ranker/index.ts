@@ -53,4 +53,3 @@ export {
   baseRate,
   binaryReport,
 } from './metrics.js';
-export { type Rng, mulberry32 } from './prng.js';

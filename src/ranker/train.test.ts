@@ -1,13 +1,14 @@
+import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Dataset } from './dataset.js';
 import { attachQueryIds, parseLetor } from './letor.js';
 import { auc, compareToBaselines, ndcgAt } from './metrics.js';
 import { deserializeModel, explain, featureImportance, predictRaw, serializeModel, toProbability } from './model.js';
-import { mulberry32 } from './prng.js';
+import { mulberry32 } from '../random/index.js';
 import { splitForValidation, train } from './train.js';
 
-const DATA_DIR = '/work/shared/data/ltr';
+const DATA_DIR = fileURLToPath(new URL('../../test/fixtures/ltr', import.meta.url));
 const ltr = (): Dataset =>
   parseLetor(attachQueryIds(readFileSync(`${DATA_DIR}/rank.train`, 'utf8'), readFileSync(`${DATA_DIR}/rank.train.query`, 'utf8')));
 

@@ -3,7 +3,7 @@ import { subsetQueries, subsetRows, type Dataset } from './dataset.js';
 import { logLoss, ndcgAt } from './metrics.js';
 import type { Model, ObjectiveName } from './model.js';
 import { binaryObjective, lambdaRankObjective, sigmoid, type Objective } from './objectives.js';
-import { mulberry32, sampleIndices, shuffleInPlace } from './prng.js';
+import { mulberry32, sampleIndices, shuffleInPlace } from '../random/index.js';
 import { predictTree } from './tree.js';
 import { predictBinned, TreeBuilder } from './tree-builder.js';
 

@@ -8,20 +8,46 @@ import {
   SqliteDriver,
   sql,
   type DatabaseConnection,
+  type DatabaseIntrospector,
   type Driver,
   type PostgresPool,
   type PostgresPoolClient,
 } from 'kysely';
 import pg from 'pg';
-import { ConfigError, type DatabaseTarget } from '../config.js';
+import { CurrentSchemaIntrospector } from './postgres-introspector.js';
 import type { Database } from './schema.js';
+
+/** Where the data lives: the embedded SQLite file or a PostgreSQL server. */
+export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; schema?: string };
 
 // BIGINT columns hold epoch milliseconds, far below 2^53: read them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
+/**
+ * What the database can do, for code that must behave differently on each: stores and the
+ * migrator branch on a capability, which says why, never on the dialect's name.
+ */
+export interface DatabaseCapabilities {
+  /**
+   * SELECT … FOR UPDATE SKIP LOCKED: concurrent claimers on several instances each lock a
+   * different row (PostgreSQL). SQLite has one writer at a time, so a plain
+   * UPDATE … WHERE id = (SELECT …) is already atomic there.
+   */
+  supportsSkipLocked: boolean;
+  /**
+   * pg_try_advisory_xact_lock: one instance at a time runs a job that must not interleave
+   * (attribution), and Kysely's migrator can lock the migration run. SQLite serialises writers
+   * by itself and locks migrations with BEGIN IMMEDIATE instead.
+   */
+  supportsAdvisoryLocks: boolean;
+  /** Tables live in a named schema (PostgreSQL's search_path), so the migration table must too. */
+  supportsSchemas: boolean;
+}
+
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: 'sqlite' | 'postgres';
+  capabilities: DatabaseCapabilities;
   /** The PostgreSQL schema the tables live in (undefined on SQLite). */
   schema: string | undefined;
   /** Cheap round trip used by /readyz. */
@@ -38,6 +64,12 @@ export interface DatabaseOptions {
   connectionTimeoutMs?: number;
   /** How long one statement may take before it fails (ms). */
   statementTimeoutMs?: number;
+  /**
+   * SQLite: cap the file at this many pages (4 KiB each), an operator's guard against one
+   * instance filling a shared disk. Past the cap writes fail with SQLITE_FULL, which the API
+   * answers as 503 UNAVAILABLE, exactly as a full disk.
+   */
+  sqliteMaxPageCount?: number;
 }
 
 /**
@@ -66,20 +98,7 @@ class SqliteDialectKeepingCause extends SqliteDialect {
   }
 }
 
-/**
- * SQLITE_MAX_PAGE_COUNT caps the database file at that many pages (4 KiB each): an operator's
- * guard against one instance filling a shared disk. Past the cap writes fail with SQLITE_FULL,
- * which the API answers as 503 UNAVAILABLE, exactly as a full disk.
- */
-function sqliteMaxPageCount(raw: string | undefined): number | undefined {
-  if (raw === undefined || raw.trim() === '') return undefined;
-  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1)
-    throw new ConfigError('SQLITE_MAX_PAGE_COUNT', `must be a whole number of pages above 0, got "${raw}"`);
-  return Number(raw);
-}
-
-function openSqlite(file: string): DatabaseHandle {
-  const maxPageCount = sqliteMaxPageCount(process.env.SQLITE_MAX_PAGE_COUNT);
+function openSqlite(file: string, maxPageCount: number | undefined): DatabaseHandle {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const connection = new BetterSqlite3(file);
   connection.pragma('journal_mode = WAL');
@@ -92,6 +111,7 @@ function openSqlite(file: string): DatabaseHandle {
   return {
     db,
     dialect: 'sqlite',
+    capabilities: { supportsSkipLocked: false, supportsAdvisoryLocks: false, supportsSchemas: false },
     schema: undefined,
     poolStats: () => ({ total: 1, idle: 0, waiting: 0 }),
     async ping() {
@@ -130,6 +150,13 @@ function discardingTimedOutClients(pool: pg.Pool): PostgresPool {
   };
 }
 
+/** PostgreSQL, introspecting only its own schema (postgres-introspector.ts says why). */
+class PostgresDialectInOneSchema extends PostgresDialect {
+  override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new CurrentSchemaIntrospector(db);
+  }
+}
+
 function openPostgres(url: string, schema: string | undefined, options: DatabaseOptions): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString: url,
@@ -145,10 +172,11 @@ function openPostgres(url: string, schema: string | undefined, options: Database
   // running, and an unheard 'error' kills the process): the next statement fails, maps to 503,
   // and the pool discards the client on release.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: discardingTimedOutClients(pool) }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialectInOneSchema({ pool: discardingTimedOutClients(pool) }) });
   return {
     db,
     dialect: 'postgres',
+    capabilities: { supportsSkipLocked: true, supportsAdvisoryLocks: true, supportsSchemas: true },
     schema,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async ping() {
@@ -161,7 +189,7 @@ function openPostgres(url: string, schema: string | undefined, options: Database
 }
 
 export async function openDatabase(target: DatabaseTarget, options: DatabaseOptions = {}): Promise<DatabaseHandle> {
-  if (target.kind === 'sqlite') return openSqlite(target.path);
+  if (target.kind === 'sqlite') return openSqlite(target.path, options.sqliteMaxPageCount);
   if (target.schema) {
     // Create the schema with a short-lived connection so the pool's search_path resolves.
     const client = new pg.Client({ connectionString: target.url });

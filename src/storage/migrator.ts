@@ -11,7 +11,7 @@ function migratorFor(db: Kysely<Database>, handle: DatabaseHandle): Migrator {
   return new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
-    ...(handle.dialect === 'postgres' ? { migrationTableSchema: handle.schema ?? 'public' } : {}),
+    ...(handle.capabilities.supportsSchemas ? { migrationTableSchema: handle.schema ?? 'public' } : {}),
   });
 }
 
@@ -51,7 +51,7 @@ async function beginImmediate(conn: Kysely<Database>): Promise<void> {
  * write lock; a second process waits on busy_timeout) around the whole run instead.
  */
 export async function migrateToLatest(handle: DatabaseHandle): Promise<MigrationReport> {
-  if (handle.dialect === 'postgres') return run(migratorFor(handle.db, handle));
+  if (handle.capabilities.supportsAdvisoryLocks) return run(migratorFor(handle.db, handle));
   return handle.db.connection().execute(async (conn) => {
     await beginImmediate(conn);
     try {

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { UnitStatColumn } from '../vocabulary/index.js';
 
 /**
  * Table types shared by every Kysely store. Times are epoch milliseconds (UTC) in BIGINT
@@ -93,25 +94,6 @@ export interface ExperimentEventTable {
   after: string | null;
 }
 
-/** Per-unit sufficient statistics, kept up to date by attribution. */
-export interface UnitStats {
-  impressions: number;
-  clicks: number;
-  searches: number;
-  searches_with_click: number;
-  rr_sum: number;
-  rated_items: number;
-  rating_sum: number;
-  dwell_sum: number;
-  dwell_count: number;
-  satisfied_clicks: number;
-  ttc_sum: number;
-  ttc_count: number;
-  scroll_sum: number;
-  scroll_count: number;
-  conversions: number;
-}
-
 export type ExperimentUnitTable = {
   experiment_id: string;
   phase: number;
@@ -119,7 +101,7 @@ export type ExperimentUnitTable = {
   variant_id: string;
   exposed_at: number;
   covariates: string | null;
-} & { [K in keyof UnitStats]: Generated<number> };
+} & { [K in UnitStatColumn]: Generated<number> };
 
 export interface ExperimentSearchTable {
   experiment_id: string;
@@ -168,12 +150,6 @@ export interface ApiKeyTable {
   prefix: string;
   created_at: number;
   revoked_at: number | null;
-}
-
-export interface JobStateTable {
-  name: string;
-  value: string;
-  updated_at: number;
 }
 
 export interface TrainingJobTable {
@@ -238,7 +214,6 @@ export interface Database {
   experiment_units: ExperimentUnitTable;
   experiment_searches: ExperimentSearchTable;
   experiment_unit_covariates: ExperimentUnitCovariateTable;
-  job_state: JobStateTable;
   experiment_variant_units: ExperimentVariantUnitsTable;
   experiment_variant_sums: ExperimentVariantSumsTable;
   api_keys: ApiKeyTable;

@@ -1,20 +1,16 @@
 import { GrowthBook } from '@growthbook/growthbook';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContainer } from '../src/container.js';
-import { openDatabase } from '../src/storage/database.js';
-import { expectError, postJson, request } from './support/http.js';
-import { buildTestApp, type TestApp } from './support/test-app.js';
-import { databaseKinds } from './support/test-database.js';
+import { expect, it } from 'vitest';
+import { createContainer } from '../../src/container.js';
+import { openDatabase } from '../../src/storage/database.js';
+import { expectError, postJson, request } from '../support/http.js';
+import { useTestApp } from '../support/test-app.js';
+import { describeOnEveryDatabase } from '../support/test-database.js';
 
 const BASE = '/api/nous/ab-testing';
 let n = 0;
 
-describe.each(databaseKinds())('assignment on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp(kind);
-  });
-  afterAll(async () => t.close());
+describeOnEveryDatabase('assignment', (kind) => {
+  const t = useTestApp(kind);
 
   async function running(configuration: Record<string, unknown>): Promise<string> {
     const created = await postJson(t.app, `${BASE}/experiments`, { name: `assign-${(n += 1)}`, configuration });
@@ -200,10 +196,10 @@ describe.each(databaseKinds())('assignment on %s', (kind) => {
     const second = createContainer(await openDatabase(t.testDatabase.target));
     try {
       const id = await running({ variants: [{ id: 'a' }, { id: 'b' }] });
-      expect((await second.assignmentService.assignOne(id, { unitId: 'x' })).inExperiment).toBe(true);
+      expect((await second.experiments.services.assignmentService.assignOne(id, { unitId: 'x' })).inExperiment).toBe(true);
       await request(t.app, { method: 'POST', url: `${BASE}/experiments/${id}/pause` });
-      await second.assignmentService.refreshIfChanged();
-      const all = await second.assignmentService.assignAll({ unitId: 'x' });
+      await second.experiments.services.assignmentService.refreshIfChanged();
+      const all = await second.experiments.services.assignmentService.assignAll({ unitId: 'x' });
       expect(all.assignments.find((a) => a.experimentId === id)).toBeUndefined();
     } finally {
       await second.database.close();

@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postJson, request } from './support/http.js';
-import { buildTestApp, type TestApp } from './support/test-app.js';
-import { TestClock } from './support/test-clock.js';
-import { databaseKinds } from './support/test-database.js';
+import { expect, it } from 'vitest';
+import { postJson, request } from '../support/http.js';
+import { useTestApp } from '../support/test-app.js';
+import { TestClock } from '../support/test-clock.js';
+import { describeOnEveryDatabase } from '../support/test-database.js';
 
 const BASE = '/api/nous/ab-testing';
 
-describe.each(databaseKinds())('attribution on %s', (kind) => {
-  let t: TestApp;
+describeOnEveryDatabase('attribution', (kind) => {
   const clock = new TestClock();
-  beforeAll(async () => {
-    t = await buildTestApp(kind, { clock });
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp(kind, { clock });
 
   const feedback = (sessionId: string, items: unknown[]) => postJson(t.app, '/api/cortex/feedback', { sessionId, feedback: items });
   const ev = (queryId: string, userAction: string, custom: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
@@ -49,8 +45,8 @@ describe.each(databaseKinds())('attribution on %s', (kind) => {
     // Another session, never exposed: ignored.
     await feedback('stranger', [ev('q9', 'click', { position: 1 })]);
 
-    expect(await t.container.attributionService.catchUp()).toBe(12);
-    expect(await t.container.attributionService.catchUp()).toBe(0);
+    expect(await t.container.experiments.services.attributionService.catchUp()).toBe(12);
+    expect(await t.container.experiments.services.attributionService.catchUp()).toBe(0);
     const unit = await t.container.database.db
       .selectFrom('experiment_units')
       .selectAll()
@@ -74,13 +70,13 @@ describe.each(databaseKinds())('attribution on %s', (kind) => {
       conversions: 1,
     });
     expect(unit.rr_sum).toBeCloseTo(1 / 2 + 1 / 4, 12);
-    expect(t.container.attributionService.freshAsOf).toBe(clock.now());
+    expect(t.container.experiments.services.attributionService.freshAsOf).toBe(clock.now());
 
     // After the experiment stops, the phase is closed: later feedback does not count.
     await request(t.app, { method: 'POST', url: `${BASE}/experiments/${id}/stop` });
     clock.advance(1000);
     await feedback('s1', [ev('q4', 'click', { position: 1 })]);
-    await t.container.attributionService.catchUp();
+    await t.container.experiments.services.attributionService.catchUp();
     const after = await t.container.database.db
       .selectFrom('experiment_units')
       .select(['clicks', 'searches'])

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, getJson, postJson, request } from './support/http.js';
-import { buildTestApp, type TestApp } from './support/test-app.js';
-import { TestClock } from './support/test-clock.js';
-import { databaseKinds } from './support/test-database.js';
+import { expect, it } from 'vitest';
+import { expectError, getJson, postJson, request } from '../support/http.js';
+import { useTestApp } from '../support/test-app.js';
+import { TestClock } from '../support/test-clock.js';
+import { describeOnEveryDatabase } from '../support/test-database.js';
 
 const BASE = '/api/nous/ab-testing/experiments';
 let n = 0;
@@ -19,13 +19,9 @@ const body = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-describe.each(databaseKinds())('experiment lifecycle on %s', (kind) => {
-  let t: TestApp;
+describeOnEveryDatabase('experiment lifecycle', (kind) => {
   const clock = new TestClock();
-  beforeAll(async () => {
-    t = await buildTestApp(kind, { clock });
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp(kind, { clock });
 
   const create = async (extra: Record<string, unknown> = {}) => (await postJson(t.app, BASE, body(extra))).body.data.experimentId as string;
   const act = (id: string, action: string, payload?: unknown) =>
@@ -63,6 +59,51 @@ describe.each(databaseKinds())('experiment lifecycle on %s', (kind) => {
     expectError(await act('unknown-id', 'start'), 404, 'NOT_FOUND');
   });
 
+  it('allowedActions lists exactly the moves that succeed now, in every state and around the dates', async () => {
+    const MOVES = ['start', 'pause', 'resume', 'stop', 'conclude', 'archive'];
+    const tryMove = (id: string, move: string) => act(id, move, move === 'conclude' ? { decision: 'inconclusive' } : undefined);
+    // Walk each state; at each, every listed move works on a twin and every other one is a 409.
+    const future = new Date(clock.now() + 86_400_000).toISOString();
+    const walks: [Record<string, unknown>, string[][]][] = [
+      [{}, [[], ['start'], ['start', 'pause'], ['start', 'stop'], ['start', 'conclude'], ['archive']]],
+      [{ startDate: future }, [['start'], ['start', 'archive']]],
+    ];
+    const reach = async (steps: string[], extra: Record<string, unknown>) => {
+      const id = await create(extra);
+      for (const step of steps) expect((await tryMove(id, step)).statusCode).toBe(200);
+      return id;
+    };
+    for (const [extra, paths] of walks) {
+      for (const steps of paths) {
+        const id = await reach(steps, extra);
+        const view = (await getJson(t.app, `${BASE}/${id}`)).body.data;
+        const listed = (await getJson(t.app, `${BASE}?status=${view.status}&limit=200`)).body.data.items.find(
+          (e: { experimentId: string }) => e.experimentId === id,
+        );
+        expect(listed.allowedActions).toEqual(view.allowedActions);
+        for (const move of MOVES) {
+          const twin = await reach(steps, extra);
+          const res = await tryMove(twin, move);
+          expect(res.statusCode, `${view.status} ${move}: ${JSON.stringify(res.body)}`).toBe(
+            view.allowedActions.includes(move) ? 200 : 409,
+          );
+          if (res.statusCode === 200) expect(Array.isArray(res.body.data.allowedActions)).toBe(true);
+        }
+      }
+    }
+    const created = (await postJson(t.app, BASE, body())).body.data;
+    expect(created.allowedActions).toEqual(['start', 'archive']);
+    // An end date in the past leaves nothing to start or resume: the list follows the clock.
+    const ending = await create({ endDate: new Date(clock.now() + 60_000).toISOString() });
+    expect((await getJson(t.app, `${BASE}/${ending}`)).body.data.allowedActions).toEqual(['start', 'archive']);
+    clock.advance(120_000);
+    expect((await getJson(t.app, `${BASE}/${ending}`)).body.data.allowedActions).toEqual(['archive']);
+    expectError(await act(ending, 'start'), 409, 'CONFLICT');
+    // The audit log records what the experiment is, not what could be done with it at the time.
+    const events = (await getJson(t.app, `${BASE}/${ending}/events`)).body.data.items;
+    expect(events[0].after).not.toHaveProperty('allowedActions');
+  });
+
   it('conclude validates the decision and the winner', async () => {
     const id = await create();
     await act(id, 'start');
@@ -76,12 +117,12 @@ describe.each(databaseKinds())('experiment lifecycle on %s', (kind) => {
     const start = clock.now() + 3_600_000;
     const id = await create({ startDate: new Date(start).toISOString(), endDate: new Date(start + 7_200_000).toISOString() });
     expect((await act(id, 'start')).body.data.status).toBe('scheduled');
-    expect(await t.container.lifecycleService.applyDue()).toBe(0);
+    expect(await t.container.experiments.services.lifecycleService.applyDue()).toBe(0);
     clock.set(start);
-    expect(await t.container.lifecycleService.applyDue()).toBe(1);
+    expect(await t.container.experiments.services.lifecycleService.applyDue()).toBe(1);
     expect((await getJson(t.app, `${BASE}/${id}`)).body.data.status).toBe('running');
     clock.set(start + 7_200_000);
-    expect(await t.container.lifecycleService.applyDue()).toBe(1);
+    expect(await t.container.experiments.services.lifecycleService.applyDue()).toBe(1);
     expect((await getJson(t.app, `${BASE}/${id}`)).body.data.status).toBe('stopped');
     const events = (await getJson(t.app, `${BASE}/${id}/events`)).body.data.items;
     expect(events.map((e: { action: string }) => e.action)).toEqual(['create', 'start', 'activate', 'expire']);

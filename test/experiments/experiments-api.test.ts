@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, getJson, postJson } from './support/http.js';
-import { buildTestApp, type TestApp } from './support/test-app.js';
-import { databaseKinds } from './support/test-database.js';
+import { expect, it } from 'vitest';
+import { expectError, getJson, postJson } from '../support/http.js';
+import { useTestApp } from '../support/test-app.js';
+import { describeOnEveryDatabase } from '../support/test-database.js';
 
 const URL = '/api/nous/ab-testing/experiments';
 let counter = 0;
@@ -61,12 +61,8 @@ const badBodies: [string, unknown, string][] = [
   ],
 ];
 
-describe.each(databaseKinds())('experiments API on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp(kind);
-  });
-  afterAll(async () => t.close());
+describeOnEveryDatabase('experiments API', (kind) => {
+  const t = useTestApp(kind);
 
   it('201 with experimentId, status created and the variants echoed; stored with every field', async () => {
     const body = seedExperiment();

@@ -1,22 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assign, type AssignableExperiment } from '../src/experiments/assignment/index.js';
-import { bayesianTest, createRng, holm, sampleSize, sequentialTest, srmCheck, welchTest } from '../src/stats/index.js';
-import { expectError, getJson, postJson, request } from './support/http.js';
-import { buildTestApp, type TestApp } from './support/test-app.js';
-import { TestClock } from './support/test-clock.js';
-import { databaseKinds } from './support/test-database.js';
+import { expect, it } from 'vitest';
+import { assign, type AssignableExperiment } from '../../src/experiments/assignment/index.js';
+import { createRng } from '../../src/random/index.js';
+import { bayesianTest, holm, sampleSize, sequentialTest, srmCheck, welchTest } from '../../src/stats/index.js';
+import { expectError, getJson, postJson, request } from '../support/http.js';
+import { useTestApp } from '../support/test-app.js';
+import { TestClock } from '../support/test-clock.js';
+import { describeOnEveryDatabase } from '../support/test-database.js';
 
 const BASE = '/api/nous/ab-testing';
 const DAY = 86_400_000;
 let n = 0;
 
-describe.each(databaseKinds())('experiment results on %s', (kind) => {
-  let t: TestApp;
+describeOnEveryDatabase('experiment results', (kind) => {
   const clock = new TestClock(Date.parse('2026-11-01T09:00:00Z'));
-  beforeAll(async () => {
-    t = await buildTestApp(kind, { clock });
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp(kind, { clock });
 
   async function startExperiment(configuration: Record<string, unknown>) {
     const created = await postJson(t.app, `${BASE}/experiments`, { name: `results-${(n += 1)}`, configuration });
@@ -72,6 +69,50 @@ describe.each(databaseKinds())('experiment results on %s', (kind) => {
     sumXY: x.reduce((a, b, i) => a + b * y[i]!, 0),
   });
 
+  it('conversion_rate: every exposed session counts once in the denominator, converted or silent', async () => {
+    const id = await startExperiment({
+      variants: [{ id: 'control' }, { id: 'treatment' }],
+      targetMetrics: ['conversion_rate'],
+      analysis: { cuped: false },
+    });
+    const rng = createRng(11);
+    const converted: Record<string, number[]> = { control: [], treatment: [] };
+    for (let s = 0; s < 120; s += 1) {
+      const unitId = `conv-${s}`;
+      const variant = (await postJson(t.app, `${BASE}/experiments/${id}/assign`, { unitId })).body.data.variantId as string;
+      const draw = rng.uniform();
+      clock.advance(1000);
+      // A third send nothing after exposure; some convert twice (counted once).
+      if (draw < 0.33) {
+        converted[variant]!.push(0);
+        continue;
+      }
+      const converts = draw > (variant === 'treatment' ? 0.6 : 0.75);
+      const items: unknown[] = [{ queryId: `${unitId}-q`, metadata: { userAction: 'impression', customMetadata: { position: 1 } } }];
+      if (converts) items.push({ queryId: `${unitId}-q`, metadata: { userAction: 'purchase' } });
+      if (converts && draw > 0.9) items.push({ queryId: `${unitId}-q`, metadata: { userAction: 'conversion' } });
+      await postJson(t.app, '/api/cortex/feedback', { sessionId: unitId, feedback: items });
+      converted[variant]!.push(converts ? 1 : 0);
+    }
+    const data = (await getJson(t.app, `${BASE}/experiments/${id}/results`)).body.data;
+    const metric = data.metrics.find((m: { metric: string }) => m.metric === 'conversion_rate');
+    const c = sumsOf(
+      converted.control!,
+      converted.control!.map(() => 1),
+    );
+    const v = sumsOf(
+      converted.treatment!,
+      converted.treatment!.map(() => 1),
+    );
+    expect(metric.variants).toEqual([
+      { variantId: 'control', units: c.n, numerator: c.sumX, denominator: c.n, value: c.sumX / c.n },
+      { variantId: 'treatment', units: v.n, numerator: v.sumX, denominator: v.n, value: v.sumX / v.n },
+    ]);
+    const expected = welchTest(c, v, { alpha: 0.05 });
+    expect(metric.comparisons[0].absoluteLift).toBeCloseTo(expected.absoluteLift!, 12);
+    expect(metric.comparisons[0].pValue).toBeCloseTo(expected.pValue!, 12);
+  });
+
   it('reports per-variant sums and comparisons that equal the statistics computed from the raw sessions', async () => {
     const id = await startExperiment({
       variants: [{ id: 'control' }, { id: 'treatment' }],
@@ -122,6 +163,13 @@ describe.each(databaseKinds())('experiment results on %s', (kind) => {
     const last = ctrSeries.filter((p: { variantId: string }) => p.variantId === 'control').at(-1);
     expect(last.units).toBe(c.n);
     expect(ctrSeries.length).toBe(4);
+    // Each day's treatment point carries the lift and interval of the data up to that day; the last equals the totals'.
+    const lastLift = ctrSeries.filter((p: { variantId: string }) => p.variantId === 'treatment').at(-1);
+    expect(lastLift.relativeLift).toBeCloseTo(expected.relativeLift!, 12);
+    expect(lastLift.relativeCi[0]).toBeCloseTo(expected.relativeCi![0], 12);
+    expect(lastLift.relativeCi[1]).toBeCloseTo(expected.relativeCi![1], 12);
+    expect(last.relativeLift).toBeNull();
+    expect(last.relativeCi).toBeNull();
     expect(data.dataFreshAsOf).not.toBeNull();
 
     const sequential = await getJson(t.app, `${BASE}/experiments/${id}/results?method=sequential&correction=none`);

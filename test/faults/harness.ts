@@ -3,7 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mulberry32 } from '../../src/common/mulberry32.js';
+import { mulberry32 } from '../../src/random/index.js';
 
 /** The built CLI the fault tests run as a real child process (`npm run test:faults` builds it first). */
 export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli.js');

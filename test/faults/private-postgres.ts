@@ -58,6 +58,7 @@ export class PrivatePostgres {
       const e = error as { stderr?: Buffer; stdout?: Buffer; message: string };
       throw new Error(
         `${tool} ${args.join(' ')} failed: ${e.message}\n${e.stdout?.toString() ?? ''}${e.stderr?.toString() ?? ''}${this.serverLog()}`,
+        { cause: error },
       );
     }
   }

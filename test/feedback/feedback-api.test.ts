@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, getJson, postJson, request } from './support/http.js';
-import { buildTestApp, type TestApp } from './support/test-app.js';
-import { databaseKinds } from './support/test-database.js';
+import { expect, it } from 'vitest';
+import { expectError, getJson, postJson, request } from '../support/http.js';
+import { useTestApp } from '../support/test-app.js';
+import { describeOnEveryDatabase } from '../support/test-database.js';
 
 const URL = '/api/cortex/feedback';
 
@@ -34,12 +34,8 @@ const seedSubmission = {
   ],
 };
 
-describe.each(databaseKinds())('feedback API on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp(kind);
-  });
-  afterAll(async () => t.close());
+describeOnEveryDatabase('feedback API', (kind) => {
+  const t = useTestApp(kind);
 
   it('201 with feedbackId, processed and timestamp, and the items read back as sent', async () => {
     const res = await postJson(t.app, URL, seedSubmission);
@@ -132,6 +128,20 @@ describe.each(databaseKinds())('feedback API on %s', (kind) => {
     expect(new Set(seen).size).toBe(25);
     expect([...seen].sort()).toEqual(seen);
 
+    // Newest first: the same items in reverse, also across pages.
+    const newest: string[] = [];
+    cursor = null;
+    do {
+      const url: string = `${URL}?sessionId=pages&order=newest&limit=10${cursor ? `&cursor=${cursor}` : ''}`;
+      const res = await getJson(t.app, url);
+      expect(res.statusCode).toBe(200);
+      newest.push(...res.body.data.items.map((i: { itemId: string }) => i.itemId));
+      cursor = res.body.data.nextCursor;
+    } while (cursor);
+    expect(newest).toEqual([...seen].reverse());
+    const firstOfEven = await getJson(t.app, `${URL}?sessionId=pages&queryId=even&order=newest&limit=1`);
+    expect(firstOfEven.body.data.items[0].itemId).toBe(seen[24]);
+
     const even = await getJson(t.app, `${URL}?sessionId=pages&queryId=even&limit=1000`);
     expect(even.body.data.items).toHaveLength(13);
     const window = await getJson(t.app, `${URL}?sessionId=pages&since=2026-11-01T00:05:00Z&until=2026-11-01T00:10:00Z`);
@@ -144,6 +154,7 @@ describe.each(databaseKinds())('feedback API on %s', (kind) => {
     expectError(await getJson(t.app, `${URL}?cursor=not-a-cursor`), 400, 'VALIDATION_ERROR', '/cursor');
     expectError(await getJson(t.app, `${URL}?since=last-week`), 400, 'VALIDATION_ERROR', '/since');
     expectError(await getJson(t.app, `${URL}?colour=red`), 400, 'VALIDATION_ERROR', '/colour');
+    expectError(await getJson(t.app, `${URL}?order=recent`), 400, 'VALIDATION_ERROR', '/order');
   });
 
   it("erases a session's items and reports how many went, leaving other sessions alone", async () => {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, postJson } from './support/http.js';
-import { buildTestApp, type TestApp } from './support/test-app.js';
-import { databaseKinds } from './support/test-database.js';
+import { describe, expect, it } from 'vitest';
+import { expectError, postJson } from '../support/http.js';
+import { buildTestApp, useTestApp } from '../support/test-app.js';
+import { describeOnEveryDatabase } from '../support/test-database.js';
 
 const URL = '/api/cortex/feedback';
 const item = (over: Record<string, unknown> = {}) => ({ queryId: 'q1', rating: 3, ...over });
@@ -63,12 +63,8 @@ const badBodies: [string, unknown, string][] = [
   ],
 ];
 
-describe.each(databaseKinds())('feedback validation on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp(kind);
-  });
-  afterAll(async () => t.close());
+describeOnEveryDatabase('feedback validation', (kind) => {
+  const t = useTestApp(kind);
 
   it.each(badBodies)('400 when %s', async (_name, body, path) => {
     const res = await postJson(t.app, URL, body);

@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError, getJson } from '../support/http.js';
-import { buildTestApp, type TestApp } from '../support/test-app.js';
-import { databaseKinds } from '../support/test-database.js';
+import { useTestApp } from '../support/test-app.js';
+import { describeOnEveryDatabase } from '../support/test-database.js';
 
 /** Runs src/stats/power.ts's sampleSize in a worker thread, so a call that never returns can be stopped. */
 function sampleSizeWithin(input: object, ms: number): Promise<unknown> {
@@ -40,12 +40,8 @@ describe('regressions found by fuzzing', () => {
   }, 40_000);
 });
 
-describe.each(databaseKinds())('regressions found by fuzzing on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp(kind);
-  });
-  afterAll(async () => t?.close());
+describeOnEveryDatabase('regressions found by fuzzing', (kind) => {
+  const t = useTestApp(kind);
 
   // decodeCursor (src/common/pagination.ts) accepts any 1–128 character key, U+0000 included,
   // and PostgreSQL refuses it in a text parameter: a 500 there (SQLite answers a page).

@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, getJson, request } from './support/http.js';
-import { buildTestApp, type TestApp } from './support/test-app.js';
-import { databaseKinds } from './support/test-database.js';
+import { expect, it } from 'vitest';
+import { expectError, getJson, request } from '../support/http.js';
+import { buildTestApp, useTestApp } from '../support/test-app.js';
+import { describeOnEveryDatabase } from '../support/test-database.js';
+import { VERSION } from '../../src/version.js';
 
-describe.each(databaseKinds())('HTTP shell on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp(kind);
-  });
-  afterAll(async () => t.close());
+describeOnEveryDatabase('HTTP shell', (kind) => {
+  const t = useTestApp(kind);
 
   it('answers unknown routes with a 404 envelope', async () => {
     expectError(await getJson(t.app, '/api/nothing/here'), 404, 'NOT_FOUND');
@@ -26,6 +23,23 @@ describe.each(databaseKinds())('HTTP shell on %s', (kind) => {
   it('healthz and readyz report up when the database answers', async () => {
     expect((await getJson(t.app, '/healthz')).body).toEqual({ success: true, data: { status: 'ok' } });
     expect((await getJson(t.app, '/readyz')).body).toEqual({ success: true, data: { status: 'ready', database: 'up' } });
+  });
+
+  it('GET /api/system names the version, the database kind and whether keys are required', async () => {
+    const res = await getJson(t.app, '/api/system');
+    expect(res.body).toEqual({ success: true, data: { version: VERSION, database: kind, authentication: 'open' } });
+    const keyed = await buildTestApp(kind, { envApiKeys: [{ key: 'sl_read_0123456789abcdef', scope: 'read' }] });
+    try {
+      expectError(await getJson(keyed.app, '/api/system'), 401, 'UNAUTHORIZED');
+      const withKey = await request(keyed.app, {
+        method: 'GET',
+        url: '/api/system',
+        headers: { authorization: 'Bearer sl_read_0123456789abcdef' },
+      });
+      expect(withKey.body.data.authentication).toBe('keys');
+    } finally {
+      await keyed.close();
+    }
   });
 
   it('serves an OpenAPI 3 document naming every route, and the docs page', async () => {

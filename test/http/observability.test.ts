@@ -1,22 +1,18 @@
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postJson, request } from './support/http.js';
-import { buildTestApp, type TestApp } from './support/test-app.js';
-import { databaseKinds } from './support/test-database.js';
+import { expect, it } from 'vitest';
+import { postJson, request } from '../support/http.js';
+import { useTestApp } from '../support/test-app.js';
+import { describeOnEveryDatabase } from '../support/test-database.js';
 
-describe.each(databaseKinds())('observability on %s', (kind) => {
-  let t: TestApp;
+describeOnEveryDatabase('observability', (kind) => {
   const lines: string[] = [];
-  beforeAll(async () => {
-    const stream = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(...String(chunk).split('\n').filter(Boolean));
-        done();
-      },
-    });
-    t = await buildTestApp(kind, { logger: { level: 'info', stream } });
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
   });
-  afterAll(async () => t.close());
+  const t = useTestApp(kind, { logger: { level: 'info', stream } });
 
   it('exposes request, feedback, exposure and pool metrics, all named searchloop_*', async () => {
     await postJson(t.app, '/api/cortex/feedback', {
@@ -40,7 +36,7 @@ describe.each(databaseKinds())('observability on %s', (kind) => {
     });
     await request(t.app, { method: 'POST', url: `/api/nous/ab-testing/experiments/${e.body.data.experimentId}/start` });
     await postJson(t.app, '/api/nous/ab-testing/assign', { unitId: 'u1' });
-    await t.container.metrics.observeJob('attribution', () => t.container.attributionService.catchUp());
+    await t.container.metrics.observeJob('attribution', () => t.container.experiments.services.attributionService.catchUp());
 
     const res = await request(t.app, { method: 'GET', url: '/metrics' });
     expect(res.statusCode).toBe(200);

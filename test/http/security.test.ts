@@ -2,25 +2,24 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runKeysCommand } from '../src/cli-keys.js';
-import { loadConfig } from '../src/config.js';
-import { startServer } from '../src/main.js';
-import { expectError, getJson, postJson, request } from './support/http.js';
-import { buildTestApp, type TestApp } from './support/test-app.js';
-import { databaseKinds } from './support/test-database.js';
+import { runKeysCommand } from '../../src/cli-keys.js';
+import { loadConfig } from '../../src/config.js';
+import { startServer } from '../../src/main.js';
+import { expectError, getJson, postJson, request } from '../support/http.js';
+import { buildTestApp, type TestApp, useTestApp } from '../support/test-app.js';
+import { describeOnEveryDatabase } from '../support/test-database.js';
 
 const FEEDBACK = { sessionId: 's', feedback: [{ queryId: 'q', rating: 3 }] };
 const EXPERIMENT = (name: string) => ({ name, configuration: { variants: [{ id: 'a' }, { id: 'b' }] } });
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
-describe.each(databaseKinds())('API keys on %s', (kind) => {
-  let t: TestApp;
+describeOnEveryDatabase('API keys', (kind) => {
+  const t = useTestApp(kind);
   const keys: Record<string, string> = {};
   beforeAll(async () => {
-    t = await buildTestApp(kind);
-    for (const scope of ['ingest', 'read', 'admin'] as const) keys[scope] = (await t.container.apiKeys.create(`${scope}-key`, scope)).key;
+    for (const scope of ['ingest', 'read', 'admin'] as const)
+      keys[scope] = (await t.container.auth.services.apiKeys.create(`${scope}-key`, scope)).key;
   });
-  afterAll(async () => t.close());
 
   it('401 without a key or with an unknown one; probes and metrics stay public', async () => {
     expectError(await postJson(t.app, '/api/cortex/feedback', FEEDBACK), 401, 'UNAUTHORIZED');
@@ -62,9 +61,9 @@ describe.each(databaseKinds())('API keys on %s', (kind) => {
   });
 
   it('a revoked key stops working', async () => {
-    const { key } = await t.container.apiKeys.create('short-lived', 'read');
+    const { key } = await t.container.auth.services.apiKeys.create('short-lived', 'read');
     expect((await request(t.app, { method: 'GET', url: '/api/cortex/feedback', headers: bearer(key) })).statusCode).toBe(200);
-    await t.container.apiKeys.revoke('short-lived');
+    await t.container.auth.services.apiKeys.revoke('short-lived');
     expectError(await request(t.app, { method: 'GET', url: '/api/cortex/feedback', headers: bearer(key) }), 401, 'UNAUTHORIZED');
     const stored = await t.container.database.db.selectFrom('api_keys').select(['key_hash', 'prefix']).execute();
     expect(stored.some((k) => k.key_hash.includes(key) || key.includes(k.key_hash))).toBe(false);

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simulateClickLog } from '../../src/learning/click-models/index.js';
+import { beforeAll, expect, it } from 'vitest';
+import { simulateClickLog } from '../../src/click-models/index.js';
 import { expectError, getJson, postJson, request } from '../support/http.js';
-import { buildTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 import { TestClock } from '../support/test-clock.js';
-import { databaseKinds } from '../support/test-database.js';
+import { describeOnEveryDatabase } from '../support/test-database.js';
 import { sendFeedback, sessionToItems, type FeedbackItem } from './support/simulated-feedback.js';
 
 const URL = '/api/nous/learn/models';
@@ -12,11 +12,10 @@ const DAY = 86_400_000;
 // the latest 20 % held out; this seed's fit is within 0.015 of the truth in the pure code.
 const sim = simulateClickLog({ model: 'pbm', seed: 3, queries: 10, docsPerQuery: 12, sessions: 15_000 });
 
-describe.each(databaseKinds())('click model trained from feedback on %s', (kind) => {
-  let t: TestApp;
+describeOnEveryDatabase('click model trained from feedback', (kind) => {
   const clock = new TestClock();
+  const t = useTestApp(kind, { clock });
   beforeAll(async () => {
-    t = await buildTestApp(kind, { clock });
     const start = clock.now() - 10 * DAY;
     const items: FeedbackItem[] = [];
     sim.sessions.forEach((s, i) =>
@@ -24,13 +23,12 @@ describe.each(databaseKinds())('click model trained from feedback on %s', (kind)
     );
     await sendFeedback(t.app, items);
   }, 300_000);
-  afterAll(async () => t?.close());
 
   it('trains through the API: pending → ready, examination per rank within ±0.03 of the simulated truth', async () => {
     const created = await postJson(t.app, URL, { modelId: 'pbm', name: 'pbm', type: 'click_model', config: { algorithm: 'pbm' } });
     expect(created.statusCode).toBe(201);
     expect(created.body.data.status).toBe('pending');
-    expect(await t.container.learning.trainingService.runUntilIdle()).toBe(1);
+    expect(await t.container.learning.services.trainingService.runUntilIdle()).toBe(1);
 
     const model = (await getJson(t.app, `${URL}/pbm`)).body.data;
     expect(model.status).toBe('ready');
@@ -99,7 +97,7 @@ describe.each(databaseKinds())('click model trained from feedback on %s', (kind)
     expect(first.statusCode).toBe(202);
     expect(first.body.data).toMatchObject({ modelId: 'pbm', status: 'queued', reason: 'manual', force: false });
     expectError(await postJson(t.app, `${URL}/pbm/train`, {}), 409, 'CONFLICT');
-    await t.container.learning.trainingService.runUntilIdle();
+    await t.container.learning.services.trainingService.runUntilIdle();
     const versions = (await getJson(t.app, `${URL}/pbm/versions?limit=1`)).body.data;
     expect(versions.items[0].version).toBe(2);
     const next = (await getJson(t.app, `${URL}/pbm/versions?limit=1&cursor=${versions.nextCursor}`)).body.data;

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mulberry32, simulateClickLog } from '../../src/learning/click-models/index.js';
+import { beforeAll, expect, it } from 'vitest';
+import { simulateClickLog } from '../../src/click-models/index.js';
+import { mulberry32 } from '../../src/random/index.js';
 import { expectError, getJson, postJson } from '../support/http.js';
-import { buildTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 import { TestClock } from '../support/test-clock.js';
-import { databaseKinds } from '../support/test-database.js';
+import { describeOnEveryDatabase } from '../support/test-database.js';
 import { sendFeedback, sessionToItems, type FeedbackItem } from './support/simulated-feedback.js';
 
 const URL = '/api/nous/learn/models';
@@ -34,18 +35,16 @@ function feedbackItems(start: number): FeedbackItem[] {
   return items;
 }
 
-describe.each(databaseKinds())('models trained from feedback on %s', (kind) => {
-  let t: TestApp;
+describeOnEveryDatabase('models trained from feedback', (kind) => {
   const clock = new TestClock();
+  const t = useTestApp(kind, { clock });
   beforeAll(async () => {
-    t = await buildTestApp(kind, { clock });
     await sendFeedback(t.app, feedbackItems(clock.now() - 1500 * 60_000 - HOUR));
   }, 120_000);
-  afterAll(async () => t?.close());
 
   it('a ranker labelled by click-model judgments with behavioural and client features', async () => {
     await postJson(t.app, URL, { modelId: 'clicks', name: 'clicks', type: 'click_model', config: { algorithm: 'pbm' } });
-    await t.container.learning.trainingService.runUntilIdle();
+    await t.container.learning.services.trainingService.runUntilIdle();
     const res = await postJson(t.app, URL, {
       modelId: 'fb-ranker',
       name: 'fb ranker',
@@ -53,7 +52,7 @@ describe.each(databaseKinds())('models trained from feedback on %s', (kind) => {
       config: { clickModel: 'clicks', numTrees: 30, minDataInLeaf: 2, minImpressions: 20, heldOutFraction: 0.34 },
     });
     expect(res.statusCode).toBe(201);
-    await t.container.learning.trainingService.runUntilIdle();
+    await t.container.learning.services.trainingService.runUntilIdle();
     const model = (await getJson(t.app, `${URL}/fb-ranker`)).body.data;
     expect(model.status, model.error).toBe('ready');
     expect(model.metrics.source).toBe('feedback');
@@ -83,7 +82,7 @@ describe.each(databaseKinds())('models trained from feedback on %s', (kind) => {
     // A one-minute window holds no feedback: without retrainEvery the click model fails, so it never gets a version.
     await postJson(t.app, URL, { modelId: 'empty', name: 'empty', type: 'click_model', config: { window: '1m' } });
     await postJson(t.app, URL, { modelId: 'orphan', name: 'orphan', type: 'ranker', config: { clickModel: 'empty' } });
-    await t.container.learning.trainingService.runUntilIdle();
+    await t.container.learning.services.trainingService.runUntilIdle();
     const empty = (await getJson(t.app, `${URL}/empty`)).body.data;
     expect(empty).toMatchObject({ status: 'failed', activeVersion: null, lastTraining: { outcome: 'failed' } });
     expect(empty.error).toMatch(/no searches/);
@@ -101,7 +100,7 @@ describe.each(databaseKinds())('models trained from feedback on %s', (kind) => {
       config: { target: 'click', numTrees: 40 },
     });
     expect(res.statusCode).toBe(201);
-    await t.container.learning.trainingService.runUntilIdle();
+    await t.container.learning.services.trainingService.runUntilIdle();
     const model = (await getJson(t.app, `${URL}/engage`)).body.data;
     expect(model.status, model.error).toBe('ready');
     const m = model.metrics;
@@ -131,7 +130,7 @@ describe.each(databaseKinds())('models trained from feedback on %s', (kind) => {
       type: 'engagement_predictor',
       config: { target: 'satisfied_click', numTrees: 20 },
     });
-    await t.container.learning.trainingService.runUntilIdle();
+    await t.container.learning.services.trainingService.runUntilIdle();
     const clicks = (await getJson(t.app, `${URL}/engage`)).body.data.metrics.baseRate;
     const satisfied = (await getJson(t.app, `${URL}/satisfied`)).body.data.metrics;
     expect(satisfied.baseRate).toBeLessThan(clicks);
@@ -151,7 +150,7 @@ describe.each(databaseKinds())('models trained from feedback on %s', (kind) => {
       type: 'click_model',
       config: { algorithm: 'cascade', heldOutFraction: 0.05 },
     });
-    await t.container.learning.trainingService.runUntilIdle();
+    await t.container.learning.services.trainingService.runUntilIdle();
     const m = (await getJson(t.app, `${URL}/cascade`)).body.data.metrics;
     expect(m.counts.inferredSearches).toBe(1);
     expect(m.counts.impressionsInferred).toBe(3);

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { expectError, getJson, postJson, request } from '../support/http.js';
-import { buildTestApp, type TestApp } from '../support/test-app.js';
-import { databaseKinds } from '../support/test-database.js';
+import { useTestApp } from '../support/test-app.js';
+import { describeOnEveryDatabase } from '../support/test-database.js';
 
 const URL = '/api/nous/learn/models';
 
-describe.each(databaseKinds())('learning API errors on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp(kind);
-  });
-  afterAll(async () => t?.close());
+describeOnEveryDatabase('learning API errors', (kind) => {
+  const t = useTestApp(kind);
 
   it.each([
     ['click_model', { algorithm: 'xgb' }, '/config/algorithm'],
@@ -103,7 +99,7 @@ describe.each(databaseKinds())('learning API errors on %s', (kind) => {
 
   it('a bare POST …/train without a body queues with the defaults', async () => {
     await postJson(t.app, URL, { modelId: 'x2', name: 'x2', type: 'click_model' });
-    await t.container.learning.trainingService.runUntilIdle();
+    await t.container.learning.services.trainingService.runUntilIdle();
     const res = await request(t.app, { method: 'POST', url: `${URL}/x2/train` });
     expect(res.statusCode).toBe(202);
     expect(res.body.data).toMatchObject({ modelId: 'x2', status: 'queued', force: false });

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, getJson, postJson } from './support/http.js';
-import { buildTestApp, type TestApp } from './support/test-app.js';
-import { databaseKinds } from './support/test-database.js';
+import { expect, it } from 'vitest';
+import { expectError, getJson, postJson } from '../support/http.js';
+import { useTestApp } from '../support/test-app.js';
+import { describeOnEveryDatabase } from '../support/test-database.js';
 
 const URL = '/api/nous/learn/models';
 
-describe.each(databaseKinds())('models API on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp(kind);
-  });
-  afterAll(async () => t.close());
+describeOnEveryDatabase('models API', (kind) => {
+  const t = useTestApp(kind);
 
   it('registers a model (201, pending) and GET returns {modelId, name, type, status, metrics, lastUpdated}', async () => {
     const res = await postJson(t.app, URL, { name: 'pbm-main', type: 'click_model', config: { algorithm: 'pbm' } });

@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseXgboostJson } from '../../src/learning/ranker/index.js';
+import { expect, it } from 'vitest';
+import { parseXgboostJson } from '../../src/ranker/index.js';
 import { expectError, getJson, postJson, request } from '../support/http.js';
-import { buildTestApp, type TestApp } from '../support/test-app.js';
-import { databaseKinds } from '../support/test-database.js';
+import { type TestApp, useTestApp } from '../support/test-app.js';
+import { describeOnEveryDatabase } from '../support/test-database.js';
 import { syntheticLetor } from './support/synthetic-letor.js';
 
 const URL = '/api/nous/learn/models';
@@ -11,12 +11,8 @@ const letor = syntheticLetor({ queries: 80, docsPerQuery: 20, features: 8, seed:
 const upload = (t: TestApp, id: string, payload: string | Readable, type = 'text/plain') =>
   request(t.app, { method: 'POST', url: `${URL}/${id}/dataset`, payload, headers: { 'content-type': type } });
 
-describe.each(databaseKinds())('ranker from an uploaded LETOR file on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp(kind);
-  });
-  afterAll(async () => t?.close());
+describeOnEveryDatabase('ranker from an uploaded LETOR file', (kind) => {
+  const t = useTestApp(kind);
 
   it('registers a dataset ranker that waits for its upload (train is a 409 until then)', async () => {
     const config = {
@@ -31,7 +27,7 @@ describe.each(databaseKinds())('ranker from an uploaded LETOR file on %s', (kind
     };
     const res = await postJson(t.app, URL, { modelId: 'ltr', name: 'ltr', type: 'ranker', config });
     expect(res.statusCode).toBe(201);
-    expect(await t.container.learning.trainingService.runUntilIdle()).toBe(0);
+    expect(await t.container.learning.services.trainingService.runUntilIdle()).toBe(0);
     expectError(await postJson(t.app, `${URL}/ltr/train`, {}), 409, 'CONFLICT');
     expectError(await postJson(t.app, `${URL}/ltr/rank`, { results: [{ resultId: 'a' }] }), 409, 'CONFLICT');
   });
@@ -72,7 +68,7 @@ describe.each(databaseKinds())('ranker from an uploaded LETOR file on %s', (kind
       bytes: Buffer.byteLength(letor),
     });
     expect(res.body.data.training).toMatchObject({ status: 'queued', reason: 'dataset' });
-    await t.container.learning.trainingService.runUntilIdle();
+    await t.container.learning.services.trainingService.runUntilIdle();
     const model = (await getJson(t.app, `${URL}/ltr`)).body.data;
     expect(model.status, model.error).toBe('ready');
     const m = model.metrics;

@@ -1,11 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createLearningModule, type LearningModule } from '../../src/learning/learning.module.js';
-import type { TrainingRunner } from '../../src/learning/training-pool.js';
-import type { TrainingInput, TrainingOutput } from '../../src/learning/training/protocol.js';
-import { KyselyTrainingStore } from '../../src/learning/training.kysely-store.js';
+import type { TrainingRunner } from '../../src/learning/training/training-pool.js';
+import type { TrainingInput, TrainingOutput } from '../../src/learning/training/runs/protocol.js';
+import { KyselyTrainingJobStore } from '../../src/learning/training/training-job.kysely-store.js';
 import type { DatabaseHandle } from '../../src/storage/database.js';
 import { TestClock } from '../support/test-clock.js';
-import { createTestDatabase, databaseKinds, openTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, describeOnEveryDatabase, openTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 const HOUR = 3_600_000;
 
@@ -33,7 +33,7 @@ const trained =
   });
 const noData = async (): Promise<TrainingOutput> => ({ kind: 'no-data', message: 'nothing in the window', counts: { sessions: 0 } });
 
-describe.each(databaseKinds())('training lifecycle on %s', (kind) => {
+describeOnEveryDatabase('training lifecycle', (kind) => {
   let testDatabase: TestDatabase;
   let database: DatabaseHandle;
   let runner: ScriptedRunner;
@@ -64,7 +64,7 @@ describe.each(databaseKinds())('training lifecycle on %s', (kind) => {
     modelId: string,
     config: Record<string, unknown> = {},
     type: 'click_model' | 'ranker' | 'engagement_predictor' = 'click_model',
-  ) => learning.modelService.register({ modelId, name: modelId, type, config });
+  ) => learning.services.modelService.register({ modelId, name: modelId, type, config });
 
   it('pending → training → ready, with lastUpdated moving at each status change only', async () => {
     setup();
@@ -72,14 +72,14 @@ describe.each(databaseKinds())('training lifecycle on %s', (kind) => {
     expect(created.status).toBe('pending');
     clock.advance(1000);
     runner.next.push(async () => {
-      const during = await learning.modelService.get('life');
+      const during = await learning.services.modelService.get('life');
       expect(during.status).toBe('training');
       expect(during.lastUpdated).toBe(new Date(clock.now()).toISOString());
       clock.advance(1000);
       return trained(-2, null)();
     });
-    await learning.trainingService.runUntilIdle();
-    const done = await learning.modelService.get('life');
+    await learning.services.trainingService.runUntilIdle();
+    const done = await learning.services.modelService.get('life');
     expect(done).toMatchObject({ status: 'ready', activeVersion: 1, error: null, lastTraining: { outcome: 'activated', version: 1 } });
     expect(done.metrics).toMatchObject({ version: 1, logLikelihood: -2, counts: { sessions: 10 } });
     expect(done.metrics.trainingSeconds).toBeGreaterThanOrEqual(0);
@@ -91,11 +91,11 @@ describe.each(databaseKinds())('training lifecycle on %s', (kind) => {
     setup();
     await register('champ');
     runner.next.push(trained(-2, null));
-    await learning.trainingService.runUntilIdle();
-    await learning.trainingService.requestTraining('champ', {});
+    await learning.services.trainingService.runUntilIdle();
+    await learning.services.trainingService.requestTraining('champ', {});
     runner.next.push(trained(-2.5, -2));
-    await learning.trainingService.runUntilIdle();
-    const kept = await learning.modelService.get('champ');
+    await learning.services.trainingService.runUntilIdle();
+    const kept = await learning.services.modelService.get('champ');
     expect(kept).toMatchObject({
       status: 'ready',
       activeVersion: 1,
@@ -103,29 +103,29 @@ describe.each(databaseKinds())('training lifecycle on %s', (kind) => {
       lastTraining: { outcome: 'rejected', version: 2 },
     });
     expect(kept.lastTraining?.message).toMatch(/worse than active version 1/);
-    const versions = await learning.trainingService.listVersions('champ', { limit: 10 });
+    const versions = await learning.services.modelService.listVersions('champ', { limit: 10 });
     expect(versions.items.map((v) => [v.version, v.outcome, v.active])).toEqual([
       [2, 'rejected', false],
       [1, 'activated', true],
     ]);
 
-    await learning.trainingService.requestTraining('champ', { force: true });
+    await learning.services.trainingService.requestTraining('champ', { force: true });
     runner.next.push(trained(-2.6, -2));
-    await learning.trainingService.runUntilIdle();
-    expect(await learning.modelService.get('champ')).toMatchObject({ activeVersion: 3, metrics: { logLikelihood: -2.6 } });
+    await learning.services.trainingService.runUntilIdle();
+    expect(await learning.services.modelService.get('champ')).toMatchObject({ activeVersion: 3, metrics: { logLikelihood: -2.6 } });
 
     await register('lenient', { replaceIfWorse: true });
     runner.next.push(trained(-2, null), trained(-3, -2));
-    await learning.trainingService.runUntilIdle();
-    await learning.trainingService.requestTraining('lenient', {});
-    await learning.trainingService.runUntilIdle();
-    expect((await learning.modelService.get('lenient')).activeVersion).toBe(2);
+    await learning.services.trainingService.runUntilIdle();
+    await learning.services.trainingService.requestTraining('lenient', {});
+    await learning.services.trainingService.runUntilIdle();
+    expect((await learning.services.modelService.get('lenient')).activeVersion).toBe(2);
   });
 
   it('409 while a run is queued or running; 404 for an unknown model', async () => {
     setup();
     await register('busy');
-    await expect(learning.trainingService.requestTraining('busy', {})).rejects.toMatchObject({
+    await expect(learning.services.trainingService.requestTraining('busy', {})).rejects.toMatchObject({
       code: 'CONFLICT',
       message: expect.stringMatching(/queued/),
     });
@@ -134,23 +134,23 @@ describe.each(databaseKinds())('training lifecycle on %s', (kind) => {
       await new Promise<void>((r) => (release = r));
       return trained(-1, null)();
     });
-    const running = learning.trainingService.runNext();
+    const running = learning.services.trainingService.runNext();
     await new Promise((r) => setTimeout(r, 50));
-    await expect(learning.trainingService.requestTraining('busy', {})).rejects.toMatchObject({
+    await expect(learning.services.trainingService.requestTraining('busy', {})).rejects.toMatchObject({
       code: 'CONFLICT',
       message: expect.stringMatching(/already training/),
     });
     release();
     await running;
-    await expect(learning.trainingService.requestTraining('ghost', {})).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(learning.services.trainingService.requestTraining('ghost', {})).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('no data: fails without a schedule, waits (pending, retried soon) with one, keeps the active version otherwise', async () => {
     setup();
     await register('once');
     runner.next.push(noData);
-    await learning.trainingService.runUntilIdle();
-    expect(await learning.modelService.get('once')).toMatchObject({
+    await learning.services.trainingService.runUntilIdle();
+    expect(await learning.services.modelService.get('once')).toMatchObject({
       status: 'failed',
       error: 'nothing in the window',
       lastTraining: { outcome: 'failed' },
@@ -158,8 +158,8 @@ describe.each(databaseKinds())('training lifecycle on %s', (kind) => {
 
     await register('scheduled', { retrainEvery: '24h' });
     runner.next.push(noData);
-    await learning.trainingService.runUntilIdle();
-    const waiting = await learning.modelService.get('scheduled');
+    await learning.services.trainingService.runUntilIdle();
+    const waiting = await learning.services.modelService.get('scheduled');
     expect(waiting).toMatchObject({
       status: 'pending',
       error: null,
@@ -167,17 +167,17 @@ describe.each(databaseKinds())('training lifecycle on %s', (kind) => {
       nextTrainingAt: new Date(clock.now() + 60_000).toISOString(),
     });
     clock.advance(60_000);
-    await learning.trainingService.scheduleDue();
+    await learning.services.trainingService.scheduleDue();
     runner.next.push(trained(-1, null));
-    await learning.trainingService.runUntilIdle();
-    const ready = await learning.modelService.get('scheduled');
+    await learning.services.trainingService.runUntilIdle();
+    const ready = await learning.services.modelService.get('scheduled');
     expect(ready).toMatchObject({ status: 'ready', activeVersion: 1, nextTrainingAt: new Date(clock.now() + 24 * HOUR).toISOString() });
 
     clock.advance(24 * HOUR);
-    expect(await learning.trainingService.scheduleDue()).toBe(1);
+    expect(await learning.services.trainingService.scheduleDue()).toBe(1);
     runner.next.push(noData);
-    await learning.trainingService.runUntilIdle();
-    expect(await learning.modelService.get('scheduled')).toMatchObject({
+    await learning.services.trainingService.runUntilIdle();
+    expect(await learning.services.modelService.get('scheduled')).toMatchObject({
       status: 'ready',
       activeVersion: 1,
       lastTraining: { outcome: 'skipped' },
@@ -190,17 +190,20 @@ describe.each(databaseKinds())('training lifecycle on %s', (kind) => {
     runner.next.push(async () => {
       throw new Error('out of memory');
     });
-    await learning.trainingService.runUntilIdle();
-    expect(await learning.modelService.get('fragile')).toMatchObject({ status: 'failed', error: 'training failed: out of memory' });
-    await learning.trainingService.requestTraining('fragile', {});
+    await learning.services.trainingService.runUntilIdle();
+    expect(await learning.services.modelService.get('fragile')).toMatchObject({
+      status: 'failed',
+      error: 'training failed: out of memory',
+    });
+    await learning.services.trainingService.requestTraining('fragile', {});
     runner.next.push(trained(-1, null));
-    await learning.trainingService.runUntilIdle();
-    await learning.trainingService.requestTraining('fragile', {});
+    await learning.services.trainingService.runUntilIdle();
+    await learning.services.trainingService.requestTraining('fragile', {});
     runner.next.push(async () => {
       throw new Error('disk full');
     });
-    await learning.trainingService.runUntilIdle();
-    expect(await learning.modelService.get('fragile')).toMatchObject({
+    await learning.services.trainingService.runUntilIdle();
+    expect(await learning.services.modelService.get('fragile')).toMatchObject({
       status: 'ready',
       activeVersion: 1,
       error: 'training failed: disk full',
@@ -211,15 +214,15 @@ describe.each(databaseKinds())('training lifecycle on %s', (kind) => {
     setup();
     const other = make();
     await Promise.all([learning.scheduleTick(), other.scheduleTick(), learning.scheduleTick()]);
-    const model = await learning.modelService.get('default');
+    const model = await learning.services.modelService.get('default');
     expect(model).toMatchObject({
       type: 'click_model',
       status: 'pending',
       config: { algorithm: 'pbm', retrainEvery: '24h', window: '30d' },
     });
     runner.next.push(noData);
-    await learning.trainingService.runUntilIdle();
-    expect((await learning.modelService.get('default')).status).toBe('pending');
+    await learning.services.trainingService.runUntilIdle();
+    expect((await learning.services.modelService.get('default')).status).toBe('pending');
   });
 
   it('two instances racing for the queue: each job runs exactly once', async () => {
@@ -235,22 +238,26 @@ describe.each(databaseKinds())('training lifecycle on %s', (kind) => {
     });
     const a = make(slow('a'));
     const b = make(slow('b'));
-    for (let i = 0; i < 6; i += 1) await a.modelService.register({ modelId: `race-${i}`, name: `race-${i}`, type: 'click_model' });
-    await Promise.all([a.trainingService.runUntilIdle(), b.trainingService.runUntilIdle(), a.trainingService.runUntilIdle()]);
+    for (let i = 0; i < 6; i += 1) await a.services.modelService.register({ modelId: `race-${i}`, name: `race-${i}`, type: 'click_model' });
+    await Promise.all([
+      a.services.trainingService.runUntilIdle(),
+      b.services.trainingService.runUntilIdle(),
+      a.services.trainingService.runUntilIdle(),
+    ]);
     expect(runs).toHaveLength(6);
-    for (let i = 0; i < 6; i += 1) expect((await a.modelService.get(`race-${i}`)).activeVersion).toBe(1);
+    for (let i = 0; i < 6; i += 1) expect((await a.services.modelService.get(`race-${i}`)).activeVersion).toBe(1);
   });
 
   it('a job whose instance died is taken over once its lease expires; the dead owner cannot complete it', async () => {
     setup();
     await register('orphaned');
-    const store = new KyselyTrainingStore(database.db, { skipLocked: kind === 'postgres' });
+    const store = new KyselyTrainingJobStore(database.db, database.capabilities);
     const stolen = await store.claim('dead-instance', clock.now(), 1000);
     expect(stolen?.modelId).toBe('orphaned');
-    expect(await learning.trainingService.runNext()).toBe(false);
+    expect(await learning.services.trainingService.runNext()).toBe(false);
     clock.advance(1001);
     runner.next.push(trained(-1, null));
-    expect(await learning.trainingService.runNext()).toBe(true);
+    expect(await learning.services.trainingService.runNext()).toBe(true);
     const late = await store.complete({
       jobId: stolen!.id,
       owner: 'dead-instance',
@@ -262,6 +269,6 @@ describe.each(databaseKinds())('training lifecycle on %s', (kind) => {
       nextRetrainAt: null,
     });
     expect(late).toBe('lease-lost');
-    expect(await learning.modelService.get('orphaned')).toMatchObject({ status: 'ready', activeVersion: 1 });
+    expect(await learning.services.modelService.get('orphaned')).toMatchObject({ status: 'ready', activeVersion: 1 });
   });
 });

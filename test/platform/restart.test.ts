@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
-import { startServer } from '../src/main.js';
-import { createTestDatabase, databaseKinds } from './support/test-database.js';
+import { expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { startServer } from '../../src/main.js';
+import { createTestDatabase, describeOnEveryDatabase } from '../support/test-database.js';
 
-describe.each(databaseKinds())('restart on %s', (kind) => {
+describeOnEveryDatabase('restart', (kind) => {
   it('data acknowledged before a graceful stop is there after the next start', async () => {
     const testDb = await createTestDatabase(kind);
     const config = { ...loadConfig({ PORT: '0', LOG_LEVEL: 'silent' }), database: testDb.target };

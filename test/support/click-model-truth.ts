@@ -1,6 +1,6 @@
-import { pairKey, type PairTruth, type SimulatedLog } from './simulate.js';
-import { spearman } from './spearman.js';
-import type { ClickModel } from './types.js';
+import { pairKey, type PairTruth, type SimulatedLog } from '../../src/click-models/simulate.js';
+import { spearman } from '../../src/click-models/spearman.js';
+import type { ClickModel } from '../../src/click-models/types.js';
 
 /** Spearman correlation between fitted relevance and a function of the true parameters. */
 export function relevanceCorrelation(

@@ -23,7 +23,7 @@ export default async function setup(project: TestProject): Promise<void> {
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     if (process.env.REQUIRE_POSTGRES === '1') {
-      throw new Error(`REQUIRE_POSTGRES=1 but PostgreSQL at ${url} is unreachable: ${reason}`);
+      throw new Error(`REQUIRE_POSTGRES=1 but PostgreSQL at ${url} is unreachable: ${reason}`, { cause: error });
     }
     const bar = '!'.repeat(78);
     process.stderr.write(

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type AppOptions } from '../../src/app.js';
 import type { Clock } from '../../src/common/clock.js';
 import { createContainer, type Container, type ContainerOptions } from '../../src/container.js';
@@ -35,9 +36,24 @@ export async function buildTestApp(kind: DatabaseKind, options: TestAppOptions =
     testDatabase,
     async close() {
       await app.close();
-      await container.learning.close();
+      await container.close();
       await database.close();
       await testDatabase.drop();
     },
   };
+}
+
+/**
+ * A test app for the enclosing suite: built before its tests, closed after them. The returned
+ * object is filled in by the suite's beforeAll, so read its fields inside tests and hooks only.
+ */
+export function useTestApp(kind: DatabaseKind, options: TestAppOptions = {}): TestApp {
+  const t = {} as TestApp;
+  beforeAll(async () => {
+    Object.assign(t, await buildTestApp(kind, options));
+  });
+  afterAll(async () => {
+    await t.close?.();
+  });
+  return t;
 }

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { inject } from 'vitest';
-import type { DatabaseTarget } from '../../src/config.js';
+import { describe, inject } from 'vitest';
+import type { DatabaseTarget } from '../../src/storage/database.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 
@@ -13,6 +13,11 @@ export type DatabaseKind = 'sqlite' | 'postgres';
 /** The databases this run tests on: SQLite always, PostgreSQL when the probe reached it. */
 export function databaseKinds(): DatabaseKind[] {
   return inject('postgresUrl') ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+/** The suite once per database of this run, named "<name> on sqlite" / "<name> on postgres". */
+export function describeOnEveryDatabase(name: string, fn: (kind: DatabaseKind) => void): void {
+  describe.each(databaseKinds())(`${name} on %s`, fn);
 }
 
 export interface TestDatabase {

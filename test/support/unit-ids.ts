@@ -1,13 +1,11 @@
-import { mulberry32 } from '../../common/mulberry32.js';
+import { mulberry32 } from '../../src/random/index.js';
 /**
  * Deterministic unit ids for the reference tests: ASCII, UUID-like, emoji
  * (including ZWJ and skin-tone sequences), CJK, combining characters (NFC and
  * NFD spellings of the same text), lone surrogates and random UTF-16 code
- * units. Kept out of `*.test.ts` so several test files can share it; it has
- * no dependencies and ships nothing but a generator.
+ * units, shared by the assignment reference tests (test support: it is not
+ * part of the build).
  */
-export { mulberry32 };
-
 export function generateUnitIds(count: number, seed = 20240601): string[] {
   const random = mulberry32(seed);
   const hex = (n: number): string => Array.from({ length: n }, () => Math.floor(random() * 16).toString(16)).join('');

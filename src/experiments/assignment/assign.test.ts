@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { assign, type AssignableExperiment } from './assign.js';
 import { validateExperiment } from './experiment-validator.js';
 import { hashUnit } from './hash.js';
-import { generateUnitIds } from './test-ids.js';
+import { generateUnitIds } from '../../../test/support/unit-ids.js';
 
 const base: AssignableExperiment = {
   seed: 'ranker-v7',

@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { assign, type AssignableExperiment } from './assign.js';
 import { chooseVariation, getBucketRanges, inLayer, type BucketRange } from './buckets.js';
 import { fnv1a32, hashUnit } from './hash.js';
-import { generateUnitIds } from './test-ids.js';
+import { generateUnitIds } from '../../../test/support/unit-ids.js';
 
 /**
  * GrowthBook's package index does not export its hashing helpers and its

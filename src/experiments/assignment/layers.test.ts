@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assign, type AssignableExperiment } from './assign.js';
 import { inLayer, type LayerSlice } from './buckets.js';
-import { generateUnitIds } from './test-ids.js';
+import { generateUnitIds } from '../../../test/support/unit-ids.js';
 
 const UNIT_COUNT = 100_000;
 const units = generateUnitIds(UNIT_COUNT, 7);

@@ -1,27 +1,27 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { UNIT_STAT_COLUMNS } from '../storage/migrations/0002-running-experiments.js';
-import type { Database, UnitStats } from '../storage/schema.js';
+import type { DatabaseCapabilities } from '../../storage/database.js';
+import type { Database } from '../../storage/schema.js';
+import { UNIT_STAT_COLUMNS, type UnitStats } from '../../vocabulary/index.js';
 import { searchKey, type AttributableItem, type ExposureWindow } from './attribution.js';
 import type { AttributionStore, Planner } from './attribution.store.js';
 
-// An arbitrary constant naming the attribution lock among PostgreSQL advisory locks.
+// An arbitrary constant naming the attribution lock among PostgreSQL advisory locks. Advisory
+// locks are server-wide, so the schema is the lock's second key: deployments (and test files)
+// in other schemas of the same server attribute their own tables without waiting for this one.
 const ATTRIBUTION_LOCK = 774_201_001;
-
-export interface AttributionStoreCapabilities {
-  /** PostgreSQL: pg_try_advisory_xact_lock. SQLite serialises writers by itself. */
-  advisoryLocks: boolean;
-}
 
 export class KyselyAttributionStore implements AttributionStore {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly capabilities: AttributionStoreCapabilities,
+    private readonly capabilities: Pick<DatabaseCapabilities, 'supportsAdvisoryLocks'>,
   ) {}
 
   async attributeNext(limit: number, plan: Planner): Promise<number | null> {
     return this.db.transaction().execute(async (trx) => {
-      if (this.capabilities.advisoryLocks) {
-        const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${ATTRIBUTION_LOCK}) as locked`.execute(trx);
+      if (this.capabilities.supportsAdvisoryLocks) {
+        const { rows } = await sql<{
+          locked: boolean;
+        }>`select pg_try_advisory_xact_lock(${ATTRIBUTION_LOCK}, hashtext(current_schema())) as locked`.execute(trx);
         if (!rows[0]?.locked) return null;
       }
       const items = await this.claim(trx, limit);
@@ -35,23 +35,8 @@ export class KyselyAttributionStore implements AttributionStore {
         const s = u.stats;
         await trx
           .updateTable('experiment_units')
-          .set((eb) => ({
-            impressions: eb('impressions', '+', s.impressions),
-            clicks: eb('clicks', '+', s.clicks),
-            searches: eb('searches', '+', s.searches),
-            searches_with_click: eb('searches_with_click', '+', s.searches_with_click),
-            rr_sum: eb('rr_sum', '+', s.rr_sum),
-            rated_items: eb('rated_items', '+', s.rated_items),
-            rating_sum: eb('rating_sum', '+', s.rating_sum),
-            dwell_sum: eb('dwell_sum', '+', s.dwell_sum),
-            dwell_count: eb('dwell_count', '+', s.dwell_count),
-            satisfied_clicks: eb('satisfied_clicks', '+', s.satisfied_clicks),
-            ttc_sum: eb('ttc_sum', '+', s.ttc_sum),
-            ttc_count: eb('ttc_count', '+', s.ttc_count),
-            scroll_sum: eb('scroll_sum', '+', s.scroll_sum),
-            scroll_count: eb('scroll_count', '+', s.scroll_count),
-            conversions: eb('conversions', '+', s.conversions),
-          }))
+          // Every unit-stat column of the catalogue: column = column + this batch's addition.
+          .set((eb) => Object.fromEntries(UNIT_STAT_COLUMNS.map((c) => [c, eb(c, '+', s[c])])))
           .where('experiment_id', '=', u.experimentId)
           .where('phase', '=', u.phase)
           .where('unit_id', '=', u.unitId)
@@ -61,15 +46,13 @@ export class KyselyAttributionStore implements AttributionStore {
         await trx
           .insertInto('experiment_searches')
           .values(
-            searches
-              .slice(i, i + 500)
-              .map((s) => ({
-                experiment_id: s.experimentId,
-                phase: s.phase,
-                unit_id: s.unitId,
-                query_id: s.queryId,
-                has_click: s.hasClick,
-              })),
+            searches.slice(i, i + 500).map((s) => ({
+              experiment_id: s.experimentId,
+              phase: s.phase,
+              unit_id: s.unitId,
+              query_id: s.queryId,
+              has_click: s.hasClick,
+            })),
           )
           .onConflict((oc) =>
             oc

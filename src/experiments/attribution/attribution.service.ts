@@ -1,4 +1,4 @@
-import type { Clock } from '../common/clock.js';
+import type { Clock } from '../../common/clock.js';
 import { planAttribution } from './attribution.js';
 import type { AttributionStore } from './attribution.store.js';
 

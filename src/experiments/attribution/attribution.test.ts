@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emptyStats, metricSumChanges, planAttribution, searchKey, type AttributableItem, type ExposureWindow } from './attribution.js';
+import { emptyStats } from '../../vocabulary/index.js';
+import { metricSumChanges, planAttribution, searchKey, type AttributableItem, type ExposureWindow } from './attribution.js';
 
 const item = (over: Partial<AttributableItem>): AttributableItem => ({
   id: 'i',

@@ -1,19 +1,23 @@
-import type { UnitStats } from '../storage/schema.js';
-import { METRIC_NAMES, type MetricName } from './metric-catalogue.js';
-import { METRIC_COLUMNS, type LinearTerm } from './metric-columns.js';
+import { DAY_MS } from '../../common/time.js';
+import {
+  METRIC_CATALOGUE,
+  UNIT_STAT_COLUMNS,
+  UNIT_STAT_FOLDS,
+  emptyStats,
+  isClick,
+  isConversion,
+  linearValue,
+  type MetricItem,
+  type MetricName,
+  type UnitStats,
+} from '../../vocabulary/index.js';
 
-/** The fields of a feedback item that metrics read. */
-export interface AttributableItem {
+/** A feedback item as attribution reads it: what the metrics fold, and where and when it belongs. */
+export interface AttributableItem extends MetricItem {
   id: string;
   sessionId: string;
   queryId: string;
-  userAction: string | null;
-  rating: number | null;
   receivedAt: number;
-  position: number | null;
-  dwellTime: number | null;
-  timeToClick: number | null;
-  scrollDepth: number | null;
 }
 
 /** An exposure of the item's session, with the window in which its feedback counts. */
@@ -64,11 +68,7 @@ export interface AttributionPlan {
   variantSums: VariantSumDelta[];
 }
 
-export const DAY_MS = 86_400_000;
 export const exposureDay = (exposedAt: number) => Math.floor(exposedAt / DAY_MS);
-
-const linear = (stats: UnitStats, terms: readonly LinearTerm[]) =>
-  terms.reduce((acc, [column, k]) => acc + k * (column === 'one' ? 1 : stats[column]), 0);
 
 /**
  * How a unit's change moves its variant's sums: Σx, Σy and the squares and cross product
@@ -79,40 +79,18 @@ export function metricSumChanges(
   before: UnitStats,
   delta: UnitStats,
 ): { metric: MetricName; sx: number; sy: number; sxx: number; syy: number; sxy: number }[] {
-  const after = Object.fromEntries(Object.entries(before).map(([k, v]) => [k, v + delta[k as keyof UnitStats]])) as unknown as UnitStats;
-  return METRIC_NAMES.map((metric) => {
-    const { x, y } = METRIC_COLUMNS[metric];
-    const x0 = linear(before, x);
-    const y0 = linear(before, y);
-    const x1 = linear(after, x);
-    const y1 = linear(after, y);
+  const after = Object.fromEntries(UNIT_STAT_COLUMNS.map((c) => [c, before[c] + delta[c]])) as UnitStats;
+  return METRIC_CATALOGUE.map(({ name: metric, x, y }) => {
+    const x0 = linearValue(before, x);
+    const y0 = linearValue(before, y);
+    const x1 = linearValue(after, x);
+    const y1 = linearValue(after, y);
     return { metric, sx: x1 - x0, sy: y1 - y0, sxx: x1 * x1 - x0 * x0, syy: y1 * y1 - y0 * y0, sxy: x1 * y1 - x0 * y0 };
   });
 }
 
-export const SATISFIED_DWELL_MS = 30_000;
-const CONVERSION_ACTIONS = new Set(['purchase', 'conversion']);
-
 export const searchKey = (experimentId: string, phase: number, unitId: string, queryId: string) =>
   `${experimentId}\u0000${phase}\u0000${unitId}\u0000${queryId}`;
-
-export const emptyStats = (): UnitStats => ({
-  impressions: 0,
-  clicks: 0,
-  searches: 0,
-  searches_with_click: 0,
-  rr_sum: 0,
-  rated_items: 0,
-  rating_sum: 0,
-  dwell_sum: 0,
-  dwell_count: 0,
-  satisfied_clicks: 0,
-  ttc_sum: 0,
-  ttc_count: 0,
-  scroll_sum: 0,
-  scroll_count: 0,
-  conversions: 0,
-});
 
 /**
  * Turns a batch of feedback items (in arrival order) into additions to per-unit sums. An item
@@ -140,33 +118,19 @@ export function planAttribution(
 
       const key = searchKey(x.experimentId, x.phase, x.unitId, item.queryId);
       let search = searches.get(key);
+      let opensSearch = false;
       if (!search) {
         const known = knownSearches.get(key);
-        if (known === undefined) s.searches += 1;
+        opensSearch = known === undefined;
         search = { experimentId: x.experimentId, phase: x.phase, unitId: x.unitId, queryId: item.queryId, hasClick: known ?? 0 };
         searches.set(key, search);
       }
-      if (item.userAction === 'impression') s.impressions += 1;
-      if (item.userAction === 'click') {
-        s.clicks += 1;
-        if (search.hasClick === 0) {
-          search.hasClick = 1;
-          s.searches_with_click += 1;
-          if (item.position !== null) s.rr_sum += 1 / item.position;
-        }
-      }
-      if (item.rating !== null) ((s.rated_items += 1), (s.rating_sum += item.rating));
-      if (item.dwellTime !== null) {
-        s.dwell_count += 1;
-        s.dwell_sum += item.dwellTime;
-        if (item.dwellTime >= SATISFIED_DWELL_MS) s.satisfied_clicks += 1;
-      }
-      if (item.timeToClick !== null) ((s.ttc_count += 1), (s.ttc_sum += item.timeToClick));
-      if (item.scrollDepth !== null) ((s.scroll_count += 1), (s.scroll_sum += item.scrollDepth));
-      if (item.userAction !== null && CONVERSION_ACTIONS.has(item.userAction) && x.stats.conversions === 0 && !converted.has(unitKey)) {
-        converted.add(unitKey);
-        s.conversions = 1;
-      }
+      const firstClickOfSearch = isClick(item.userAction) && search.hasClick === 0;
+      if (firstClickOfSearch) search.hasClick = 1;
+      const firstConversion = isConversion(item.userAction) && x.stats.conversions === 0 && !converted.has(unitKey);
+      if (firstConversion) converted.add(unitKey);
+      const context = { item, opensSearch, firstClickOfSearch, firstConversion };
+      for (const column of UNIT_STAT_COLUMNS) s[column] += UNIT_STAT_FOLDS[column](context);
     }
   }
   // Only new searches and searches whose first click arrived need writing.

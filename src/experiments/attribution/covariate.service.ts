@@ -1,5 +1,5 @@
-import type { ExposureRecord } from './exposure.store.js';
-import type { NewExposure } from './pre-exposure-covariates.kysely-store.js';
+import type { ExposureRecord } from '../exposure/exposure.store.js';
+import type { NewExposure, PreExposureCovariateStore } from './pre-exposure-covariates.store.js';
 
 const MAX_QUEUE = 200_000;
 const BATCH = 500;
@@ -13,7 +13,7 @@ export class CovariateService {
   private queue: NewExposure[] = [];
   private dropped = 0;
 
-  constructor(private readonly store: { compute(units: readonly NewExposure[]): Promise<number> }) {}
+  constructor(private readonly store: PreExposureCovariateStore) {}
 
   enqueue(rows: readonly ExposureRecord[]): void {
     for (const r of rows) {

@@ -1,13 +1,8 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../storage/schema.js';
-import { SESSION_METRIC_SQL, sessionMetricSelections } from './session-metric-sql.js';
+import { SESSION_METRIC_SQL, sessionMetricSelections } from '../../storage/metric-sql.js';
+import type { Database } from '../../storage/schema.js';
 
-export interface NewExposure {
-  experimentId: string;
-  phase: number;
-  unitId: string;
-  exposedAt: number;
-}
+import type { NewExposure, PreExposureCovariateStore } from './pre-exposure-covariates.store.js';
 
 /**
  * CUPED covariates from a unit's own feedback before its exposure (teams that use a persistent
@@ -15,7 +10,7 @@ export interface NewExposure {
  * happens after exposure, so the covariate cannot depend on the treatment. Values sent with
  * assign win (ON CONFLICT DO NOTHING).
  */
-export class KyselyPreExposureCovariates {
+export class KyselyPreExposureCovariates implements PreExposureCovariateStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async compute(units: readonly NewExposure[]): Promise<number> {

@@ -1,8 +1,20 @@
-import type { ErrorDetail } from '../http/errors.js';
-import { validateCondition } from './assignment/index.js';
-import { ANALYSIS_DEFAULTS, EXPERIMENT_LIMITS } from './experiment.schemas.js';
+import type { ErrorDetail } from '../../common/errors.js';
+import { validateCondition } from '../assignment/index.js';
 import type { AnalysisSettings, ExperimentConfiguration, VariantRecord } from './experiment.store.js';
-import type { MetricName } from './metric-catalogue.js';
+import type { MetricName } from '../../vocabulary/index.js';
+
+export const EXPERIMENT_LIMITS = { maxVariants: 20, maxTargetMetrics: 20, variantConfigMaxBytes: 8 * 1024, weightTolerance: 1e-6 } as const;
+
+/** `configuration.analysis` when a setting is not given (and for rows written before it existed). */
+export const ANALYSIS_DEFAULTS = {
+  method: 'fixed',
+  alpha: 0.05,
+  correction: 'holm',
+  sequentialTuning: 5000,
+  mde: 0.05,
+  bayesianPrior: 'improper',
+  cuped: true,
+} as const;
 
 /** A configuration as a client sends it: weights and names may be missing. */
 export interface ConfigurationInput {

@@ -1,8 +1,9 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Database, ExperimentEventTable, ExperimentPhaseTable, ExperimentTable } from '../storage/schema.js';
-import { newestFirstPage } from '../storage/newest-first.js';
-import { isUniqueViolation } from '../storage/sql-errors.js';
-import { ANALYSIS_DEFAULTS, type ExperimentStatus } from './experiment.schemas.js';
+import type { Database, ExperimentEventTable, ExperimentPhaseTable, ExperimentTable } from '../../storage/schema.js';
+import { newestFirstPage } from '../../storage/newest-first.js';
+import { isUniqueViolation } from '../../storage/sql-errors.js';
+import { ANALYSIS_DEFAULTS } from './experiment-rules.js';
+import type { ExperimentState } from '../lifecycle/lifecycle.js';
 import type {
   Conclusion,
   ExperimentChange,
@@ -24,7 +25,7 @@ function fromRow(row: Selectable<ExperimentTable>): ExperimentRecord {
     id: row.id,
     name: row.name,
     description: row.description,
-    status: row.status as ExperimentStatus,
+    status: row.status as ExperimentState,
     startDate: row.start_date,
     endDate: row.end_date,
     configuration: withAnalysisDefaults(JSON.parse(row.configuration) as ExperimentConfiguration),

@@ -1,11 +1,9 @@
 import { Type, type Static } from 'typebox';
-import { StringEnum } from '../http/string-enum.js';
-import { METRIC_NAMES } from './metric-catalogue.js';
-
-export const EXPERIMENT_STATUSES = ['created', 'scheduled', 'running', 'paused', 'stopped', 'concluded', 'archived'] as const;
-export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
-
-export const EXPERIMENT_LIMITS = { maxVariants: 20, maxTargetMetrics: 20, variantConfigMaxBytes: 8 * 1024, weightTolerance: 1e-6 } as const;
+import { Page, PageQuery } from '../../http/page.js';
+import { StringEnum } from '../../http/string-enum.js';
+import { EXPERIMENT_LIMITS } from './experiment-rules.js';
+import { EXPERIMENT_STATES } from '../lifecycle/lifecycle.js';
+import { METRIC_NAMES } from '../../vocabulary/index.js';
 
 export const VariantInput = Type.Object(
   {
@@ -34,16 +32,6 @@ export const LayerInput = Type.Object(
   },
   { additionalProperties: false, description: 'Mutual exclusion: GrowthBook namespace semantics.' },
 );
-
-export const ANALYSIS_DEFAULTS = {
-  method: 'fixed',
-  alpha: 0.05,
-  correction: 'holm',
-  sequentialTuning: 5000,
-  mde: 0.05,
-  bayesianPrior: 'improper',
-  cuped: true,
-} as const;
 
 export const AnalysisInput = Type.Object(
   {
@@ -134,11 +122,12 @@ export const VariantView = Type.Object({
 });
 export type VariantView = Static<typeof VariantView>;
 
-export const ExperimentView = Type.Object({
+/** What an experiment is: the API's view of it without anything that depends on the time it is read (the audit log records this). */
+export const ExperimentSnapshot = Type.Object({
   experimentId: Type.String(),
   name: Type.String(),
   description: Type.Union([Type.String(), Type.Null()]),
-  status: StringEnum(EXPERIMENT_STATUSES),
+  status: StringEnum(EXPERIMENT_STATES),
   startDate: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   endDate: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   variants: Type.Array(VariantView),
@@ -174,21 +163,22 @@ export const ExperimentView = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 });
+export type ExperimentSnapshot = Static<typeof ExperimentSnapshot>;
+
+export const MANUAL_LIFECYCLE_ACTIONS = ['start', 'pause', 'resume', 'stop', 'conclude', 'archive'] as const;
+
+export const ExperimentView = Type.Object({
+  ...ExperimentSnapshot.properties,
+  allowedActions: Type.Array(StringEnum(MANUAL_LIFECYCLE_ACTIONS), {
+    description:
+      'Lifecycle moves that would succeed now (POST …/{action}), given the status and dates; any other is a 409. conclude may still be refused while the sample-ratio check fails, unless forced.',
+  }),
+});
 export type ExperimentView = Static<typeof ExperimentView>;
 
 export const ExperimentIdParams = Type.Object({ experimentId: Type.String({ minLength: 1, maxLength: 64 }) });
 
-export const ExperimentListQuery = Type.Object(
-  {
-    status: Type.Optional(StringEnum(EXPERIMENT_STATUSES)),
-    limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
-    cursor: Type.Optional(Type.String({ maxLength: 200 })),
-  },
-  { additionalProperties: false },
-);
+export const ExperimentListQuery = PageQuery({ status: Type.Optional(StringEnum(EXPERIMENT_STATES)) }, { max: 200, default: 50 });
 export type ExperimentListQuery = Static<typeof ExperimentListQuery>;
 
-export const ExperimentPage = Type.Object({
-  items: Type.Array(ExperimentView),
-  nextCursor: Type.Union([Type.String(), Type.Null()]),
-});
+export const ExperimentPage = Page(ExperimentView);

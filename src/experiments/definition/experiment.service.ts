@@ -1,14 +1,22 @@
-import { toIso, type Clock } from '../common/clock.js';
-import { newId } from '../common/ids.js';
-import { decodeCursor, decodeNewestFirstCursor, keyOfNewestFirst, toPage, type Page } from '../common/pagination.js';
-import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../http/errors.js';
+import { toIso, type Clock } from '../../common/clock.js';
+import { newId } from '../../common/ids.js';
+import { decodeCursor, decodeNewestFirstCursor, keyOfNewestFirst, toPage, type Page } from '../../common/pagination.js';
+import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../../common/errors.js';
 import { checkDates, normaliseConfiguration } from './experiment-rules.js';
-import type { ExperimentCreateBody, ExperimentListQuery, ExperimentView } from './experiment.schemas.js';
+import {
+  MANUAL_LIFECYCLE_ACTIONS,
+  type ExperimentCreateBody,
+  type ExperimentListQuery,
+  type ExperimentSnapshot,
+  type ExperimentView,
+} from './experiment.schemas.js';
 import type { ExperimentEvent, ExperimentRecord, ExperimentStore } from './experiment.store.js';
+import { allowedActions } from '../lifecycle/lifecycle.js';
 
 const iso = (ms: number | null) => (ms === null ? null : toIso(ms));
 
-export function toExperimentView(e: ExperimentRecord): ExperimentView {
+/** The experiment as the audit log records it. */
+export function toExperimentSnapshot(e: ExperimentRecord): ExperimentSnapshot {
   return {
     experimentId: e.id,
     name: e.name,
@@ -23,6 +31,19 @@ export function toExperimentView(e: ExperimentRecord): ExperimentView {
     createdAt: toIso(e.createdAt),
     updatedAt: toIso(e.updatedAt),
   };
+}
+
+const MANUAL = new Set<string>(MANUAL_LIFECYCLE_ACTIONS);
+
+/** The experiment as the API answers it: its snapshot and the lifecycle moves allowed at `now`. */
+export function toExperimentView(e: ExperimentRecord, now: number): ExperimentView {
+  const moves = allowedActions(e.status, {
+    now: new Date(now),
+    ...(e.startDate !== null ? { startDate: new Date(e.startDate) } : {}),
+    ...(e.endDate !== null ? { endDate: new Date(e.endDate) } : {}),
+  });
+  const allowed = moves.filter((a): a is ExperimentView['allowedActions'][number] => MANUAL.has(a));
+  return { ...toExperimentSnapshot(e), allowedActions: allowed };
 }
 
 export function throwIfProblems(problems: ErrorDetail[]): void {
@@ -61,18 +82,25 @@ export class ExperimentService {
       createdAt: now,
       updatedAt: now,
     };
-    const view = toExperimentView(record);
-    const event = { id: newId(), experimentId: record.id, at: now, actor, action: 'create', before: null, after: view };
+    const event = {
+      id: newId(),
+      experimentId: record.id,
+      at: now,
+      actor,
+      action: 'create',
+      before: null,
+      after: toExperimentSnapshot(record),
+    };
     if ((await this.store.insert(record, event)) === 'duplicate') {
       throw new ConflictError(`an experiment named "${body.name}" already exists`, [
         { path: '/name', message: 'is already taken', in: 'body' },
       ]);
     }
-    return view;
+    return toExperimentView(record, now);
   }
 
   async get(experimentId: string): Promise<ExperimentView> {
-    return toExperimentView(await this.load(experimentId));
+    return toExperimentView(await this.load(experimentId), this.clock.now());
   }
 
   async load(experimentId: string): Promise<ExperimentRecord> {
@@ -85,7 +113,8 @@ export class ExperimentService {
     const after = decodeNewestFirstCursor(query.cursor);
     const rows = await this.store.list({ status: query.status, after }, query.limit + 1);
     const page = toPage(rows, query.limit, keyOfNewestFirst);
-    return { items: page.items.map(toExperimentView), nextCursor: page.nextCursor };
+    const now = this.clock.now();
+    return { items: page.items.map((e) => toExperimentView(e, now)), nextCursor: page.nextCursor };
   }
 
   /** The append-only audit log, oldest first. */

@@ -1,7 +1,7 @@
-import type { NewestFirstKey } from '../common/pagination.js';
-import type { ExperimentStatus } from './experiment.schemas.js';
-import type { Condition } from './assignment/index.js';
-import type { MetricName } from './metric-catalogue.js';
+import type { NewestFirstKey } from '../../common/pagination.js';
+import type { ExperimentState } from '../lifecycle/lifecycle.js';
+import type { Condition } from '../assignment/index.js';
+import type { MetricName } from '../../vocabulary/index.js';
 
 export interface VariantRecord {
   id: string;
@@ -79,7 +79,8 @@ export interface ExperimentRecord {
   id: string;
   name: string;
   description: string | null;
-  status: ExperimentStatus;
+  /** The experiment's state in the lifecycle state machine. */
+  status: ExperimentState;
   startDate: number | null;
   endDate: number | null;
   configuration: ExperimentConfiguration;
@@ -90,7 +91,7 @@ export interface ExperimentRecord {
 }
 
 export interface ExperimentFilter {
-  status?: ExperimentStatus;
+  status?: ExperimentState;
   after?: NewestFirstKey;
 }
 

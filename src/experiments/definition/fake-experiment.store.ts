@@ -1,4 +1,5 @@
-import { pageNewestFirst } from '../common/pagination.js';
+import { pageNewestFirst } from '../../common/pagination.js';
+import { FakeExperimentData } from '../fake-experiment-data.js';
 import type {
   ExperimentChange,
   ExperimentEvent,
@@ -8,18 +9,25 @@ import type {
   PhaseRecord,
 } from './experiment.store.js';
 
-/** In-memory ExperimentStore for service unit tests. */
+/** In-memory ExperimentStore for service unit tests; test/contract holds it to the Kysely store. */
 export class FakeExperimentStore implements ExperimentStore {
-  readonly experiments = new Map<string, ExperimentRecord>();
-  readonly events: ExperimentEvent[] = [];
-  readonly phases: PhaseRecord[] = [];
-  private changes = 0;
+  constructor(readonly data = new FakeExperimentData()) {}
+
+  get experiments(): Map<string, ExperimentRecord> {
+    return this.data.experiments;
+  }
+  get events(): ExperimentEvent[] {
+    return this.data.events;
+  }
+  get phases(): PhaseRecord[] {
+    return this.data.phases;
+  }
 
   async insert(e: ExperimentRecord, event: ExperimentEvent) {
     if ([...this.experiments.values()].some((x) => x.name === e.name)) return 'duplicate' as const;
     this.experiments.set(e.id, structuredClone(e));
     this.events.push(structuredClone(event));
-    this.changes += 1;
+    this.data.changes += 1;
     return 'inserted' as const;
   }
 
@@ -43,20 +51,25 @@ export class FakeExperimentStore implements ExperimentStore {
     }
     if (change.startPhase) this.phases.push(structuredClone(change.startPhase));
     this.events.push(structuredClone(change.event));
-    this.changes += 1;
+    this.data.changes += 1;
     return 'updated' as const;
   }
 
   async listEvents(experimentId: string, afterId: string | undefined, limit: number) {
-    return this.events.filter((e) => e.experimentId === experimentId && (afterId === undefined || e.id > afterId)).slice(0, limit);
+    return this.events
+      .filter((e) => e.experimentId === experimentId && (afterId === undefined || e.id > afterId))
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .slice(0, limit)
+      .map((e) => structuredClone(e));
   }
 
   async getPhase(experimentId: string, phase: number) {
-    return this.phases.find((p) => p.experimentId === experimentId && p.phase === phase);
+    const found = this.phases.find((p) => p.experimentId === experimentId && p.phase === phase);
+    return found ? structuredClone(found) : undefined;
   }
 
   async listPhases(experimentIds: string[]) {
-    return this.phases.filter((p) => experimentIds.includes(p.experimentId));
+    return this.phases.filter((p) => experimentIds.includes(p.experimentId)).map((p) => structuredClone(p));
   }
 
   async listServing() {
@@ -64,14 +77,16 @@ export class FakeExperimentStore implements ExperimentStore {
   }
 
   async revision() {
-    return String(this.changes);
+    return String(this.data.changes);
   }
 
   async listDue(now: number) {
-    return [...this.experiments.values()].filter(
-      (e) =>
-        (e.status === 'scheduled' && e.startDate !== null && e.startDate <= now) ||
-        (['scheduled', 'running', 'paused'].includes(e.status) && e.endDate !== null && e.endDate <= now),
-    );
+    return [...this.experiments.values()]
+      .filter(
+        (e) =>
+          (e.status === 'scheduled' && e.startDate !== null && e.startDate <= now) ||
+          (['scheduled', 'running', 'paused'].includes(e.status) && e.endDate !== null && e.endDate <= now),
+      )
+      .map((e) => structuredClone(e));
   }
 }

@@ -1,13 +1,13 @@
-import type { Clock } from '../common/clock.js';
-import { GroupCommit } from '../common/group-commit.js';
-import { snapTiny } from '../common/numbers.js';
-import { ValidationError } from '../http/errors.js';
-import { assign, type AssignableExperiment, type Attributes } from './assignment/index.js';
-import { phaseSeed } from './experiment-rules.js';
-import type { ExperimentRecord, ExperimentStore } from './experiment.store.js';
+import type { Clock } from '../../common/clock.js';
+import { GroupCommit } from '../../common/group-commit.js';
+import { snapTiny } from '../../common/numbers.js';
+import { ValidationError } from '../../common/errors.js';
+import { assign, type AssignableExperiment, type Attributes } from '../assignment/index.js';
+import { phaseSeed } from '../definition/experiment-rules.js';
+import type { ExperimentRecord, ExperimentStore } from '../definition/experiment.store.js';
 import type { AssignmentView } from './assignment.schemas.js';
 import type { ExposureRecord, ExposureStore } from './exposure.store.js';
-import { METRIC_NAMES } from './metric-catalogue.js';
+import { METRIC_NAMES } from '../../vocabulary/index.js';
 
 interface ServingExperiment {
   record: ExperimentRecord;

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../storage/schema.js';
-import { exposureDay } from './attribution.js';
+import type { Database } from '../../storage/schema.js';
+import { exposureDay } from '../attribution/attribution.js';
 import type { ExposureRecord, ExposureStore } from './exposure.store.js';
 
 function* chunks<T>(rows: T[], size: number): Generator<T[]> {

@@ -1,7 +1,9 @@
 import { Type, type Static } from 'typebox';
-import { StringEnum } from '../http/string-enum.js';
-import { METRIC_NAMES } from './metric-catalogue.js';
-import { AnalysisInput, EXPERIMENT_LIMITS, LayerInput, VariantInput } from './experiment.schemas.js';
+import { Page, PageQuery } from '../../http/page.js';
+import { StringEnum } from '../../http/string-enum.js';
+import { METRIC_NAMES } from '../../vocabulary/index.js';
+import { EXPERIMENT_LIMITS } from '../definition/experiment-rules.js';
+import { AnalysisInput, LayerInput, VariantInput } from '../definition/experiment.schemas.js';
 
 export const ConcludeBody = Type.Object(
   {
@@ -55,9 +57,6 @@ export const EventView = Type.Object({
   after: Type.Unknown(),
 });
 
-export const EventsQuery = Type.Object(
-  { limit: Type.Integer({ minimum: 1, maximum: 500, default: 100 }), cursor: Type.Optional(Type.String({ maxLength: 200 })) },
-  { additionalProperties: false },
-);
+export const EventsQuery = PageQuery({}, { max: 500, default: 100 });
 
-export const EventPage = Type.Object({ items: Type.Array(EventView), nextCursor: Type.Union([Type.String(), Type.Null()]) });
+export const EventPage = Page(EventView);

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Envelope, errorResponses, ok } from '../http/envelope.js';
-import { actorOf } from '../http/actor.js';
+import { Envelope, errorResponses, ok } from '../../http/envelope.js';
+import { actorOf } from '../../http/actor.js';
 import { ConcludeBody, EventPage, EventsQuery, PatchBody } from './experiment-change.schemas.js';
-import { ExperimentIdParams, ExperimentView } from './experiment.schemas.js';
+import { ExperimentIdParams, ExperimentView } from '../definition/experiment.schemas.js';
 import type { ExperimentLifecycleService, ManualAction } from './experiment-lifecycle.service.js';
-import type { ExperimentService } from './experiment.service.js';
+import type { ExperimentService } from '../definition/experiment.service.js';
 
 export interface ExperimentLifecycleRoutesOptions {
   lifecycleService: Pick<ExperimentLifecycleService, 'act' | 'conclude' | 'patch'>;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../../common/errors.js';
 import { ExperimentLifecycleService } from './experiment-lifecycle.service.js';
-import type { ExperimentCreateBody } from './experiment.schemas.js';
-import { ExperimentService } from './experiment.service.js';
-import { FakeExperimentStore } from './fake-experiment.store.js';
+import type { ExperimentCreateBody } from '../definition/experiment.schemas.js';
+import { ExperimentService } from '../definition/experiment.service.js';
+import { FakeExperimentStore } from '../definition/fake-experiment.store.js';
 
 function setup() {
   let now = Date.parse('2026-11-22T00:00:00Z');

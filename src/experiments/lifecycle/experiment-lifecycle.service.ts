@@ -1,13 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Clock } from '../common/clock.js';
-import { newId } from '../common/ids.js';
-import { ConflictError, ValidationError, type ErrorDetail } from '../http/errors.js';
-import { checkDates, normaliseConfiguration, phaseSeed, type ConfigurationInput } from './experiment-rules.js';
+import type { Clock } from '../../common/clock.js';
+import { newId } from '../../common/ids.js';
+import { ConflictError, ValidationError, type ErrorDetail } from '../../common/errors.js';
+import { checkDates, normaliseConfiguration, phaseSeed, type ConfigurationInput } from '../definition/experiment-rules.js';
 import type { ConcludeBody, PatchBody } from './experiment-change.schemas.js';
-import type { ExperimentView } from './experiment.schemas.js';
-import { throwIfProblems, toExperimentView } from './experiment.service.js';
-import type { ExperimentChange, ExperimentConfiguration, ExperimentRecord, ExperimentStore } from './experiment.store.js';
-import { transition, type LifecycleAction } from './lifecycle/lifecycle.js';
+import type { ExperimentSnapshot, ExperimentView } from '../definition/experiment.schemas.js';
+import { throwIfProblems, toExperimentSnapshot, toExperimentView } from '../definition/experiment.service.js';
+import type { ExperimentChange, ExperimentConfiguration, ExperimentRecord, ExperimentStore } from '../definition/experiment.store.js';
+import { transition, type LifecycleAction } from './lifecycle.js';
 
 export type ManualAction = Exclude<LifecycleAction, 'activate' | 'expire' | 'conclude'>;
 
@@ -55,7 +55,7 @@ export class ExperimentLifecycleService {
       ]);
     }
     this.onChange();
-    return toExperimentView(change.next);
+    return toExperimentView(change.next, this.clock.now());
   }
 
   private change(
@@ -219,9 +219,9 @@ export class ExperimentLifecycleService {
         endedAt: null,
       };
     }
-    const before = toExperimentView(e);
-    const after = toExperimentView(next);
-    const changedKeys = (Object.keys(after) as (keyof ExperimentView)[]).filter(
+    const before = toExperimentSnapshot(e);
+    const after = toExperimentSnapshot(next);
+    const changedKeys = (Object.keys(after) as (keyof ExperimentSnapshot)[]).filter(
       (k) => k !== 'updatedAt' && !isDeepStrictEqual(before[k], after[k]),
     );
     const change = this.change(e, body.newPhase ? 'new_phase' : 'update', next, actor, extra);

@@ -1,34 +1,34 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { Database } from '../storage/schema.js';
-import type { MetricName } from './metric-catalogue.js';
+import { sql, type Kysely } from 'kysely';
+import { SESSION_METRIC_SQL, searchMetricX } from '../../storage/metric-sql.js';
+import type { Database } from '../../storage/schema.js';
+import { ACTION_SQL, type MetricName } from '../../vocabulary/index.js';
 import type { PlanningStore, RecentMetricSums } from './results.store.js';
-import { IS_CLICK as isClick, SESSION_METRIC_SQL } from './session-metric-sql.js';
 
-const flag = (condition: RawBuilder<unknown>) => sql<number>`case when ${condition} then 1 else 0 end`;
 const SESSION_XY = new Map(SESSION_METRIC_SQL.map(([m, x, y]) => [m, [x, y] as const]));
+const isClick = sql.raw(ACTION_SQL.isClick);
 
 export class KyselyPlanningStore implements PlanningStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async recentSessionSums(metric: MetricName, since: number): Promise<RecentMetricSums> {
     let perSession;
-    if (metric === 'abandonment_rate' || metric === 'mrr') {
+    const perSearchX = searchMetricX(metric);
+    if (perSearchX) {
       // Per search first, then per session. mrr uses the best clicked position of a search,
       // an approximation of the first click that keeps the query portable.
       const perSearch = this.db
         .selectFrom('feedback_items')
         .select([
           'session_id',
-          sql<number>`max(${flag(isClick)})`.as('has_click'),
-          sql<number>`max(case when user_action = 'click' and position > 0 then 1.0 / position else 0 end)`.as('rr'),
+          sql<number>`max(case when ${isClick} then 1 else 0 end)`.as('has_click'),
+          sql<number>`max(case when ${isClick} and position > 0 then 1.0 / position else 0 end)`.as('rr'),
         ])
         .where('received_at', '>=', since)
         .groupBy(['session_id', 'query_id'])
         .as('s');
-      const x = metric === 'mrr' ? sql<number>`sum(s.rr)` : sql<number>`count(*) - sum(s.has_click)`;
       perSession = this.db
         .selectFrom(perSearch)
-        .select([sql<number>`${x}`.as('x'), sql<number>`count(*)`.as('y')])
+        .select([sql<number>`${perSearchX}`.as('x'), sql<number>`count(*)`.as('y')])
         .groupBy('s.session_id')
         .as('p');
     } else {

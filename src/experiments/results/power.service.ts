@@ -1,13 +1,13 @@
-import type { Clock } from '../common/clock.js';
-import { ValidationError } from '../http/errors.js';
-import { armMoments, sampleSize, type RatioSums } from '../stats/index.js';
-import type { ExperimentRecord } from './experiment.store.js';
-import { METRIC_NAMES, type MetricName } from './metric-catalogue.js';
+import type { Clock } from '../../common/clock.js';
+import { DAY_MS } from '../../common/time.js';
+import { ValidationError } from '../../common/errors.js';
+import { armMoments, sampleSize, type RatioSums } from '../../stats/index.js';
+import type { ExperimentRecord } from '../definition/experiment.store.js';
+import { METRIC_NAMES, type MetricName } from '../../vocabulary/index.js';
 import { addSums, ZERO_SUMS } from './results-analysis.js';
 import type { PowerBody } from './results.schemas.js';
 import type { PlanningStore, ResultsStore } from './results.store.js';
 
-const DAY_MS = 86_400_000;
 export const PLANNING_WINDOW_DAYS = 14;
 
 /** Sample size and duration, from the request, from a running experiment, or from recent feedback. */

@@ -12,9 +12,9 @@ import {
   type CupedSums,
   type EffectEstimate,
   type RatioSums,
-} from '../stats/index.js';
-import type { AnalysisSettings } from './experiment.store.js';
-import { METRIC_CATALOGUE, type MetricName } from './metric-catalogue.js';
+} from '../../stats/index.js';
+import type { AnalysisSettings } from '../definition/experiment.store.js';
+import { METRIC_CATALOGUE, type MetricName } from '../../vocabulary/index.js';
 import type { CovariateSums } from './results.store.js';
 
 export const addSums = (a: RatioSums, b: RatioSums): RatioSums => ({

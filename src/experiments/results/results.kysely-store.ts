@@ -1,10 +1,9 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { Database } from '../storage/schema.js';
-import type { MetricName } from './metric-catalogue.js';
-import { METRIC_COLUMNS, type LinearTerm } from './metric-columns.js';
+import type { Database } from '../../storage/schema.js';
+import { metricDefinition, startingValues, type LinearTerm, type MetricName } from '../../vocabulary/index.js';
 import type { CovariateSums, DailyMetricSums, ResultsStore } from './results.store.js';
 
-/** Column names come from METRIC_COLUMNS (constants), never from a request. */
+/** Column names come from the metric catalogue (constants), never from a request. */
 function linear(terms: readonly LinearTerm[], table = 'u'): RawBuilder<number> {
   const parts = terms.map(([column, coefficient]) => {
     const value = column === 'one' ? sql`1.0` : sql.ref(`${table}.${column}`);
@@ -18,7 +17,11 @@ const num = (v: unknown) => Number(v ?? 0);
 export class KyselyResultsStore implements ResultsStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Reads the maintained variant-day sums: O(variants × days × metrics) rows, independent of units. */
+  /**
+   * Reads the maintained variant-day sums: O(variants × days × metrics) rows, independent of
+   * units. They hold the units' changes since exposure, so each day starts from its units'
+   * starting values (Y = 1 per unit for a proportion of sessions such as conversion_rate).
+   */
   async dailySums(experimentId: string, phase: number, metrics: readonly MetricName[]): Promise<DailyMetricSums[]> {
     const units = await this.db
       .selectFrom('experiment_variant_units')
@@ -37,14 +40,24 @@ export class KyselyResultsStore implements ResultsStore {
     for (const u of units) {
       const n = num(u.units);
       const entry: DailyMetricSums = { variantId: u.variant_id, day: u.day, sums: {} };
-      for (const m of metrics) entry.sums[m] = { n, sumX: 0, sumY: 0, sumX2: 0, sumY2: 0, sumXY: 0 };
+      for (const m of metrics) {
+        const { x, y } = startingValues(m);
+        entry.sums[m] = { n, sumX: n * x, sumY: n * y, sumX2: n * x * x, sumY2: n * y * y, sumXY: n * x * y };
+      }
       byKey.set(`${u.variant_id}\u0000${u.day}`, entry);
     }
     for (const r of sums) {
       const entry = byKey.get(`${r.variant_id}\u0000${r.day}`);
       if (!entry) continue;
-      const n = entry.sums[r.metric as MetricName]!.n;
-      entry.sums[r.metric as MetricName] = { n, sumX: num(r.sx), sumY: num(r.sy), sumX2: num(r.sxx), sumY2: num(r.syy), sumXY: num(r.sxy) };
+      const s = entry.sums[r.metric as MetricName]!;
+      entry.sums[r.metric as MetricName] = {
+        n: s.n,
+        sumX: s.sumX + num(r.sx),
+        sumY: s.sumY + num(r.sy),
+        sumX2: s.sumX2 + num(r.sxx),
+        sumY2: s.sumY2 + num(r.syy),
+        sumXY: s.sumXY + num(r.sxy),
+      };
     }
     return [...byKey.values()];
   }
@@ -61,8 +74,9 @@ export class KyselyResultsStore implements ResultsStore {
   }
 
   async covariateSums(experimentId: string, phase: number, metric: MetricName): Promise<CovariateSums[]> {
-    const x = linear(METRIC_COLUMNS[metric].x);
-    const y = linear(METRIC_COLUMNS[metric].y);
+    const { x: xTerms, y: yTerms } = metricDefinition(metric);
+    const x = linear(xTerms);
+    const y = linear(yTerms);
     // A unit without a covariate row gets C = D = 0: it contributes nothing to θ's fit.
     const c = sql<number>`coalesce(c.x, 0)`;
     const d = sql<number>`coalesce(c.y, 0)`;

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { StringEnum } from '../http/string-enum.js';
+import { StringEnum } from '../../http/string-enum.js';
 
 export const ResultsQuery = Type.Object(
   {
@@ -79,10 +79,20 @@ export const ResultsView = Type.Object({
     Type.Object({
       metric: Type.String(),
       points: Type.Array(
-        Type.Object({ date: Type.String(), variantId: Type.String(), units: Type.Integer(), value: Nullable(Type.Number()) }),
+        Type.Object({
+          date: Type.String(),
+          variantId: Type.String(),
+          units: Type.Integer(),
+          value: Nullable(Type.Number()),
+          relativeLift: Nullable(Type.Number({ description: 'Against control, up to that day; null for the control.' })),
+          relativeCi: Interval,
+        }),
       ),
     }),
-    { description: 'Cumulative by exposure date: each day, the metric over the units exposed up to the end of that day (UTC).' },
+    {
+      description:
+        "Cumulative by exposure date: each day, the metric over the units exposed up to the end of that day (UTC), and each treatment's relative lift with its interval (the method's, unadjusted, without CUPED).",
+    },
   ),
   summary: Type.String(),
 });

@@ -1,15 +1,14 @@
-import { toIso, type Clock } from '../common/clock.js';
-import { ValidationError } from '../http/errors.js';
-import { srmCheck, type RatioSums } from '../stats/index.js';
-import type { ExperimentRecord, ExperimentStore, VariantRecord } from './experiment.store.js';
-import type { ExposureStore } from './exposure.store.js';
-import { METRIC_CATALOGUE, type MetricName } from './metric-catalogue.js';
+import { toIso, type Clock } from '../../common/clock.js';
+import { DAY_MS } from '../../common/time.js';
+import { ValidationError } from '../../common/errors.js';
+import { srmCheck, type RatioSums } from '../../stats/index.js';
+import type { ExperimentRecord, ExperimentStore, VariantRecord } from '../definition/experiment.store.js';
+import type { ExposureStore } from '../exposure/exposure.store.js';
+import { METRIC_CATALOGUE, type MetricName } from '../../vocabulary/index.js';
 import { addSums, applyCorrection, compare, ZERO_SUMS, type ComparisonResult } from './results-analysis.js';
 import { summarise } from './results-summary.js';
 import type { ResultsQuery, ResultsView } from './results.schemas.js';
 import type { CovariateSums, ResultsStore } from './results.store.js';
-
-const DAY_MS = 86_400_000;
 
 export interface SrmVerdict {
   pValue: number | null;
@@ -111,16 +110,24 @@ export class ResultsService {
     applyCorrection(all, settings);
 
     const days = [...new Set(daily.map((d) => d.day))].sort((a, b) => a - b);
+    // Each day's cumulative lift with its interval (unadjusted, without CUPED: covariates are not
+    // kept per day). With method sequential these intervals are valid at every look.
     const series = metrics.map((metric) => ({
       metric,
       points: days.flatMap((day) =>
         variants.map((v) => {
           const s = totals(metric, v.id, day);
+          const lift =
+            v.id === control.id
+              ? null
+              : compare(metric, { id: control.id, sums: totals(metric, control.id, day) }, { id: v.id, sums: s }, settings);
           return {
             date: new Date(day * DAY_MS).toISOString().slice(0, 10),
             variantId: v.id,
             units: s.n,
             value: s.sumY > 0 ? s.sumX / s.sumY : null,
+            relativeLift: lift?.relativeLift ?? null,
+            relativeCi: lift?.relativeCi ?? null,
           };
         }),
       ),

@@ -1,5 +1,5 @@
-import type { RatioSums } from '../stats/index.js';
-import type { MetricName } from './metric-catalogue.js';
+import type { RatioSums } from '../../stats/index.js';
+import type { MetricName } from '../../vocabulary/index.js';
 
 /** Sums of one metric over the units of one variant exposed on one day (UTC). */
 export interface DailyMetricSums {
@@ -32,6 +32,7 @@ export interface CovariateSums {
 
 /** The read model of results: aggregates over per-unit sums, O(units), never raw events. */
 export interface ResultsStore {
+  /** Per variant and exposure day, each metric's sums over the units exposed that day. */
   dailySums(experimentId: string, phase: number, metrics: readonly MetricName[]): Promise<DailyMetricSums[]>;
   covariateSums(experimentId: string, phase: number, metric: MetricName): Promise<CovariateSums[]>;
   /** The metrics for which at least one unit of the phase has a covariate (CUPED is skipped otherwise). */

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError } from '../http/errors.js';
-import { Envelope, errorResponses, ok } from '../http/envelope.js';
+import { AppError } from '../../common/errors.js';
+import { Envelope, errorResponses, ok } from '../../http/envelope.js';
 import type { DatasetService } from './dataset.service.js';
-import { DatasetView } from './learning.schemas.js';
-import { ModelIdParams } from './model.schemas.js';
+import { DatasetView } from './dataset.schemas.js';
+import { ModelIdParams } from '../models/model.schemas.js';
 
 export interface DatasetRoutesOptions {
   datasetService: Pick<DatasetService, 'upload'>;

@@ -1,12 +1,13 @@
 import { StringDecoder } from 'node:string_decoder';
-import { toIso, type Clock } from '../common/clock.js';
-import { AppError, ConflictError, NotFoundError, ValidationError } from '../http/errors.js';
-import type { DatasetView } from './learning.schemas.js';
-import { resolveSettings } from './model-config.js';
-import type { ModelStore } from './model.store.js';
-import { LetorParseError, LetorParser } from './ranker/index.js';
-import { toJobView, type TrainingService } from './training.service.js';
-import type { TrainingStore } from './training.store.js';
+import { toIso, type Clock } from '../../common/clock.js';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../../common/errors.js';
+import type { DatasetView } from './dataset.schemas.js';
+import type { DatasetStore } from './dataset.store.js';
+import { resolveSettings } from '../models/model-config.js';
+import type { ModelStore } from '../models/model.store.js';
+import { LetorParseError, LetorParser } from '../../ranker/index.js';
+import { toJobView, type TrainingService } from '../training/training.service.js';
+import type { TrainingJobStore } from '../training/training-job.store.js';
 
 /** Largest LETOR upload: the whole text is kept (as the dataset row) and parsed by the worker. */
 export const DATASET_MAX_BYTES = 50 * 1024 * 1024;
@@ -19,7 +20,8 @@ export const DATASET_MAX_BYTES = 50 * 1024 * 1024;
 export class DatasetService {
   constructor(
     private readonly models: ModelStore,
-    private readonly store: TrainingStore,
+    private readonly datasets: Pick<DatasetStore, 'save'>,
+    private readonly jobs: Pick<TrainingJobStore, 'enqueue'>,
     private readonly training: Pick<TrainingService, 'newJob'>,
     private readonly clock: Clock,
     private readonly maxBytes = DATASET_MAX_BYTES,
@@ -63,9 +65,9 @@ export class DatasetService {
     }
     if (summary.queries < 2) throw ValidationError.field('/', `needs at least 2 queries (qid:), found ${summary.queries}`);
     const uploadedAt = this.clock.now();
-    await this.store.saveDataset({ modelId, format: 'letor', content: parts.join(''), bytes, ...summary, uploadedAt });
+    await this.datasets.save({ modelId, format: 'letor', content: parts.join(''), bytes, ...summary, uploadedAt });
     const job = this.training.newJob(modelId, 'dataset');
-    const queued = (await this.store.enqueue(job)) === 'queued';
+    const queued = (await this.jobs.enqueue(job)) === 'queued';
     return { modelId, format: 'letor', bytes, ...summary, uploadedAt: toIso(uploadedAt), training: queued ? toJobView(job) : null };
   }
 }

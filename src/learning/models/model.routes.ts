@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Envelope, errorResponses, ok } from '../http/envelope.js';
-import { ModelCreateBody, ModelIdParams, ModelListQuery, ModelPage, ModelView } from './model.schemas.js';
+import { Envelope, errorResponses, ok } from '../../http/envelope.js';
+import { ModelCreateBody, ModelIdParams, ModelListQuery, ModelPage, ModelView, VersionListQuery, VersionPage } from './model.schemas.js';
 import type { ModelService } from './model.service.js';
 
 export interface ModelRoutesOptions {
-  modelService: Pick<ModelService, 'register' | 'get' | 'list'>;
+  modelService: Pick<ModelService, 'register' | 'get' | 'list' | 'listVersions'>;
 }
 
 export const modelRoutes: FastifyPluginAsyncTypebox<ModelRoutesOptions> = async (app, { modelService }) => {
@@ -45,5 +45,19 @@ export const modelRoutes: FastifyPluginAsyncTypebox<ModelRoutesOptions> = async 
       },
     },
     async (request) => ok(await modelService.list(request.query)),
+  );
+
+  app.get(
+    '/api/nous/learn/models/:modelId/versions',
+    {
+      schema: {
+        tags: ['models'],
+        summary: "A model's trained versions, newest first, with metrics, window and counts",
+        params: ModelIdParams,
+        querystring: VersionListQuery,
+        response: { 200: Envelope(VersionPage), ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => ok(await modelService.listVersions(request.params.modelId, request.query)),
   );
 };

@@ -1,10 +1,8 @@
 import { Type, type Static } from 'typebox';
-import { StringEnum } from '../http/string-enum.js';
-
-export const MODEL_TYPES = ['click_model', 'ranker', 'engagement_predictor'] as const;
-export const MODEL_STATUSES = ['pending', 'training', 'ready', 'failed', 'archived'] as const;
-export type ModelType = (typeof MODEL_TYPES)[number];
-export type ModelStatus = (typeof MODEL_STATUSES)[number];
+import { Page, PageQuery } from '../../http/page.js';
+import { StringEnum } from '../../http/string-enum.js';
+import { MODEL_STATUSES, MODEL_TYPES } from './model-types.js';
+import { TRAINING_OUTCOMES, VERSION_OUTCOMES } from './model-version.store.js';
 
 export const MODEL_CONFIG_MAX_BYTES = 16 * 1024;
 
@@ -49,7 +47,7 @@ export const ModelView = Type.Object({
       Type.Object({
         at: Type.String({ format: 'date-time' }),
         version: Type.Union([Type.Integer(), Type.Null()]),
-        outcome: StringEnum(['activated', 'rejected', 'failed', 'skipped'] as const),
+        outcome: StringEnum(TRAINING_OUTCOMES),
         message: Type.Union([Type.String(), Type.Null()]),
       }),
       Type.Null(),
@@ -64,18 +62,28 @@ export type ModelView = Static<typeof ModelView>;
 
 export const ModelIdParams = Type.Object({ modelId: Type.String({ minLength: 1, maxLength: 64 }) });
 
-export const ModelListQuery = Type.Object(
-  {
-    type: Type.Optional(ModelTypeSchema),
-    status: Type.Optional(ModelStatusSchema),
-    limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
-    cursor: Type.Optional(Type.String({ maxLength: 200 })),
-  },
-  { additionalProperties: false },
+export const ModelListQuery = PageQuery(
+  { type: Type.Optional(ModelTypeSchema), status: Type.Optional(ModelStatusSchema) },
+  { max: 200, default: 50 },
 );
 export type ModelListQuery = Static<typeof ModelListQuery>;
 
-export const ModelPage = Type.Object({
-  items: Type.Array(ModelView),
-  nextCursor: Type.Union([Type.String(), Type.Null()]),
+export const ModelPage = Page(ModelView);
+
+export const VersionView = Type.Object({
+  version: Type.Integer(),
+  active: Type.Boolean(),
+  outcome: StringEnum(VERSION_OUTCOMES),
+  message: Type.Union([Type.String(), Type.Null()]),
+  metrics: Type.Record(Type.String(), Type.Unknown()),
+  counts: Type.Record(Type.String(), Type.Number()),
+  window: Type.Union([Type.Object({ from: Type.String({ format: 'date-time' }), to: Type.String({ format: 'date-time' }) }), Type.Null()]),
+  trainingSeconds: Type.Number(),
+  createdAt: Type.String({ format: 'date-time' }),
 });
+export type VersionView = Static<typeof VersionView>;
+
+export const VersionListQuery = PageQuery({}, { max: 200, default: 50 });
+export type VersionListQuery = Static<typeof VersionListQuery>;
+
+export const VersionPage = Page(VersionView);

@@ -1,11 +1,19 @@
-import { toIso, type Clock } from '../common/clock.js';
-import { newId } from '../common/ids.js';
-import { decodeNewestFirstCursor, keyOfNewestFirst, toPage, type Page } from '../common/pagination.js';
-import { ConflictError, NotFoundError, ValidationError } from '../http/errors.js';
+import { toIso, type Clock } from '../../common/clock.js';
+import { newId } from '../../common/ids.js';
+import { decodeCursor, decodeNewestFirstCursor, keyOfNewestFirst, toPage, type Page } from '../../common/pagination.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../common/errors.js';
 import { resolveSettings } from './model-config.js';
-import { MODEL_CONFIG_MAX_BYTES, type ModelCreateBody, type ModelListQuery, type ModelView } from './model.schemas.js';
+import type { ModelVersion, ModelVersionStore, TrainingState } from './model-version.store.js';
+import {
+  MODEL_CONFIG_MAX_BYTES,
+  type ModelCreateBody,
+  type ModelListQuery,
+  type ModelView,
+  type VersionListQuery,
+  type VersionView,
+} from './model.schemas.js';
 import type { ModelRecord, ModelStore } from './model.store.js';
-import type { NewJob, TrainingState, TrainingStore } from './training.store.js';
+import type { NewJob } from '../training/training-job.store.js';
 
 export function toModelView(m: ModelRecord, state?: TrainingState): ModelView {
   const last = state?.lastOutcome ?? null;
@@ -25,11 +33,25 @@ export function toModelView(m: ModelRecord, state?: TrainingState): ModelView {
   };
 }
 
-/** The model registry: what exists, of which type, in which state, with which metrics. */
+function toVersionView(v: ModelVersion, activeVersion: number | null): VersionView {
+  return {
+    version: v.version,
+    active: v.version === activeVersion,
+    outcome: v.outcome,
+    message: v.message,
+    metrics: v.metrics,
+    counts: v.counts,
+    window: v.windowStart === null || v.windowEnd === null ? null : { from: toIso(v.windowStart), to: toIso(v.windowEnd) },
+    trainingSeconds: v.trainingSeconds,
+    createdAt: toIso(v.createdAt),
+  };
+}
+
+/** The model registry: what exists, of which type, in which state, with which metrics, and its versions. */
 export class ModelService {
   constructor(
     private readonly store: ModelStore,
-    private readonly training: Pick<TrainingStore, 'getStates'>,
+    private readonly versions: Pick<ModelVersionStore, 'getState' | 'getStates' | 'listVersions'>,
     private readonly clock: Clock,
   ) {}
 
@@ -90,14 +112,28 @@ export class ModelService {
 
   async get(modelId: string): Promise<ModelView> {
     const model = await this.getRecord(modelId);
-    return toModelView(model, (await this.training.getStates([modelId])).get(modelId));
+    return toModelView(model, (await this.versions.getStates([modelId])).get(modelId));
   }
 
   async list(query: ModelListQuery): Promise<Page<ModelView>> {
     const after = decodeNewestFirstCursor(query.cursor);
     const rows = await this.store.list({ type: query.type, status: query.status, after }, query.limit + 1);
     const page = toPage(rows, query.limit, keyOfNewestFirst);
-    const states = await this.training.getStates(page.items.map((m) => m.id));
+    const states = await this.versions.getStates(page.items.map((m) => m.id));
     return { items: page.items.map((m) => toModelView(m, states.get(m.id))), nextCursor: page.nextCursor };
+  }
+
+  async listVersions(modelId: string, query: VersionListQuery): Promise<Page<VersionView>> {
+    await this.getRecord(modelId);
+    const key = decodeCursor(query.cursor);
+    const before = key === undefined ? undefined : Number(key);
+    if (before !== undefined && !Number.isSafeInteger(before))
+      throw ValidationError.field('/cursor', 'is not a cursor this service issued', 'querystring');
+    const [rows, state] = await Promise.all([
+      this.versions.listVersions(modelId, query.limit + 1, before),
+      this.versions.getState(modelId),
+    ]);
+    const page = toPage(rows, query.limit, (v) => String(v.version));
+    return { items: page.items.map((v) => toVersionView(v, state?.activeVersion ?? null)), nextCursor: page.nextCursor };
   }
 }

@@ -1,5 +1,5 @@
-import type { ModelStatus, ModelType } from './model.schemas.js';
-import type { NewJob } from './training.store.js';
+import type { ModelStatus, ModelType } from './model-types.js';
+import type { NewJob } from '../training/training-job.store.js';
 
 export interface ModelRecord {
   id: string;

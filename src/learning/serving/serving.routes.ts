@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { Envelope, errorResponses, ok } from '../http/envelope.js';
-import { ExportQuery, JudgmentsQuery, RankBody, RankQuery, RankResponse } from './learning.schemas.js';
-import { ModelIdParams } from './model.schemas.js';
+import { Envelope, errorResponses, ok } from '../../http/envelope.js';
+import { ExportQuery, JudgmentsQuery, RankBody, RankQuery, RankResponse } from './serving.schemas.js';
+import { ModelIdParams } from '../models/model.schemas.js';
 import type { FileAnswer, ServingService } from './serving.service.js';
 
 export interface ServingRoutesOptions {

@@ -1,49 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { StringEnum } from '../http/string-enum.js';
-
-export const TrainBody = Type.Object(
-  {
-    force: Type.Optional(
-      Type.Boolean({ description: 'Activate the new version even if it is worse on held-out data than the active one.' }),
-    ),
-  },
-  { additionalProperties: false },
-);
-export type TrainBody = Static<typeof TrainBody>;
-
-export const TrainingJobView = Type.Object({
-  jobId: Type.String(),
-  modelId: Type.String(),
-  status: StringEnum(['queued', 'running', 'succeeded', 'failed'] as const),
-  reason: StringEnum(['created', 'manual', 'schedule', 'dataset'] as const),
-  force: Type.Boolean(),
-  requestedAt: Type.String({ format: 'date-time' }),
-});
-export type TrainingJobView = Static<typeof TrainingJobView>;
-
-export const VersionView = Type.Object({
-  version: Type.Integer(),
-  active: Type.Boolean(),
-  outcome: StringEnum(['activated', 'rejected'] as const),
-  message: Type.Union([Type.String(), Type.Null()]),
-  metrics: Type.Record(Type.String(), Type.Unknown()),
-  counts: Type.Record(Type.String(), Type.Number()),
-  window: Type.Union([Type.Object({ from: Type.String({ format: 'date-time' }), to: Type.String({ format: 'date-time' }) }), Type.Null()]),
-  trainingSeconds: Type.Number(),
-  createdAt: Type.String({ format: 'date-time' }),
-});
-export type VersionView = Static<typeof VersionView>;
-
-export const VersionListQuery = Type.Object(
-  {
-    limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
-    cursor: Type.Optional(Type.String({ maxLength: 200 })),
-  },
-  { additionalProperties: false },
-);
-export type VersionListQuery = Static<typeof VersionListQuery>;
-
-export const VersionPage = Type.Object({ items: Type.Array(VersionView), nextCursor: Type.Union([Type.String(), Type.Null()]) });
+import { StringEnum } from '../../http/string-enum.js';
 
 export const RANK_MAX_RESULTS = 1000;
 const FeatureMap = Type.Record(Type.String({ maxLength: 128 }), Type.Number(), {
@@ -120,17 +76,3 @@ export const ExportQuery = Type.Object(
   { additionalProperties: false },
 );
 export type ExportQuery = Static<typeof ExportQuery>;
-
-export const DatasetView = Type.Object({
-  modelId: Type.String(),
-  format: Type.Literal('letor'),
-  bytes: Type.Integer(),
-  rows: Type.Integer(),
-  queries: Type.Integer(),
-  features: Type.Integer(),
-  uploadedAt: Type.String({ format: 'date-time' }),
-  training: Type.Union([TrainingJobView, Type.Null()], {
-    description: 'The training job the upload queued (null when one was already waiting).',
-  }),
-});
-export type DatasetView = Static<typeof DatasetView>;

@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError, ValidationError } from '../http/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../common/errors.js';
 import {
   restoreClickModel,
   toJudgments,
@@ -6,9 +6,9 @@ import {
   type ClickModel,
   type JudgmentList,
   type SerializedClickModel,
-} from './click-models/index.js';
-import type { ExportQuery, JudgmentsQuery, RankBody, RankResponse } from './learning.schemas.js';
-import type { ModelRecord, ModelStore } from './model.store.js';
+} from '../../click-models/index.js';
+import type { ExportQuery, JudgmentsQuery, RankBody, RankResponse } from './serving.schemas.js';
+import type { ModelRecord, ModelStore } from '../models/model.store.js';
 import {
   compileModel,
   deserializeModel,
@@ -20,12 +20,12 @@ import {
   toXgboostJson,
   type CompiledForest,
   type Model,
-} from './ranker/index.js';
-import { behaviourRow } from './training/behaviour-features.js';
-import { encodeExamples } from './training/engagement-run.js';
-import type { EngagementArtifact, RankerArtifact } from './training/ranker-artifact.js';
-import { isUnknownResult } from './training/sessions.js';
-import type { TrainingStore } from './training.store.js';
+} from '../../ranker/index.js';
+import { behaviourRow } from '../training/runs/behaviour-features.js';
+import { encodeExamples } from '../training/runs/engagement-run.js';
+import type { EngagementArtifact, RankerArtifact } from '../training/runs/ranker-artifact.js';
+import { isUnknownResult } from '../training/runs/sessions.js';
+import type { ModelVersionStore } from '../models/model-version.store.js';
 
 type Loaded =
   | { kind: 'click'; click: ClickModel }
@@ -71,18 +71,18 @@ export class ServingService {
 
   constructor(
     private readonly models: ModelStore,
-    private readonly store: Pick<TrainingStore, 'getState' | 'getArtifact'>,
+    private readonly versions: Pick<ModelVersionStore, 'getState' | 'getArtifact'>,
   ) {}
 
   private async active(modelId: string): Promise<Active> {
     const record = await this.models.get(modelId);
     if (!record) throw new NotFoundError(`model ${modelId} not found`);
-    const version = (await this.store.getState(modelId))?.activeVersion ?? null;
+    const version = (await this.versions.getState(modelId))?.activeVersion ?? null;
     if (version === null) throw new ConflictError(`model ${modelId} has no trained version yet (status ${record.status})`);
     const key = `${modelId}@${version}`;
     let loaded = this.cache.get(key);
     if (!loaded) {
-      const artifact = await this.store.getArtifact(modelId, version);
+      const artifact = await this.versions.getArtifact(modelId, version);
       if (artifact === undefined) throw new NotFoundError(`model ${modelId} version ${version} not found`);
       loaded = load(record.type, artifact);
       if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);

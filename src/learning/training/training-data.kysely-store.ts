@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../storage/schema.js';
-import type { FeedbackRow } from './training/feedback-columns.js';
+import type { Database } from '../../storage/schema.js';
+import type { FeedbackRow } from './runs/feedback-columns.js';
 import type { FeedbackCursor, TrainingDataStore } from './training-data.store.js';
 
 export class KyselyTrainingDataStore implements TrainingDataStore {

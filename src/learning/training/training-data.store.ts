@@ -1,4 +1,4 @@
-import type { FeedbackRow } from './training/feedback-columns.js';
+import type { FeedbackRow } from './runs/feedback-columns.js';
 
 /** Keyset position in (eventTime, id) order. */
 export interface FeedbackCursor {

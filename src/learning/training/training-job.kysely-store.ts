@@ -1,20 +1,9 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Database, ModelVersionTable, TrainingJobTable } from '../storage/schema.js';
-import { isUniqueViolation } from '../storage/sql-errors.js';
-import type {
-  CompletedRun,
-  DatasetInfo,
-  DatasetRecord,
-  JobReason,
-  JobStatus,
-  LastOutcome,
-  ModelVersion,
-  NewJob,
-  TrainingJob,
-  TrainingState,
-  TrainingStore,
-  VersionOutcome,
-} from './training.store.js';
+import type { DatabaseCapabilities } from '../../storage/database.js';
+import type { Database, TrainingJobTable } from '../../storage/schema.js';
+import { isUniqueViolation } from '../../storage/sql-errors.js';
+import type { LastOutcome } from '../models/model-version.store.js';
+import type { CompletedRun, JobReason, JobStatus, NewJob, TrainingJob, TrainingJobStore } from './training-job.store.js';
 
 function jobFromRow(row: Selectable<TrainingJobTable>): TrainingJob {
   return {
@@ -35,49 +24,11 @@ function jobFromRow(row: Selectable<TrainingJobTable>): TrainingJob {
   };
 }
 
-function versionFromRow(row: Omit<Selectable<ModelVersionTable>, 'artifact'>): ModelVersion {
-  return {
-    modelId: row.model_id,
-    version: row.version,
-    jobId: row.job_id,
-    outcome: row.outcome as VersionOutcome,
-    message: row.message,
-    metrics: JSON.parse(row.metrics) as Record<string, unknown>,
-    counts: JSON.parse(row.counts) as Record<string, number>,
-    windowStart: row.window_start,
-    windowEnd: row.window_end,
-    trainingSeconds: row.training_seconds,
-    createdAt: row.created_at,
-  };
-}
-
-const VERSION_COLUMNS = [
-  'model_id',
-  'version',
-  'job_id',
-  'outcome',
-  'message',
-  'metrics',
-  'counts',
-  'window_start',
-  'window_end',
-  'training_seconds',
-  'created_at',
-] as const;
-
-export interface TrainingStoreOptions {
-  /**
-   * PostgreSQL: the claim locks the chosen row with FOR UPDATE SKIP LOCKED so concurrent
-   * instances each get a different job. SQLite has one writer at a time, so the plain
-   * UPDATE … WHERE id = (SELECT …) is already atomic.
-   */
-  skipLocked: boolean;
-}
-
-export class KyselyTrainingStore implements TrainingStore {
+export class KyselyTrainingJobStore implements TrainingJobStore {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly options: TrainingStoreOptions,
+    /** The claim locks the chosen row with SKIP LOCKED where it can, so concurrent instances each get a different job. */
+    private readonly capabilities: Pick<DatabaseCapabilities, 'supportsSkipLocked'>,
   ) {}
 
   async enqueue(job: NewJob): Promise<'queued' | 'already-queued'> {
@@ -144,7 +95,7 @@ export class KyselyTrainingStore implements TrainingStore {
               .orderBy('j.run_after')
               .orderBy('j.id')
               .limit(1)
-              .$if(this.options.skipLocked, (q) => q.forUpdate().skipLocked()),
+              .$if(this.capabilities.supportsSkipLocked, (q) => q.forUpdate().skipLocked()),
           )
           .returningAll()
           .executeTakeFirst();
@@ -247,115 +198,4 @@ export class KyselyTrainingStore implements TrainingStore {
       return { version };
     });
   }
-
-  async getState(modelId: string): Promise<TrainingState | undefined> {
-    return (await this.getStates([modelId])).get(modelId);
-  }
-
-  async getStates(modelIds: readonly string[]): Promise<Map<string, TrainingState>> {
-    if (modelIds.length === 0) return new Map();
-    const rows = await this.db.selectFrom('model_training_state').selectAll().where('model_id', 'in', modelIds).execute();
-    return new Map(
-      rows.map((row) => [
-        row.model_id,
-        {
-          modelId: row.model_id,
-          activeVersion: row.active_version,
-          latestVersion: row.latest_version,
-          lastOutcome: row.last_outcome === null ? null : (JSON.parse(row.last_outcome) as LastOutcome),
-          nextRetrainAt: row.next_retrain_at,
-        },
-      ]),
-    );
-  }
-
-  async listVersions(modelId: string, limit: number, beforeVersion?: number): Promise<ModelVersion[]> {
-    const rows = await this.db
-      .selectFrom('model_versions')
-      .select(VERSION_COLUMNS)
-      .where('model_id', '=', modelId)
-      .$if(beforeVersion !== undefined, (q) => q.where('version', '<', beforeVersion as number))
-      .orderBy('version', 'desc')
-      .limit(limit)
-      .execute();
-    return rows.map(versionFromRow);
-  }
-
-  async getArtifact(modelId: string, version: number): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom('model_versions')
-      .select('artifact')
-      .where('model_id', '=', modelId)
-      .where('version', '=', version)
-      .executeTakeFirst();
-    return row?.artifact;
-  }
-
-  async takeDueRetrains(now: number, limit: number): Promise<string[]> {
-    const rows = await this.db
-      .updateTable('model_training_state')
-      .set({ next_retrain_at: null })
-      .where('model_id', 'in', (eb) =>
-        eb
-          .selectFrom('model_training_state as s')
-          .select('s.model_id')
-          .where('s.next_retrain_at', '<=', now)
-          .orderBy('s.next_retrain_at')
-          .limit(limit)
-          .$if(this.options.skipLocked, (q) => q.forUpdate().skipLocked()),
-      )
-      .returning('model_id')
-      .execute();
-    return rows.map((r) => r.model_id);
-  }
-
-  async saveDataset(d: DatasetRecord): Promise<void> {
-    const values = {
-      format: d.format,
-      content: d.content,
-      bytes: d.bytes,
-      rows: d.rows,
-      queries: d.queries,
-      features: d.features,
-      uploaded_at: d.uploadedAt,
-    };
-    await this.db
-      .insertInto('training_datasets')
-      .values({ model_id: d.modelId, ...values })
-      .onConflict((oc) => oc.column('model_id').doUpdateSet(values))
-      .execute();
-  }
-
-  async getDataset(modelId: string): Promise<DatasetRecord | undefined> {
-    const row = await this.db.selectFrom('training_datasets').selectAll().where('model_id', '=', modelId).executeTakeFirst();
-    return row ? { ...toInfo(row), content: row.content } : undefined;
-  }
-
-  async getDatasetInfo(modelId: string): Promise<DatasetInfo | undefined> {
-    const row = await this.db
-      .selectFrom('training_datasets')
-      .select(['model_id', 'format', 'bytes', 'rows', 'queries', 'features', 'uploaded_at'])
-      .where('model_id', '=', modelId)
-      .executeTakeFirst();
-    return row ? toInfo(row) : undefined;
-  }
-}
-
-function toInfo(row: {
-  model_id: string;
-  bytes: number;
-  rows: number;
-  queries: number;
-  features: number;
-  uploaded_at: number;
-}): DatasetInfo {
-  return {
-    modelId: row.model_id,
-    format: 'letor',
-    bytes: Number(row.bytes),
-    rows: row.rows,
-    queries: row.queries,
-    features: row.features,
-    uploadedAt: row.uploaded_at,
-  };
 }

@@ -1,6 +1,5 @@
 import { Piscina } from 'piscina';
-import type { TrainingInput, TrainingOutput } from './training/protocol.js';
-import { runTraining } from './training/run-training.js';
+import type { TrainingInput, TrainingOutput } from './runs/protocol.js';
 
 /** Runs training somewhere other than the HTTP event loop. */
 export interface TrainingRunner {
@@ -22,7 +21,7 @@ export class PiscinaTrainingRunner implements TrainingRunner {
     if (!this.pool) {
       const fromSource = import.meta.url.endsWith('.ts');
       this.pool = new Piscina({
-        filename: new URL(`./training/training.worker.${fromSource ? 'ts' : 'js'}`, import.meta.url).href,
+        filename: new URL(`./runs/training.worker.${fromSource ? 'ts' : 'js'}`, import.meta.url).href,
         minThreads: 0,
         maxThreads: this.threads,
         idleTimeout: 60_000,
@@ -42,9 +41,3 @@ export class PiscinaTrainingRunner implements TrainingRunner {
     await pool?.destroy();
   }
 }
-
-/** Same code on the calling thread: for service unit tests only. */
-export const inlineTrainingRunner: TrainingRunner = {
-  run: async (input) => runTraining(input),
-  close: async () => undefined,
-};

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Envelope, errorResponses, ok } from '../http/envelope.js';
-import { TrainBody, TrainingJobView, VersionListQuery, VersionPage } from './learning.schemas.js';
-import { ModelIdParams } from './model.schemas.js';
+import { Envelope, errorResponses, ok } from '../../http/envelope.js';
+import { ModelIdParams } from '../models/model.schemas.js';
+import { TrainBody, TrainingJobView } from './training.schemas.js';
 import type { TrainingService } from './training.service.js';
 
 export interface TrainingRoutesOptions {
-  trainingService: Pick<TrainingService, 'requestTraining' | 'listVersions'>;
+  trainingService: Pick<TrainingService, 'requestTraining'>;
 }
 
 export const trainingRoutes: FastifyPluginAsyncTypebox<TrainingRoutesOptions> = async (app, { trainingService }) => {
@@ -26,19 +26,5 @@ export const trainingRoutes: FastifyPluginAsyncTypebox<TrainingRoutesOptions> = 
       },
     },
     async (request, reply) => reply.status(202).send(ok(await trainingService.requestTraining(request.params.modelId, request.body))),
-  );
-
-  app.get(
-    '/api/nous/learn/models/:modelId/versions',
-    {
-      schema: {
-        tags: ['models'],
-        summary: "A model's trained versions, newest first, with metrics, window and counts",
-        params: ModelIdParams,
-        querystring: VersionListQuery,
-        response: { 200: Envelope(VersionPage), ...errorResponses(400, 404) },
-      },
-    },
-    async (request) => ok(await trainingService.listVersions(request.params.modelId, request.query)),
   );
 };

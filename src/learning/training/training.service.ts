@@ -1,17 +1,18 @@
 import { performance } from 'node:perf_hooks';
-import { toIso, type Clock } from '../common/clock.js';
-import { newId } from '../common/ids.js';
-import { decodeCursor, toPage, type Page } from '../common/pagination.js';
-import { ConflictError, NotFoundError, ValidationError } from '../http/errors.js';
-import type { TrainBody, TrainingJobView, VersionListQuery, VersionView } from './learning.schemas.js';
-import { resolveSettings, type ModelSettings } from './model-config.js';
-import type { ModelStatus } from './model.schemas.js';
-import type { ModelRecord, ModelStore } from './model.store.js';
-import { appendRow, emptyColumns, type FeedbackColumns } from './training/feedback-columns.js';
-import type { TrainingInput, TrainingOutput } from './training/protocol.js';
+import { toIso, type Clock } from '../../common/clock.js';
+import { newId } from '../../common/ids.js';
+import { ConflictError, NotFoundError } from '../../common/errors.js';
+import type { DatasetStore } from '../datasets/dataset.store.js';
+import type { ModelVersionStore } from '../models/model-version.store.js';
+import { resolveSettings, type ModelSettings } from '../models/model-config.js';
+import type { ModelStatus } from '../models/model-types.js';
+import type { ModelRecord, ModelStore } from '../models/model.store.js';
+import { appendRow, emptyColumns, type FeedbackColumns } from './runs/feedback-columns.js';
+import type { TrainingInput, TrainingOutput } from './runs/protocol.js';
 import type { TrainingDataStore, FeedbackCursor } from './training-data.store.js';
 import type { TrainingRunner } from './training-pool.js';
-import type { CompletedRun, ModelVersion, NewJob, TrainingJob, TrainingStore } from './training.store.js';
+import type { CompletedRun, NewJob, TrainingJob, TrainingJobStore } from './training-job.store.js';
+import type { TrainBody, TrainingJobView } from './training.schemas.js';
 
 export interface TrainingOptions {
   /** Identifies this instance in job leases. */
@@ -51,20 +52,6 @@ export function toJobView(
   };
 }
 
-function toVersionView(v: ModelVersion, activeVersion: number | null): VersionView {
-  return {
-    version: v.version,
-    active: v.version === activeVersion,
-    outcome: v.outcome,
-    message: v.message,
-    metrics: v.metrics,
-    counts: v.counts,
-    window: v.windowStart === null || v.windowEnd === null ? null : { from: toIso(v.windowStart), to: toIso(v.windowEnd) },
-    trainingSeconds: v.trainingSeconds,
-    createdAt: toIso(v.createdAt),
-  };
-}
-
 function needsFeedback(s: ModelSettings): boolean {
   return s.kind !== 'ranker' || s.trainingData === 'feedback';
 }
@@ -78,7 +65,9 @@ const fmt = (x: number | null): string => (x === null ? 'n/a' : x.toPrecision(5)
 export class TrainingService {
   constructor(
     private readonly models: ModelStore,
-    private readonly store: TrainingStore,
+    private readonly jobs: TrainingJobStore,
+    private readonly versions: Pick<ModelVersionStore, 'getState' | 'getArtifact' | 'takeDueRetrains'>,
+    private readonly datasets: Pick<DatasetStore, 'get' | 'getInfo'>,
     private readonly data: TrainingDataStore,
     private readonly runner: TrainingRunner,
     private readonly clock: Clock,
@@ -102,19 +91,19 @@ export class TrainingService {
   async requestTraining(modelId: string, body: TrainBody): Promise<TrainingJobView> {
     const model = await this.model(modelId);
     if (model.status === 'archived') throw new ConflictError(`model ${modelId} is archived`);
-    const open = await this.store.openJobs(modelId);
+    const open = await this.jobs.openJobs(modelId);
     if (open.length > 0) {
       const running = open.some((j) => j.status === 'running');
       throw new ConflictError(`model ${modelId} ${running ? 'is already training' : 'already has a training run queued'}`);
     }
     const settings = resolveSettings(model.type, model.config);
-    if (settings.kind === 'ranker' && settings.trainingData === 'dataset' && !(await this.store.getDatasetInfo(modelId))) {
+    if (settings.kind === 'ranker' && settings.trainingData === 'dataset' && !(await this.datasets.getInfo(modelId))) {
       throw new ConflictError(
         `ranker ${modelId} trains from an uploaded dataset and none was uploaded: POST it to /api/nous/learn/models/${modelId}/dataset`,
       );
     }
     const job = this.newJob(modelId, 'manual', body.force ?? false);
-    if ((await this.store.enqueue(job)) === 'already-queued') throw new ConflictError(`model ${modelId} already has a training run queued`);
+    if ((await this.jobs.enqueue(job)) === 'already-queued') throw new ConflictError(`model ${modelId} already has a training run queued`);
     return toJobView(job);
   }
 
@@ -123,32 +112,21 @@ export class TrainingService {
     return { id: newId(), modelId, reason, force, runAfter: now, requestedAt: now };
   }
 
-  async listVersions(modelId: string, query: VersionListQuery): Promise<Page<VersionView>> {
-    await this.model(modelId);
-    const key = decodeCursor(query.cursor);
-    const before = key === undefined ? undefined : Number(key);
-    if (before !== undefined && !Number.isSafeInteger(before))
-      throw ValidationError.field('/cursor', 'is not a cursor this service issued', 'querystring');
-    const [rows, state] = await Promise.all([this.store.listVersions(modelId, query.limit + 1, before), this.store.getState(modelId)]);
-    const page = toPage(rows, query.limit, (v) => String(v.version));
-    return { items: page.items.map((v) => toVersionView(v, state?.activeVersion ?? null)), nextCursor: page.nextCursor };
-  }
-
   /** Queues retrains whose schedule is due; returns how many were queued. */
   async scheduleDue(): Promise<number> {
     let queued = 0;
-    for (const modelId of await this.store.takeDueRetrains(this.clock.now(), 100)) {
-      if ((await this.store.enqueue(this.newJob(modelId, 'schedule'))) === 'queued') queued += 1;
+    for (const modelId of await this.versions.takeDueRetrains(this.clock.now(), 100)) {
+      if ((await this.jobs.enqueue(this.newJob(modelId, 'schedule'))) === 'queued') queued += 1;
     }
     return queued;
   }
 
   /** Claims and runs one due job; false when there was none. */
   async runNext(): Promise<boolean> {
-    const job = await this.store.claim(this.options.owner, this.clock.now(), this.options.leaseMs);
+    const job = await this.jobs.claim(this.options.owner, this.clock.now(), this.options.leaseMs);
     if (!job) return false;
     const heartbeat = setInterval(() => {
-      this.store.extendLease(job.id, this.options.owner, this.clock.now() + this.options.leaseMs).catch(() => undefined);
+      this.jobs.extendLease(job.id, this.options.owner, this.clock.now() + this.options.leaseMs).catch(() => undefined);
     }, this.options.heartbeatMs);
     heartbeat.unref();
     try {
@@ -180,7 +158,7 @@ export class TrainingService {
   private async execute(job: TrainingJob): Promise<void> {
     const now = this.clock.now();
     const model = await this.models.get(job.modelId);
-    const state = await this.store.getState(job.modelId);
+    const state = await this.versions.getState(job.modelId);
     const activeVersion = state?.activeVersion ?? null;
     const base = { jobId: job.id, owner: this.options.owner };
     const fail = (message: string, retrainEveryMs?: number) =>
@@ -212,19 +190,19 @@ export class TrainingService {
     try {
       if (needsFeedback(settings)) input.feedback = await this.readWindow(window);
       if (settings.kind === 'ranker' && settings.trainingData === 'dataset') {
-        const dataset = await this.store.getDataset(job.modelId);
+        const dataset = await this.datasets.get(job.modelId);
         if (dataset) input.dataset = dataset.content;
       }
       if (settings.kind === 'ranker' && settings.trainingData === 'feedback' && settings.clickModel !== undefined) {
         const source = await this.models.get(settings.clickModel);
         if (!source || source.type !== 'click_model')
           return void (await fail(`config.clickModel ${settings.clickModel} is not a click_model`, settings.retrainEveryMs));
-        const sourceState = await this.store.getState(source.id);
+        const sourceState = await this.versions.getState(source.id);
         if (sourceState?.activeVersion == null)
           return void (await fail(`click model ${source.id} has no trained version yet`, settings.retrainEveryMs));
-        input.judgmentsArtifact = await this.store.getArtifact(source.id, sourceState.activeVersion);
+        input.judgmentsArtifact = await this.versions.getArtifact(source.id, sourceState.activeVersion);
       }
-      if (activeVersion !== null) input.activeArtifact = await this.store.getArtifact(job.modelId, activeVersion);
+      if (activeVersion !== null) input.activeArtifact = await this.versions.getArtifact(job.modelId, activeVersion);
     } catch (error) {
       return void (await fail(`could not read the training data: ${(error as Error).message}`, settings.retrainEveryMs));
     }
@@ -312,6 +290,6 @@ export class TrainingService {
 
   private async complete(run: CompletedRun): Promise<void> {
     // 'lease-lost': another instance took the job over after ours looked dead; its result stands.
-    await this.store.complete(run);
+    await this.jobs.complete(run);
   }
 }

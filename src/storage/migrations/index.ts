@@ -5,6 +5,7 @@ import * as experimentCovariates from './0003-experiment-covariates.js';
 import * as modelTraining from './0004-model-training.js';
 import * as variantSums from './0005-variant-sums.js';
 import * as apiKeys from './0006-api-keys.js';
+import * as dropJobState from './0007-drop-job-state.js';
 
 /**
  * Migrations are listed here rather than read from the directory so that the compiled
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0004-model-training': modelTraining,
   '0005-variant-sums': variantSums,
   '0006-api-keys': apiKeys,
+  '0007-drop-job-state': dropJobState,
 };

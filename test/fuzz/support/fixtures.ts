@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { simulateClickLog } from '../../../src/learning/click-models/index.js';
+import { simulateClickLog } from '../../../src/click-models/index.js';
 import { postJson, request } from '../../support/http.js';
 import type { TestApp } from '../../support/test-app.js';
 import { syntheticLetor } from '../../learning/support/synthetic-letor.js';
@@ -95,7 +95,7 @@ export async function learningFixtures(t: TestApp): Promise<Fixtures> {
       headers: { 'content-type': 'text/plain' },
     }),
   );
-  await t.container.learning.trainingService.runUntilIdle();
+  await t.container.learning.services.trainingService.runUntilIdle();
   await created(postJson(t.app, MODELS, { modelId: 'rk2', name: 'rk2', type: 'ranker', config: { trainingData: 'dataset' } }));
   await created(postJson(t.app, MODELS, { modelId: 'ep', name: 'ep', type: 'engagement_predictor', config: { target: 'click' } }));
   for (const modelId of ['cm', 'rk']) {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
-import { ERROR_STATUS } from '../../../src/http/errors.js';
+import { ERROR_STATUS } from '../../../src/common/errors.js';
 import type { TestApp } from '../../support/test-app.js';
 import { createFingerprinter, fingerprintDiff, type Fingerprint } from './fingerprint.js';
 import {

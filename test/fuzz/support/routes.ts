@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { METRIC_NAMES } from '../../../src/experiments/metric-catalogue.js';
-import { MODEL_STATUSES, MODEL_TYPES } from '../../../src/learning/model.schemas.js';
-import { EXPERIMENT_STATUSES } from '../../../src/experiments/experiment.schemas.js';
+import { METRIC_NAMES } from '../../../src/vocabulary/index.js';
+import { MODEL_STATUSES, MODEL_TYPES } from '../../../src/learning/models/model-types.js';
+import { EXPERIMENT_STATES } from '../../../src/experiments/lifecycle/lifecycle.js';
 import { syntheticLetor } from '../../learning/support/synthetic-letor.js';
 import type { FuzzRequest, RouteSpec } from './harness.js';
 
@@ -267,7 +267,15 @@ export function feedbackSpecs(fx: Fixtures): RouteSpec[] {
     {
       method: 'GET',
       path: '/api/cortex/feedback',
-      query: { sessionId, queryId: id, since: isoAny, until: isoAny, limit: limit(1000), cursor },
+      query: {
+        sessionId,
+        queryId: id,
+        since: isoAny,
+        until: isoAny,
+        order: fc.constantFrom('oldest', 'newest'),
+        limit: limit(1000),
+        cursor,
+      },
     },
     // Erasing is a valid request that changes the database: keep the fixture sessions mostly.
     { method: 'DELETE', path: '/api/cortex/feedback', query: { sessionId: fc.oneof(id, fc.constantFrom('nobody')) } },
@@ -278,6 +286,7 @@ export function platformSpecs(): RouteSpec[] {
   return [
     { method: 'GET', path: '/healthz', runs: 60 },
     { method: 'GET', path: '/readyz', runs: 60 },
+    { method: 'GET', path: '/api/system', runs: 40 },
     { method: 'GET', path: '/openapi.json', rawSuccess: true, runs: 40 },
   ];
 }
@@ -293,7 +302,7 @@ export function experimentSpecs(fx: Fixtures): RouteSpec[] {
   return [
     { method: 'POST', path: EXP, body: experimentBody, runs: 250 },
     { method: 'GET', path: `${EXP}/{experimentId}`, params, runs: 100 },
-    { method: 'GET', path: EXP, query: { status: fc.constantFrom(...EXPERIMENT_STATUSES), limit: limit(200), cursor }, runs: 100 },
+    { method: 'GET', path: EXP, query: { status: fc.constantFrom(...EXPERIMENT_STATES), limit: limit(200), cursor }, runs: 100 },
     { method: 'POST', path: `${EXP}/{experimentId}/assign`, params, body: assignBody, runs: 200 },
     { method: 'POST', path: '/api/nous/ab-testing/assign', body: assignBody, runs: 200 },
     {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../support/test-app.js';
-import { databaseKinds, type DatabaseKind } from '../../support/test-database.js';
+import { type DatabaseKind, describeOnEveryDatabase } from '../../support/test-database.js';
 import { createFuzzContext, fuzzRoute, resync, statusSummary, type FuzzContext, type RouteSpec } from './harness.js';
 import { NO_FIXTURES, type Fixtures } from './routes.js';
 
@@ -17,7 +17,7 @@ export function describeFuzz(
   specs: (fx: Fixtures) => RouteSpec[],
   extra?: (get: () => FuzzContext, kind: DatabaseKind) => void,
 ): void {
-  describe.each(databaseKinds())(`${title} on %s`, (kind) => {
+  describeOnEveryDatabase(title, (kind) => {
     let t: TestApp | undefined;
     let ctx: FuzzContext | undefined;
     let live: RouteSpec[] = [];

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import type { SearchSession } from '../../../src/learning/click-models/index.js';
+import type { SearchSession } from '../../../src/click-models/index.js';
 import { postJson } from '../../support/http.js';
 
 export interface FeedbackItem {

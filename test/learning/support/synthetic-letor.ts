@@ -1,4 +1,4 @@
-import { mulberry32 } from '../../../src/learning/click-models/index.js';
+import { mulberry32 } from '../../../src/random/index.js';
 
 /**
  * A seeded LETOR file whose labels (0–4) follow features 1–3 with noise and ignore 4–F, so a

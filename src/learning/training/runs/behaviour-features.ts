@@ -1,5 +1,6 @@
-import type { SearchSession } from '../click-models/index.js';
-import { CLICK_ACTIONS, SATISFIED_DWELL_MS, type FeedbackColumns } from './feedback-columns.js';
+import type { SearchSession } from '../../../click-models/index.js';
+import { isClick, isSatisfiedClick } from '../../../vocabulary/index.js';
+import type { FeedbackColumns } from './feedback-columns.js';
 import { isUnknownResult } from './sessions.js';
 
 /**
@@ -103,10 +104,10 @@ export function buildBehaviourTable(cols: FeedbackColumns, sessions: readonly Se
     const a = acc(q, r);
     const action = cols.action[i];
     const dwell = cols.dwellTime[i];
-    if (action != null && CLICK_ACTIONS.has(action) && dwell != null) {
+    if (isClick(action) && dwell != null) {
       a.dwellSum += dwell;
       a.dwellN += 1;
-      if (dwell >= SATISFIED_DWELL_MS) a.satisfied += 1;
+      if (isSatisfiedClick(action, dwell)) a.satisfied += 1;
     }
     const rating = cols.rating[i];
     if (rating != null) {

@@ -1,4 +1,4 @@
-import type { EngagementSettings } from '../model-config.js';
+import type { EngagementSettings } from '../../models/model-config.js';
 import {
   binaryReport,
   compileModel,
@@ -9,15 +9,9 @@ import {
   toProbability,
   train,
   type Dataset,
-} from '../ranker/index.js';
-import {
-  CLICK_ACTIONS,
-  IMPRESSION_ACTION,
-  SATISFIED_DWELL_MS,
-  emptyColumns,
-  groupBySearch,
-  type FeedbackColumns,
-} from './feedback-columns.js';
+} from '../../../ranker/index.js';
+import { isClick, isImpression, isSatisfiedClick } from '../../../vocabulary/index.js';
+import { emptyColumns, groupBySearch, type FeedbackColumns } from './feedback-columns.js';
 import { finiteOrNull, type TrainingInput, type TrainingOutput } from './protocol.js';
 import { CATEGORICAL_FEATURES, ENGAGEMENT_FEATURES, type CategoricalFeature, type EngagementArtifact } from './ranker-artifact.js';
 import { trainParams } from './tree-params.js';
@@ -57,13 +51,13 @@ export function engagementExamples(cols: FeedbackColumns, target: EngagementSett
     const positive = new Set<string>();
     for (const i of rows) {
       const action = cols.action[i];
-      if (action == null || !CLICK_ACTIONS.has(action) || cols.resultId[i] == null) continue;
-      if (target === 'click' || (cols.dwellTime[i] ?? 0) >= SATISFIED_DWELL_MS) positive.add(cols.resultId[i] as string);
+      if (!isClick(action) || cols.resultId[i] == null) continue;
+      if (target === 'click' || isSatisfiedClick(action, cols.dwellTime[i])) positive.add(cols.resultId[i] as string);
     }
     for (const i of rows) {
       const id = cols.resultId[i];
       const pos = cols.position[i];
-      if (cols.action[i] !== IMPRESSION_ACTION || id == null || pos == null) continue;
+      if (!isImpression(cols.action[i]) || id == null || pos == null) continue;
       const time = cols.eventTime[i] as number;
       examples.push({
         ...context,

@@ -48,12 +48,6 @@ export function appendRow(cols: FeedbackColumns, row: FeedbackRow): void {
   for (const key of Object.keys(cols) as (keyof FeedbackColumns)[]) (cols[key] as unknown[]).push(row[key]);
 }
 
-/** Actions that mean the result was clicked (a cart add or a purchase needs a click first). */
-export const CLICK_ACTIONS: ReadonlySet<string> = new Set(['click', 'add_to_cart', 'purchase', 'conversion']);
-export const IMPRESSION_ACTION = 'impression';
-/** Dwell time from which a click counts as satisfied (the experiments' satisfied_click_rate uses the same). */
-export const SATISFIED_DWELL_MS = 30_000;
-
 /** Row indices grouped by queryId (one search), in first-seen order. */
 export function groupBySearch(cols: FeedbackColumns): number[][] {
   const groups = new Map<string, number[]>();

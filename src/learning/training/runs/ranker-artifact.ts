@@ -1,4 +1,4 @@
-import type { Model } from '../ranker/index.js';
+import type { Model } from '../../../ranker/index.js';
 import type { BehaviourTable } from './behaviour-features.js';
 
 /** A stored ranker version: the tree model plus what serving needs to build its feature rows. */

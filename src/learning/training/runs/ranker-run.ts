@@ -1,5 +1,5 @@
-import { fitClickModel, restoreClickModel, toJudgments, type SerializedClickModel } from '../click-models/index.js';
-import type { RankerSettings } from '../model-config.js';
+import { fitClickModel, restoreClickModel, toJudgments, type SerializedClickModel } from '../../../click-models/index.js';
+import type { RankerSettings } from '../../models/model-config.js';
 import {
   compareToBaselines,
   compileModel,
@@ -11,7 +11,7 @@ import {
   splitForValidation,
   train,
   type Dataset,
-} from '../ranker/index.js';
+} from '../../../ranker/index.js';
 import { behaviourRow, buildBehaviourTable, featureNamesOf, type BehaviourTable } from './behaviour-features.js';
 import { emptyColumns } from './feedback-columns.js';
 import { finiteOrNull, type TrainingInput, type TrainingOutput } from './protocol.js';

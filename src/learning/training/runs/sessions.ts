@@ -1,5 +1,6 @@
-import { inferSessionsFromClicksOnly, type SearchSession } from '../click-models/index.js';
-import { CLICK_ACTIONS, IMPRESSION_ACTION, groupBySearch, type FeedbackColumns } from './feedback-columns.js';
+import { inferSessionsFromClicksOnly, type SearchSession } from '../../../click-models/index.js';
+import { isClick, isImpression } from '../../../vocabulary/index.js';
+import { groupBySearch, type FeedbackColumns } from './feedback-columns.js';
 
 /**
  * A rank above the last click of a click-only search whose result id nobody logged: the
@@ -43,10 +44,10 @@ export function buildSessions(cols: FeedbackColumns, maxDepth: number): { sessio
       const action = cols.action[i];
       const id = cols.resultId[i];
       const pos = cols.position[i];
-      if (action === IMPRESSION_ACTION) hasImpressions = true;
+      if (isImpression(action)) hasImpressions = true;
       if (id == null) continue;
       if (pos != null && pos <= maxDepth && !shown.has(pos)) shown.set(pos, id);
-      if (action != null && CLICK_ACTIONS.has(action)) {
+      if (isClick(action)) {
         clicked.add(id);
         if (pos != null && pos <= maxDepth) deepestClick = Math.max(deepestClick, pos);
       }

@@ -1,0 +1,104 @@
+import type { Clock } from '../common/clock.js';
+import type { DomainModule } from '../common/module.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { DatabaseHandle } from '../storage/database.js';
+import { KyselyAttributionStore } from './attribution/attribution.kysely-store.js';
+import { AttributionService } from './attribution/attribution.service.js';
+import { CovariateService } from './attribution/covariate.service.js';
+import { KyselyPreExposureCovariates } from './attribution/pre-exposure-covariates.kysely-store.js';
+import { KyselyExperimentStore } from './definition/experiment.kysely-store.js';
+import { experimentRoutes } from './definition/experiment.routes.js';
+import { ExperimentService } from './definition/experiment.service.js';
+import { assignmentRoutes } from './exposure/assignment.routes.js';
+import { AssignmentService } from './exposure/assignment.service.js';
+import { KyselyExposureStore } from './exposure/exposure.kysely-store.js';
+import { experimentLifecycleRoutes } from './lifecycle/experiment-lifecycle.routes.js';
+import { ExperimentLifecycleService } from './lifecycle/experiment-lifecycle.service.js';
+import { KyselyPlanningStore } from './results/planning.kysely-store.js';
+import { PowerService } from './results/power.service.js';
+import { KyselyResultsStore } from './results/results.kysely-store.js';
+import { resultsRoutes } from './results/results.routes.js';
+import { ResultsService } from './results/results.service.js';
+
+export interface ExperimentsDependencies {
+  database: DatabaseHandle;
+  clock: Clock;
+  metrics?: Pick<Metrics, 'exposures'>;
+}
+
+export interface ExperimentsServices {
+  experimentService: ExperimentService;
+  lifecycleService: ExperimentLifecycleService;
+  assignmentService: AssignmentService;
+  attributionService: AttributionService;
+  covariateService: CovariateService;
+  resultsService: ResultsService;
+  powerService: PowerService;
+}
+
+export type ExperimentsModule = DomainModule<ExperimentsServices>;
+
+/**
+ * A/B experiments: definition (create, read, list), lifecycle (moves, edits, phases, the audit
+ * log), exposure (assign over the pure assignment/ hashing), attribution (feedback → per-unit
+ * sums) and results (statistics, SRM, power). The sub-domains talk through the callbacks wired here.
+ */
+export function createExperimentsModule({ database, clock, metrics }: ExperimentsDependencies): ExperimentsModule {
+  const experimentStore = new KyselyExperimentStore(database.db);
+  const exposureStore = new KyselyExposureStore(database.db);
+  const resultsStore = new KyselyResultsStore(database.db);
+
+  const experimentService = new ExperimentService(experimentStore, clock);
+  const load = (id: string) => experimentService.load(id);
+  const covariateService = new CovariateService(new KyselyPreExposureCovariates(database.db));
+  // First exposures queue their pre-exposure covariates once committed.
+  const assignmentService = new AssignmentService(experimentStore, exposureStore, clock, load, metrics, (rows) =>
+    covariateService.enqueue(rows),
+  );
+  const attributionService = new AttributionService(new KyselyAttributionStore(database.db, database.capabilities), clock);
+  const resultsService = new ResultsService(
+    resultsStore,
+    experimentStore,
+    exposureStore,
+    attributionService,
+    covariateService,
+    load,
+    clock,
+  );
+  // Every applied change reloads the assignment cache; shipping is checked against the SRM verdict.
+  const lifecycleService = new ExperimentLifecycleService(
+    experimentStore,
+    clock,
+    load,
+    () => assignmentService.invalidate(),
+    (e) => resultsService.srm(e),
+  );
+  const powerService = new PowerService(new KyselyPlanningStore(database.db), resultsStore, load, clock);
+
+  return {
+    services: {
+      experimentService,
+      lifecycleService,
+      assignmentService,
+      attributionService,
+      covariateService,
+      resultsService,
+      powerService,
+    },
+    routes: async (app) => {
+      await app.register(experimentRoutes, { experimentService });
+      await app.register(experimentLifecycleRoutes, { lifecycleService, experimentService });
+      await app.register(assignmentRoutes, { assignmentService });
+      await app.register(resultsRoutes, { resultsService, powerService });
+    },
+    // Each is safe on several instances at once: lifecycle moves are compare-and-set,
+    // attribution holds a lock, covariates are insert-if-absent, the cache poll only reads.
+    tasks: [
+      { name: 'experiment-scheduler', intervalMs: 1000, run: () => lifecycleService.applyDue(), observed: true },
+      { name: 'attribution', intervalMs: 2000, run: () => attributionService.catchUp(), observed: true },
+      { name: 'experiment-cache-poll', intervalMs: 1000, run: () => assignmentService.refreshIfChanged() },
+      { name: 'pre-exposure-covariates', intervalMs: 1000, run: () => covariateService.drain(), observed: true },
+    ],
+    close: async () => undefined,
+  };
+}

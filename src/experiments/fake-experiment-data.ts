@@ -1,0 +1,68 @@
+import { emptyStats, type UnitStats } from '../vocabulary/index.js';
+import { planAttribution, type AttributableItem } from './attribution/attribution.js';
+import type { ExperimentEvent, ExperimentRecord, PhaseRecord } from './definition/experiment.store.js';
+import type { ExposureRecord } from './exposure/exposure.store.js';
+
+/** An exposed unit as experiment_units holds it: the exposure and the unit's sums so far. */
+export interface UnitRow {
+  exposure: ExposureRecord;
+  stats: UnitStats;
+}
+
+/**
+ * The in-memory tables the experiments fakes share, as the Kysely stores share one database:
+ * definitions and phases, exposed units, searches, variant-day counts and sums, covariates. The
+ * feedback the read models aggregate belongs to the feedback module, so it is handed in (a fake
+ * feedback store's items, in tests). Test code only: excluded from the build like every fake.
+ */
+export class FakeExperimentData {
+  readonly experiments = new Map<string, ExperimentRecord>();
+  readonly events: ExperimentEvent[] = [];
+  readonly phases: PhaseRecord[] = [];
+  /** Bumped by every write to experiments (the revision the assignment cache polls). */
+  changes = 0;
+  readonly units = new Map<string, UnitRow>();
+  /** searchKey → has_click. */
+  readonly searches = new Map<string, number>();
+  readonly variantUnits = new Map<string, { experimentId: string; phase: number; variantId: string; day: number; units: number }>();
+  readonly variantSums = new Map<
+    string,
+    {
+      experimentId: string;
+      phase: number;
+      variantId: string;
+      day: number;
+      metric: string;
+      sx: number;
+      sy: number;
+      sxx: number;
+      syy: number;
+      sxy: number;
+    }
+  >();
+  /** unitKey + metric → the unit's covariate for that metric. */
+  readonly covariates = new Map<string, { x: number; y: number; source: 'assign' | 'pre_exposure' }>();
+  /** Feedback item ids already attributed. */
+  readonly attributed = new Set<string>();
+
+  constructor(readonly feedback: () => readonly AttributableItem[] = () => []) {}
+}
+
+export const unitKey = (experimentId: string, phase: number, unitId: string) => `${experimentId}\u0000${phase}\u0000${unitId}`;
+
+/** One session's items folded exactly as attribution folds them (arrival order), for the fake read models. */
+export function foldSession(items: readonly AttributableItem[]): UnitStats {
+  if (items.length === 0) return emptyStats();
+  const sessionId = items[0]!.sessionId;
+  const window = {
+    experimentId: '',
+    phase: 0,
+    unitId: sessionId,
+    variantId: '',
+    exposedAt: -Infinity,
+    phaseEndedAt: null,
+    stats: emptyStats(),
+  };
+  const ordered = [...items].sort((a, b) => (a.id < b.id ? -1 : 1));
+  return planAttribution(ordered, new Map([[sessionId, [window]]]), new Map()).units[0]?.stats ?? emptyStats();
+}

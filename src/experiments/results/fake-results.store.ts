@@ -1,0 +1,73 @@
+import { linearValue, metricDefinition, startingValues, type MetricName } from '../../vocabulary/index.js';
+import { FakeExperimentData, unitKey } from '../fake-experiment-data.js';
+import type { CovariateSums, DailyMetricSums, ResultsStore } from './results.store.js';
+
+/** In-memory ResultsStore over the shared fake tables; test/contract holds it to the Kysely store. */
+export class FakeResultsStore implements ResultsStore {
+  constructor(readonly data = new FakeExperimentData()) {}
+
+  async dailySums(experimentId: string, phase: number, metrics: readonly MetricName[]): Promise<DailyMetricSums[]> {
+    const out: DailyMetricSums[] = [];
+    for (const u of this.data.variantUnits.values()) {
+      if (u.experimentId !== experimentId || u.phase !== phase) continue;
+      const entry: DailyMetricSums = { variantId: u.variantId, day: u.day, sums: {} };
+      for (const m of metrics) {
+        const { x, y } = startingValues(m);
+        const n = u.units;
+        const s = { n, sumX: n * x, sumY: n * y, sumX2: n * x * x, sumY2: n * y * y, sumXY: n * x * y };
+        const changes = this.data.variantSums.get(`${experimentId}\u0000${phase}\u0000${u.variantId}\u0000${u.day}\u0000${m}`);
+        if (changes) {
+          s.sumX += changes.sx;
+          s.sumY += changes.sy;
+          s.sumX2 += changes.sxx;
+          s.sumY2 += changes.syy;
+          s.sumXY += changes.sxy;
+        }
+        entry.sums[m] = s;
+      }
+      out.push(entry);
+    }
+    return out;
+  }
+
+  async metricsWithCovariates(experimentId: string, phase: number): Promise<string[]> {
+    const prefix = `${experimentId}\u0000${phase}\u0000`;
+    const metrics = new Set<string>();
+    for (const key of this.data.covariates.keys()) if (key.startsWith(prefix)) metrics.add(key.slice(key.lastIndexOf('\u0000') + 1));
+    return [...metrics];
+  }
+
+  async covariateSums(experimentId: string, phase: number, metric: MetricName): Promise<CovariateSums[]> {
+    const { x: xTerms, y: yTerms } = metricDefinition(metric);
+    const byVariant = new Map<string, CovariateSums>();
+    for (const { exposure: e, stats } of this.data.units.values()) {
+      if (e.experimentId !== experimentId || e.phase !== phase) continue;
+      let s = byVariant.get(e.variantId);
+      if (!s) {
+        const zero = { n: 0, covered: 0, sumX: 0, sumY: 0, sumX2: 0, sumY2: 0, sumXY: 0, sumC: 0, sumC2: 0, sumXC: 0, sumYC: 0 };
+        s = { variantId: e.variantId, ...zero, sumD: 0, sumD2: 0, sumXD: 0, sumYD: 0, sumCD: 0 };
+        byVariant.set(e.variantId, s);
+      }
+      const cov = this.data.covariates.get(`${unitKey(experimentId, phase, e.unitId)}\u0000${metric}`);
+      // A unit without a covariate row gets C = D = 0: it contributes nothing to θ's fit.
+      const [x, y, c, d] = [linearValue(stats, xTerms), linearValue(stats, yTerms), cov?.x ?? 0, cov?.y ?? 0];
+      s.n += 1;
+      if (cov) s.covered += 1;
+      s.sumX += x;
+      s.sumY += y;
+      s.sumX2 += x * x;
+      s.sumY2 += y * y;
+      s.sumXY += x * y;
+      s.sumC += c;
+      s.sumC2 += c * c;
+      s.sumXC += x * c;
+      s.sumYC += y * c;
+      s.sumD += d;
+      s.sumD2 += d * d;
+      s.sumXD += x * d;
+      s.sumYD += y * d;
+      s.sumCD += c * d;
+    }
+    return [...byVariant.values()];
+  }
+}

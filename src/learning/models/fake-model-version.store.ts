@@ -1,0 +1,42 @@
+import { FakeLearningData } from '../fake-learning-data.js';
+import type { ModelVersion, ModelVersionStore, TrainingState } from './model-version.store.js';
+
+/** In-memory ModelVersionStore over the shared fake tables; test/contract holds it to the Kysely store. */
+export class FakeModelVersionStore implements ModelVersionStore {
+  constructor(readonly data = new FakeLearningData()) {}
+
+  async getState(modelId: string) {
+    const state = this.data.states.get(modelId);
+    return state ? structuredClone(state) : undefined;
+  }
+
+  async getStates(modelIds: readonly string[]) {
+    const out = new Map<string, TrainingState>();
+    for (const id of modelIds) {
+      const state = this.data.states.get(id);
+      if (state) out.set(id, structuredClone(state));
+    }
+    return out;
+  }
+
+  async listVersions(modelId: string, limit: number, beforeVersion?: number): Promise<ModelVersion[]> {
+    return this.data.versions
+      .filter((v) => v.modelId === modelId && (beforeVersion === undefined || v.version < beforeVersion))
+      .sort((a, b) => b.version - a.version)
+      .slice(0, limit)
+      .map(({ artifact: _artifact, ...v }) => structuredClone(v));
+  }
+
+  async getArtifact(modelId: string, version: number) {
+    return this.data.versions.find((v) => v.modelId === modelId && v.version === version)?.artifact;
+  }
+
+  async takeDueRetrains(now: number, limit: number) {
+    const due = [...this.data.states.values()]
+      .filter((s) => s.nextRetrainAt !== null && s.nextRetrainAt <= now)
+      .sort((a, b) => (a.nextRetrainAt as number) - (b.nextRetrainAt as number))
+      .slice(0, limit);
+    for (const s of due) s.nextRetrainAt = null;
+    return due.map((s) => s.modelId);
+  }
+}

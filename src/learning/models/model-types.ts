@@ -1,0 +1,5 @@
+/** The kinds of model the registry trains, and the states a model moves through (README: Lifecycle). */
+export const MODEL_TYPES = ['click_model', 'ranker', 'engagement_predictor'] as const;
+export const MODEL_STATUSES = ['pending', 'training', 'ready', 'failed', 'archived'] as const;
+export type ModelType = (typeof MODEL_TYPES)[number];
+export type ModelStatus = (typeof MODEL_STATUSES)[number];

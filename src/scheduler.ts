@@ -1,0 +1,30 @@
+import { PeriodicTask, type ObserveJob, type TaskLogger, type TaskSpec } from './common/periodic-task.js';
+
+export interface Scheduler {
+  start(): void;
+  /** Stops every timer and waits for the runs in progress. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The one place background work is started (Unleash's schedule-services): every module returns
+ * task specs, and this runs each on its own jittered timer, observing the ones marked `observed`.
+ * Each job is safe on several instances at once; how, is the module's business (compare-and-set
+ * transitions, an advisory lock, leased job rows, read-only polls).
+ */
+export function createScheduler(specs: readonly TaskSpec[], log: TaskLogger, observeJob: ObserveJob): Scheduler {
+  const names = new Set<string>();
+  for (const spec of specs) {
+    if (names.has(spec.name)) throw new Error(`two background tasks are named "${spec.name}"`);
+    names.add(spec.name);
+  }
+  const context = { log };
+  const tasks = specs.map((spec) => {
+    const run = () => spec.run(context);
+    return new PeriodicTask(spec.name, spec.intervalMs, spec.observed ? () => observeJob(spec.name, run) : run, log);
+  });
+  return {
+    start: () => tasks.forEach((t) => t.start()),
+    stop: () => Promise.all(tasks.map((t) => t.stop())).then(() => undefined),
+  };
+}

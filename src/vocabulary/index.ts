@@ -1,0 +1,35 @@
+/**
+ * The service's shared language: what a feedback action means and how each experiment metric is
+ * computed. Ground floor and pure (imports nothing outside this folder), so experiments, learning,
+ * storage types and any later analytics read one definition.
+ */
+export {
+  ACTIONS,
+  ACTION_SQL,
+  CONVERSION_ACTIONS,
+  ENGAGEMENT_ACTIONS,
+  KNOWN_ACTIONS,
+  SATISFIED_DWELL_MS,
+  isClick,
+  isConversion,
+  isImpression,
+  isSatisfiedClick,
+} from './actions.js';
+export {
+  METRIC_CATALOGUE,
+  METRIC_NAMES,
+  UNIT_STAT_COLUMNS,
+  UNIT_STAT_FOLDS,
+  emptyStats,
+  linearValue,
+  metricDefinition,
+  startingValues,
+  type Fold,
+  type FoldContext,
+  type LinearTerm,
+  type MetricDefinition,
+  type MetricItem,
+  type MetricName,
+  type UnitStatColumn,
+  type UnitStats,
+} from './metrics.js';

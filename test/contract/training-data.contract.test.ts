@@ -1,0 +1,67 @@
+import { expect, it } from 'vitest';
+import { describeContract } from './support/contract.js';
+import { learningWorld } from './support/learning-world.js';
+import { submission } from './support/records.js';
+
+describeContract('TrainingDataStore', learningWorld, (world) => {
+  it('reads a window of feedback oldest first in (eventTime, id) pages, every training column included', async () => {
+    await world().feedback.insertSubmissions([
+      submission('s1', 9000, [
+        { queryId: 'q1', eventTime: 3000, userAction: 'click', queryHash: 'shoes', resultId: 'd1', position: 2, dwellTime: 31_000 },
+        { queryId: 'q1', eventTime: 1000, userAction: 'impression', queryHash: 'shoes', resultId: 'd1', position: 2, deviceType: 'mobile' },
+        { queryId: 'q0', eventTime: 500, userAction: 'impression' },
+      ]),
+      submission('s2', 9000, [
+        {
+          queryId: 'q2',
+          eventTime: 3000,
+          rating: 4,
+          searchType: 'semantic',
+          language: 'en',
+          category: 'c',
+          viewportWidth: 10,
+          viewportHeight: 20,
+          extraMetadata: '{"features":{"bm25":1.5}}',
+        },
+        { queryId: 'q3', eventTime: 8000 },
+      ]),
+    ]);
+    const window = { start: 1000, end: 8000 };
+    const first = await world().trainingData.readPage(window, undefined, 2);
+    expect(first.rows.map((r) => [r.queryId, r.eventTime])).toEqual([
+      ['q1', 1000],
+      ['q1', 3000],
+    ]);
+    expect(first.rows[1]).toEqual({
+      queryId: 'q1',
+      queryHash: 'shoes',
+      resultId: 'd1',
+      position: 2,
+      action: 'click',
+      eventTime: 3000,
+      rating: null,
+      dwellTime: 31_000,
+      deviceType: null,
+      searchType: null,
+      language: null,
+      category: null,
+      viewportWidth: null,
+      viewportHeight: null,
+      extra: null,
+    });
+    const second = await world().trainingData.readPage(window, first.last, 2);
+    expect(second.rows).toEqual([
+      expect.objectContaining({
+        queryId: 'q2',
+        rating: 4,
+        searchType: 'semantic',
+        language: 'en',
+        category: 'c',
+        viewportWidth: 10,
+        extra: '{"features":{"bm25":1.5}}',
+      }),
+    ]);
+    const third = await world().trainingData.readPage(window, second.last, 2);
+    expect(third).toEqual({ rows: [], last: undefined });
+  });
+});
