@@ -30,6 +30,7 @@ function effectWith(relativeLift: number, relativeVariance: number): EffectEstim
     relativeVariance,
     df: 100,
     totalUnits: 1000,
+    controlMeanZ: 100,
     reason: null,
   };
 }
@@ -59,9 +60,28 @@ describe('Bayesian edge cases', () => {
     expect(r.chanceToBeatControl).toBeGreaterThan(0.5);
   });
   it('returns a reason for zero control mean, empty arm and zero variance', () => {
-    expect(bayesianTest(proportionSums(0, 100), proportionSums(5, 100)).reason).toBe('ZERO_CONTROL_MEAN');
+    expect(bayesianTest(meanSums(100, 0, 100), meanSums(100, 30, 130)).reason).toBe('ZERO_CONTROL_MEAN');
+    expect(bayesianTest(proportionSums(0, 100), proportionSums(5, 100)).reason).toBe('ZERO_VARIANCE');
     expect(bayesianTest(meanSums(0, 0, 0), proportionSums(5, 100)).reason).toBe('EMPTY_ARM');
     expect(bayesianTest(meanSums(3, 3, 3), meanSums(3, 6, 12)).reason).toBe('ZERO_VARIANCE');
     expect(bayesianTest(proportionSums(3, 10), proportionSums(4, 10), { prior: { mean: 0, stdDev: 0 } }).reason).toBe('INVALID_INPUT');
+  });
+});
+
+describe('Bayesian view on the chosen scale, with a per-metric prior on that scale', () => {
+  it.each(loadFixture<BayesianCase>('bayesian').map((c) => [c.name, c] as const))('absolute scale: %s', (_name, c) => {
+    // The same normal–normal algebra on the absolute lift: put the case's numbers on the absolute fields only.
+    const effect: EffectEstimate = { ...effectWith(0.5, 0.01), absoluteLift: c.relativeLift, absoluteVariance: c.relativeVariance };
+    const r = bayesianEffectTest(effect, { prior: c.prior ?? 'improper', direction: c.direction, scale: 'absolute' });
+    expect(r.scale).toBe('absolute');
+    expectClose(r.expectedLift, c.expected.expectedLift, 'expectedLift');
+    expectClose(r.chanceToBeatControl, c.expected.chanceToBeatControl, 'ctw');
+    expectClose(r.risk?.variant, c.expected.riskVariant, 'risk variant', 1e-6, 1e-15);
+  });
+
+  it('refuses the relative scale when the control mean is not bounded away from zero, keeps the absolute one', () => {
+    const effect: EffectEstimate = { ...effectWith(0.1, 0.01), controlMeanZ: 1.5 };
+    expect(bayesianEffectTest(effect).reason).toBe('CONTROL_MEAN_NEAR_ZERO');
+    expect(bayesianEffectTest(effect, { scale: 'absolute' }).reason).toBeNull();
   });
 });

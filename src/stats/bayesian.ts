@@ -1,12 +1,15 @@
 import { normalCdf, normalPdf, normalQuantile } from './distributions.js';
+import { scaleInputs } from './frequentist.js';
 import { estimateEffect } from './moments.js';
-import type { EffectEstimate, MetricDirection, RatioSums, StatsReason } from './types.js';
+import type { EffectEstimate, MetricDirection, RatioSums, Scale, StatsReason } from './types.js';
 
 /**
- * Bayesian read-out on relative lift with a normal approximation, like GrowthBook's
- * EffectBayesianABTest (gbstats/bayesian/tests.py): the likelihood of the relative lift L is
- * N(r̂, v̂) from the delta method; with a proper prior N(μ₀, τ²) the posterior is
- * N((r̂/v̂ + μ₀/τ²)/P, 1/P) with P = 1/v̂ + 1/τ²; with the improper (flat) prior it is N(r̂, v̂).
+ * Bayesian read-out with a normal approximation, like GrowthBook's EffectBayesianABTest
+ * (gbstats/bayesian/tests.py), on the same scale as the frequentist result: the likelihood of the
+ * lift L (relative by default, or absolute) is N(l̂, v̂) from the delta method; with a proper prior
+ * N(μ₀, τ²) on that scale the posterior is N((l̂/v̂ + μ₀/τ²)/P, 1/P) with P = 1/v̂ + 1/τ²; with the
+ * improper (flat) prior it is N(l̂, v̂). The relative scale needs a control mean bounded away from 0
+ * (`CONTROL_MEAN_NEAR_ZERO` otherwise) and every scale needs both arms to have variance.
  */
 
 export interface GaussianPrior {
@@ -18,22 +21,28 @@ export interface GaussianPrior {
 export const DEFAULT_PROPER_PRIOR: GaussianPrior = { mean: 0, stdDev: 0.3 };
 
 export interface BayesianOptions {
-  /** 'improper' (flat, the default, as in GrowthBook) or a proper normal prior on relative lift. */
+  /**
+   * 'improper' (flat, the default, as in GrowthBook) or a proper normal prior on the lift, in the
+   * units of `scale` (a relative prior of stdDev 0.3 means ±30 %; an absolute one is in metric units).
+   */
   readonly prior?: 'improper' | GaussianPrior;
+  /** The scale of the posterior: 'relative' (default, as before and as gbstats) or 'absolute'. */
+  readonly scale?: Scale;
   readonly direction?: MetricDirection;
   /** Credible interval is the central 1 − alpha interval. Default 0.05. */
   readonly alpha?: number;
 }
 
 export interface BayesianResult {
-  /** Posterior mean of the relative lift. */
+  readonly scale: Scale;
+  /** Posterior mean of the lift on `scale`. */
   readonly expectedLift: number | null;
   readonly posteriorStdDev: number | null;
   readonly credibleInterval: readonly [number, number] | null;
   /** P(variant is better than control), respecting the metric's direction. */
   readonly chanceToBeatControl: number | null;
   /**
-   * Expected loss in relative-lift units (GrowthBook's "risk"): `control` is what shipping control
+   * Expected loss in lift units of `scale` (GrowthBook's "risk"): `control` is what shipping control
    * costs if the variant is in fact better, `variant` what shipping the variant costs if it is worse.
    */
   readonly risk: { readonly control: number; readonly variant: number } | null;
@@ -53,7 +62,9 @@ export function normalExpectedPositivePart(mu: number, sigma: number): [number, 
 export function bayesianEffectTest(effect: EffectEstimate, options: BayesianOptions = {}): BayesianResult {
   const alpha = options.alpha ?? 0.05;
   const prior = options.prior ?? 'improper';
+  const scale = options.scale ?? 'relative';
   const empty = (reason: StatsReason): BayesianResult => ({
+    scale,
     expectedLift: null,
     posteriorStdDev: null,
     credibleInterval: null,
@@ -64,17 +75,15 @@ export function bayesianEffectTest(effect: EffectEstimate, options: BayesianOpti
   if (!(alpha > 0 && alpha < 1) || (prior !== 'improper' && !(prior.stdDev > 0 && Number.isFinite(prior.mean)))) {
     return empty('INVALID_INPUT');
   }
-  const { relativeLift, relativeVariance } = effect;
-  if (relativeLift === null || relativeVariance === null) {
-    return empty(effect.reason ?? (effect.absoluteLift === null ? 'INVALID_INPUT' : 'ZERO_CONTROL_MEAN'));
-  }
-  if (!(relativeVariance > 0)) return empty('ZERO_VARIANCE');
-  let mean = relativeLift;
-  let variance = relativeVariance;
+  // The same gate as the frequentist result on this scale: no posterior where no interval exists.
+  const inputs = scaleInputs(effect, scale, alpha);
+  if ('reason' in inputs) return empty(inputs.reason);
+  let mean = inputs.estimate;
+  let variance = inputs.variance;
   if (prior !== 'improper') {
     const priorVariance = prior.stdDev * prior.stdDev;
-    const precision = 1 / relativeVariance + 1 / priorVariance;
-    mean = (relativeLift / relativeVariance + prior.mean / priorVariance) / precision;
+    const precision = 1 / inputs.variance + 1 / priorVariance;
+    mean = (inputs.estimate / inputs.variance + prior.mean / priorVariance) / precision;
     variance = 1 / precision;
   }
   const sd = Math.sqrt(variance);
@@ -82,6 +91,7 @@ export function bayesianEffectTest(effect: EffectEstimate, options: BayesianOpti
   const [upside, downside] = normalExpectedPositivePart(mean, sd);
   const higher = (options.direction ?? 'higher') === 'higher';
   return {
+    scale,
     expectedLift: mean,
     posteriorStdDev: sd,
     credibleInterval: [mean - z * sd, mean + z * sd],

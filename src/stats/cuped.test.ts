@@ -22,6 +22,7 @@ interface CupedCase {
     relativeLift: number;
     relativeSe: number;
     relativeCi: [number, number];
+    relativePValue: number;
     varianceReduction: number;
     unadjustedSe: number;
   };
@@ -41,8 +42,11 @@ describe('CUPED against numpy regression on raw per-session data', () => {
     expectClose(r.pValue, e.pValue, 'pValue');
     expectClosePair(r.ci, e.ci, 'ci');
     expectClose(r.relativeLift, e.relativeLift, 'relativeLift');
-    expectClose(r.relativeSe, e.relativeSe, 'relativeSe');
-    expectClosePair(r.relativeCi, e.relativeCi, 'relativeCi');
+    const rel = cupedTest(c.control, c.variant, { alpha: c.alpha, scale: 'relative' });
+    expect(rel.reason).toBeNull();
+    expectClose(rel.relativeSe, e.relativeSe, 'relativeSe');
+    expectClosePair(rel.relativeCi, e.relativeCi, 'relativeCi');
+    expectClose(rel.pValue, e.relativePValue, 'relative pValue');
     expectClose(r.varianceReduction, e.varianceReduction, 'varianceReduction', 1e-6, 1e-9);
     // The unadjusted side of the comparison is the plain delta-method Welch test.
     expectClose(welchTest(c.control, c.variant).se, e.unadjustedSe, 'unadjusted se');
@@ -63,6 +67,18 @@ describe('CUPED edge cases', () => {
     expect(e.reason).toBe('EMPTY_ARM');
     expect(e.theta).toBeNull();
     expect(e.varianceReduction).toBeNull();
+  });
+
+  it('does not adjust an arm whose metric has no variance (covariate noise would not make it testable)', () => {
+    const constant: CupedSums = { ...meanSums(10, 0, 0), sumC: 5, sumC2: 9, sumXC: 0, sumYC: 5 };
+    const e = estimateCupedEffect(constant, withCovariate(12, 30, 90));
+    expect(e.reason).toBe('ZERO_VARIANCE');
+    expect(e.theta).toBeNull();
+  });
+
+  it('reports impossible covariate sums as invalid input', () => {
+    const impossible: CupedSums = { ...withCovariate(10, 20, 50), sumC: 20, sumC2: 1 };
+    expect(estimateCupedEffect(impossible, withCovariate(12, 30, 90)).reason).toBe('INVALID_INPUT');
   });
 
   it('removes all variance when the covariate equals the metric', () => {

@@ -1,5 +1,5 @@
 import { fixedHorizonTest, type FrequentistOptions, type FrequentistResult } from './frequentist.js';
-import { combineArms, estimateEffect, sampleCovariance } from './moments.js';
+import { centredSquares, combineArms, estimateEffect, sampleCovariance } from './moments.js';
 import type { CupedSums, EffectEstimate } from './types.js';
 
 /**
@@ -39,7 +39,7 @@ interface LinearisedArm {
   readonly covLLc: number;
 }
 
-function linearise(s: CupedSums): LinearisedArm | null {
+function linearise(s: CupedSums): LinearisedArm | 'invalid' | null {
   const { n, sumX, sumY, sumC } = s;
   const sumD = s.sumD ?? n;
   const sumD2 = s.sumD2 ?? n;
@@ -47,7 +47,10 @@ function linearise(s: CupedSums): LinearisedArm | null {
   const sumYD = s.sumYD ?? sumY;
   const sumCD = s.sumCD ?? sumC;
   const fields = [sumC, s.sumC2, s.sumXC, s.sumYC, sumD, sumD2, sumXD, sumYD, sumCD];
-  if (!fields.every((v) => Number.isFinite(v)) || sumD === 0 || sumY === 0 || n < 2) return null;
+  if (!fields.every((v) => Number.isFinite(v))) return 'invalid';
+  if (sumD === 0 || sumY === 0 || n < 2) return null;
+  // The covariate's sums must be producible by data too (see armMoments for the metric's own).
+  if (centredSquares(n, sumC, s.sumC2) === null || centredSquares(n, sumD, sumD2) === null) return 'invalid';
   const meanY = sumY / n;
   const meanD = sumD / n;
   const r = sumX / sumY;
@@ -66,7 +69,12 @@ export function estimateCupedEffect(control: CupedSums, variant: CupedSums): Cup
   const unadjusted = estimateEffect(control, variant);
   const a = linearise(control);
   const b = linearise(variant);
-  if (unadjusted.absoluteVariance === null || a === null || b === null) {
+  if (a === 'invalid' || b === 'invalid') {
+    const invalid: EffectEstimate = { ...unadjusted, reason: 'INVALID_INPUT' };
+    return { ...invalid, theta: null, varianceReduction: null, unadjusted: invalid };
+  }
+  // A zero-variance arm (e.g. no conversions yet) stays untested: covariate noise would not fix it.
+  if (unadjusted.absoluteVariance === null || unadjusted.reason === 'ZERO_VARIANCE' || a === null || b === null) {
     return { ...unadjusted, theta: null, varianceReduction: null, unadjusted };
   }
   const pooledVarLc = (a.n - 1) * a.varLc + (b.n - 1) * b.varLc;
@@ -92,7 +100,7 @@ export function estimateCupedEffect(control: CupedSums, variant: CupedSums): Cup
   return { ...adjusted, theta, varianceReduction, unadjusted };
 }
 
-/** Fixed-horizon Welch test on the CUPED-adjusted effect (see `fixedHorizonTest`). */
+/** Fixed-horizon Welch test on the CUPED-adjusted effect (see `fixedHorizonTest`; scale default 'absolute'). */
 export function cupedTest(control: CupedSums, variant: CupedSums, options: FrequentistOptions = {}): CupedResult {
   const effect = estimateCupedEffect(control, variant);
   return { ...fixedHorizonTest(effect, options), theta: effect.theta, varianceReduction: effect.varianceReduction };

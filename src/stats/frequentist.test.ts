@@ -22,26 +22,46 @@ interface WelchCase {
     relativeSe: number | null;
     relativeCi: [number, number] | null;
     reason: string | null;
+    relativePValue: number | null;
+    relativeReason: string | null;
     controlVariance?: number;
     variantVariance?: number;
   };
 }
 
+/** Both scales: each result carries only its own scale's interval, standard error and p-value. */
 function checkWelch(c: WelchCase): void {
-  const r = welchTest(c.control, c.variant, { alpha: c.alpha });
   const e = c.expected;
+  const r = welchTest(c.control, c.variant, { alpha: c.alpha });
+  expect(r.scale).toBe('absolute');
   expect(r.reason).toBe(e.reason);
   expectClose(r.controlMean, e.controlMean, 'controlMean');
   expectClose(r.variantMean, e.variantMean, 'variantMean');
   expectClose(r.absoluteLift, e.absoluteLift, 'absoluteLift');
+  expectClose(r.estimate, e.absoluteLift, 'estimate');
   expectClose(r.se, e.se, 'se');
   expectClose(r.df, e.df, 'df');
   expectClose(r.pValue, e.pValue, 'pValue');
   expectClosePair(r.ci, e.ci, 'ci');
+  expectClosePair(r.interval, e.ci, 'interval');
+  expect(r.relativeCi).toBeNull();
+  expect(r.relativeSe).toBeNull();
   expectClose(r.relativeLift, e.relativeLift, 'relativeLift');
-  expectClose(r.relativeSe, e.relativeSe, 'relativeSe');
-  expectClosePair(r.relativeCi, e.relativeCi, 'relativeCi');
-  for (const v of Object.values(r)) if (typeof v === 'number') expect(Number.isNaN(v)).toBe(false);
+  expect(r.otherScale.scale).toBe('relative');
+  expectClose(r.otherScale.estimate, e.relativeLift, 'other-scale estimate');
+
+  const rel = welchTest(c.control, c.variant, { alpha: c.alpha, scale: 'relative' });
+  expect(rel.scale).toBe('relative');
+  expect(rel.reason).toBe(e.relativeReason);
+  expectClose(rel.estimate, e.relativeLift, 'relative estimate');
+  expectClose(rel.relativeSe, e.relativeSe, 'relativeSe');
+  expectClose(rel.pValue, e.relativePValue, 'relative pValue');
+  expectClosePair(rel.relativeCi, e.relativeCi, 'relativeCi');
+  expectClosePair(rel.interval, e.relativeCi, 'relative interval');
+  expect(rel.ci).toBeNull();
+  expect(rel.se).toBeNull();
+  expectClose(rel.otherScale.estimate, e.absoluteLift, 'other-scale absolute estimate');
+  for (const result of [r, rel]) for (const v of Object.values(result)) if (typeof v === 'number') expect(Number.isNaN(v)).toBe(false);
 }
 
 describe('welchTest against scipy.stats.ttest_ind_from_stats(equal_var=False)', () => {
@@ -90,8 +110,9 @@ describe('edge cases never throw or return NaN', () => {
     ['zero denominator', { n: 5, sumX: 0, sumY: 0, sumX2: 0, sumY2: 0, sumXY: 0 }, ok, 'ZERO_DENOMINATOR'],
     ['NaN input', meanSums(5, Number.NaN, 3), ok, 'INVALID_INPUT'],
     ['negative n', meanSums(-2, 1, 1), ok, 'INVALID_INPUT'],
-    ['zero control mean', proportionSums(0, 1000), proportionSums(1, 1000), 'ZERO_CONTROL_MEAN'],
+    ['control without conversions', proportionSums(0, 1000), proportionSums(1, 1000), 'ZERO_VARIANCE'],
     ['no conversions at all', proportionSums(0, 1000), proportionSums(0, 1000), 'ZERO_VARIANCE'],
+    ['impossible sums', meanSums(2, 10, 1), ok, 'INVALID_INPUT'],
   ];
   it.each(inputs)('%s', (_name, control, variant, reason) => {
     const r = welchTest(control, variant);
@@ -100,11 +121,18 @@ describe('edge cases never throw or return NaN', () => {
     for (const v of Object.values(r)) if (typeof v === 'number') expect(Number.isFinite(v)).toBe(true);
   });
 
-  it('keeps the absolute test when only relative lift is undefined', () => {
-    const r = welchTest(proportionSums(0, 1000), proportionSums(10, 1000));
+  it('keeps the absolute test when only the relative lift is undefined', () => {
+    const control = meanSums(100, 0, 100); // mean 0, variance 100/99
+    const variant = meanSums(100, 30, 130);
+    const r = welchTest(control, variant);
     expect(r.pValue).not.toBeNull();
+    expect(r.reason).toBeNull();
     expect(r.relativeLift).toBeNull();
-    expect(r.relativeCi).toBeNull();
+    expect(r.otherScale).toEqual({ scale: 'relative', estimate: null, reason: 'ZERO_CONTROL_MEAN' });
+    const relative = welchTest(control, variant, { scale: 'relative' });
+    expect(relative.pValue).toBeNull();
+    expect(relative.reason).toBe('ZERO_CONTROL_MEAN');
+    expect(relative.otherScale.estimate).toBeCloseTo(0.3, 12);
   });
 
   it('rejects an invalid alpha with a reason', () => {

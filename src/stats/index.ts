@@ -1,6 +1,7 @@
-export type { CupedSums, EffectEstimate, MetricDirection, RatioSums, StatsReason } from './types.js';
+export type { CupedSums, EffectEstimate, MetricDirection, RatioSums, Scale, StatsReason, TestMethod } from './types.js';
 export { chiSquareSf, normalCdf, normalPdf, normalQuantile, normalSf, tCdf, tQuantile, tSf } from './distributions.js';
 export {
+  SUMS_RELATIVE_TOLERANCE,
   armMoments,
   combineArms,
   estimateEffect,
@@ -10,11 +11,33 @@ export {
   type ArmEstimate,
   type ArmMoments,
 } from './moments.js';
-export { DEFAULT_ALPHA, fixedHorizonTest, welchTest, type FrequentistOptions, type FrequentistResult } from './frequentist.js';
+export {
+  DEFAULT_ALPHA,
+  analyzeEffect,
+  compareArms,
+  fixedHorizonTest,
+  welchTest,
+  type AnalysisOptions,
+  type FrequentistOptions,
+  type FrequentistResult,
+  type OtherScaleEstimate,
+} from './frequentist.js';
+export { basisInterval, basisPValue, excludesZero, type Interval, type IntervalBasis } from './intervals.js';
+export {
+  invalidProportions,
+  scoreBounds,
+  scoreOneSidedPValue,
+  scorePValue,
+  scoreStatistic,
+  type ScoreCompare,
+  type TwoProportions,
+} from './score.js';
 export {
   DEFAULT_SEQUENTIAL_TUNING,
   sequentialEffectTest,
   sequentialHalfwidth,
+  sequentialOneSidedHalfwidth,
+  sequentialOneSidedPValue,
   sequentialPValue,
   sequentialRho,
   sequentialTest,
@@ -22,7 +45,16 @@ export {
 } from './sequential.js';
 export { cupedTest, estimateCupedEffect, type CupedEffect, type CupedResult } from './cuped.js';
 export { SRM_MIN_UNITS_PER_ARM, SRM_THRESHOLD, srmCheck, type SrmOptions, type SrmResult } from './srm.js';
-export { benjaminiHochberg, holm, type AdjustedPValues } from './multiple-testing.js';
+export {
+  adjustPValues,
+  benjaminiHochberg,
+  bonferroni,
+  correctComparisons,
+  holm,
+  type AdjustedPValues,
+  type CorrectedComparison,
+  type Correction,
+} from './multiple-testing.js';
 export {
   DEFAULT_PROPER_PRIOR,
   bayesianEffectTest,
@@ -32,6 +64,48 @@ export {
   type BayesianResult,
   type GaussianPrior,
 } from './bayesian.js';
-export { normalPower, powerAchieved, sampleSize, type PowerSoFarInput, type SampleSizeInput, type SampleSizeResult } from './power.js';
-export { proportionsZTest, type ProportionsZResult } from './proportions.js';
-export { createRng, mulberry32, type Rng } from './random.js';
+export {
+  normalPower,
+  powerAchieved,
+  sampleSize,
+  unitsStillNeeded,
+  type PowerSoFarInput,
+  type SampleSizeInput,
+  type SampleSizeResult,
+  type UnitsStillNeeded,
+} from './power.js';
+export { comparisonPower, designFor, plannedCritical, solveScale, type ComparisonDesign, type PlanAnalysis } from './planning.js';
+export { compareProportions, proportionsZTest, type ProportionsZResult } from './proportions.js';
+export {
+  guardrailEffectTest,
+  guardrailProportions,
+  guardrailTest,
+  type GuardrailOptions,
+  type GuardrailResult,
+  type GuardrailSpec,
+  type GuardrailStatus,
+} from './guardrails.js';
+export {
+  capArm,
+  capArms,
+  capThreshold,
+  percentile,
+  type CapSpec,
+  type CappedArm,
+  type CappingResult,
+  type CapThreshold,
+  type UnitValues,
+} from './capping.js';
+export {
+  compareQuantiles,
+  logGrid,
+  quantileEffect,
+  quantileGridSums,
+  quantileOfGrid,
+  quantileOfItems,
+  quantilesOfItems,
+  type QuantileComparison,
+  type QuantileEstimate,
+  type QuantileGridSums,
+} from './quantiles.js';
+export * from './interleaving.js';

@@ -34,22 +34,62 @@ function allFinite(values: readonly number[]): boolean {
   return values.every((v) => Number.isFinite(v));
 }
 
+/**
+ * Relative tolerance for rounding in sums. Summing n doubles loses at most about n·2⁻⁵³ relative
+ * precision (worst case, naive summation; 1e7 units ≈ 1e-9); a centred sum of squares more negative
+ * than this fraction of its raw terms cannot come from any data and is reported as `INVALID_INPUT`.
+ */
+export const SUMS_RELATIVE_TOLERANCE = 1e-8;
+
+/**
+ * Σ(a − ā)² from sums, with rounding error treated as zero. Returns null when the sums are impossible
+ * (Σa² < (Σa)²/n beyond the rounding tolerance), which no data can produce.
+ */
+export function centredSquares(n: number, sum: number, sumSquares: number): number | null {
+  const meanPart = (sum * sum) / n;
+  const centred = sumSquares - meanPart;
+  const scale = Math.max(Math.abs(sumSquares), meanPart);
+  if (sumSquares < 0 || centred < -SUMS_RELATIVE_TOLERANCE * scale) return null;
+  return centred <= SUMS_RELATIVE_TOLERANCE * scale ? 0 : centred;
+}
+
+/**
+ * Checks that X and Y sums are consistent with some data (both centred sums of squares ≥ 0 and the
+ * cross product within Cauchy–Schwarz) and returns the centred second moments, or null.
+ */
+function centredMoments(sums: RatioSums): { sxx: number; syy: number; sxy: number } | null {
+  const { n, sumX, sumY, sumX2, sumY2, sumXY } = sums;
+  const sxx = centredSquares(n, sumX, sumX2);
+  const syy = centredSquares(n, sumY, sumY2);
+  if (sxx === null || syy === null) return null;
+  const sxy = sumXY - (sumX * sumY) / n;
+  const slack = SUMS_RELATIVE_TOLERANCE * Math.sqrt(Math.abs(sumX2) * Math.abs(sumY2));
+  if (Math.abs(sxy) > Math.sqrt(sxx * syy) + slack) return null;
+  return { sxx, syy, sxy };
+}
+
+/**
+ * Per-arm moments. Invalid sums (NaN, negative n, impossible second moments) give `INVALID_INPUT`
+ * rather than a clamped zero variance: clamping `meanSums(2, 10, 1)` used to report p = 2e-89.
+ */
 export function armMoments(sums: RatioSums): ArmMoments {
   const { n, sumX, sumY, sumX2, sumY2, sumXY } = sums;
   if (!allFinite([n, sumX, sumY, sumX2, sumY2, sumXY]) || n < 0) {
     return { n: Number.isFinite(n) ? n : 0, mean: null, variance: null, reason: 'INVALID_INPUT' };
   }
   if (n === 0) return { n, mean: null, variance: null, reason: 'EMPTY_ARM' };
+  const centred = centredMoments(sums);
+  if (centred === null) return { n, mean: null, variance: null, reason: 'INVALID_INPUT' };
   if (sumY === 0) return { n, mean: null, variance: null, reason: 'ZERO_DENOMINATOR' };
   const meanY = sumY / n;
   const ratio = sumX / sumY;
   if (n < 2) return { n, mean: ratio, variance: null, reason: 'TOO_FEW_UNITS' };
-  const varX = sampleCovariance(n, sumX, sumX, sumX2);
-  const varY = sampleCovariance(n, sumY, sumY, sumY2);
-  const covXY = sampleCovariance(n, sumX, sumY, sumXY);
-  const linearised = (varX - 2 * ratio * covXY + ratio * ratio * varY) / (meanY * meanY);
-  // Rounding in the sums can leave a true zero variance slightly negative.
-  return { n, mean: ratio, variance: Math.max(0, linearised), reason: null };
+  const { sxx, syy, sxy } = centred;
+  const linearised = (sxx - 2 * ratio * sxy + ratio * ratio * syy) / ((n - 1) * meanY * meanY);
+  // A quadratic form of a valid covariance matrix is ≥ 0; what is left below the rounding scale is 0.
+  const scale = (sxx + ratio * ratio * syy) / ((n - 1) * meanY * meanY);
+  const variance = linearised <= SUMS_RELATIVE_TOLERANCE * scale ? 0 : linearised;
+  return { n, mean: ratio, variance, reason: null };
 }
 
 /** Welch–Satterthwaite degrees of freedom (Welch 1947) from per-unit variances and counts. */
@@ -85,23 +125,28 @@ function emptyEffect(totalUnits: number, reason: StatsReason): EffectEstimate {
     relativeVariance: null,
     df: null,
     totalUnits,
+    controlMeanZ: null,
     reason,
   };
 }
 
 /**
  * Combines two arms into lifts and their variances.
- * Relative lift r = D/Ā with D = m_B − m_A and Ā the unadjusted control value; its delta-method
- * variance is Var(D)/Ā² + D²·Var(Ā)/Ā⁴ − 2D·Cov(D,Ā)/Ā³ with Cov(D,Ā) = −Cov(m_A,Ā). Without
- * CUPED this reduces to v_B/(n_B·Ā²) + v_A·m_B²/(n_A·Ā⁴), the form GrowthBook's gbstats uses.
+ * Relative lift r = D/|Ā| with D = m_B − m_A and Ā the unadjusted control value (|Ā| so that the
+ * sign of r is the sign of D, as gbstats does); its delta-method variance is
+ * Var(D)/Ā² + D²·Var(Ā)/Ā⁴ − 2D·Cov(D,Ā)/Ā³ with Cov(D,Ā) = −Cov(m_A,Ā) (the |·| cancels in the
+ * squared gradient). Without CUPED this is v_B/(n_B·Ā²) + v_A·m_B²/(n_A·Ā⁴), gbstats' form.
+ * An arm with zero per-unit variance gets reason `ZERO_VARIANCE` (the estimates stay; no test runs).
  */
 export function combineArms(control: ArmEstimate, variant: ArmEstimate): EffectEstimate {
   const totalUnits = control.n + variant.n;
   const absoluteLift = variant.mean - control.mean;
   const absoluteVariance = control.variance / control.n + variant.variance / variant.n;
   const df = welchDf(control.variance, control.n, variant.variance, variant.n);
-  const zeroVariance = !(absoluteVariance > 0);
+  const zeroVariance = !(control.variance > 0 && variant.variance > 0);
   const base = control.baseline;
+  const controlMeanVariance = control.baselineVariance / control.n;
+  const controlMeanZ = controlMeanVariance > 0 ? Math.abs(base) / Math.sqrt(controlMeanVariance) : null;
   if (base === 0) {
     return {
       ...emptyEffect(totalUnits, zeroVariance ? 'ZERO_VARIANCE' : 'ZERO_CONTROL_MEAN'),
@@ -110,14 +155,14 @@ export function combineArms(control: ArmEstimate, variant: ArmEstimate): EffectE
       absoluteLift,
       absoluteVariance,
       df,
+      controlMeanZ,
     };
   }
-  const relativeLift = absoluteLift / base;
-  const baseVar = control.baselineVariance / control.n;
+  const relativeLift = absoluteLift / Math.abs(base);
   const covDBase = -control.baselineCovariance / control.n;
   const relativeVariance = Math.max(
     0,
-    absoluteVariance / base ** 2 + (absoluteLift ** 2 * baseVar) / base ** 4 - (2 * absoluteLift * covDBase) / base ** 3,
+    absoluteVariance / base ** 2 + (absoluteLift ** 2 * controlMeanVariance) / base ** 4 - (2 * absoluteLift * covDBase) / base ** 3,
   );
   return {
     controlMean: control.mean,
@@ -128,6 +173,7 @@ export function combineArms(control: ArmEstimate, variant: ArmEstimate): EffectE
     relativeVariance,
     df,
     totalUnits,
+    controlMeanZ,
     reason: zeroVariance ? 'ZERO_VARIANCE' : null,
   };
 }
@@ -155,7 +201,7 @@ export function estimateEffect(control: RatioSums, variant: RatioSums): EffectEs
       controlMean: a.mean,
       variantMean: b.mean,
       absoluteLift,
-      relativeLift: a.mean === 0 ? null : absoluteLift / a.mean,
+      relativeLift: a.mean === 0 ? null : absoluteLift / Math.abs(a.mean),
     };
   }
   return combineArms(asArmEstimate(a.n, a.mean, a.variance), asArmEstimate(b.n, b.mean, b.variance));

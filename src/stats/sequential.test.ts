@@ -17,7 +17,9 @@ interface SequentialCase {
     se: number;
     ci: [number, number];
     pValue: number;
+    relativeSe: number;
     relativeCi: [number, number];
+    relativePValue: number;
   };
 }
 
@@ -30,8 +32,12 @@ describe('asymptotic confidence sequences against an independent python implemen
     expectClosePair(r.ci, c.expected.ci, 'ci');
     // The python side finds p by root-finding on alpha, so this checks the closed form too.
     expectClose(r.pValue, c.expected.pValue, 'pValue', 1e-6, 1e-300);
-    expectClosePair(r.relativeCi, c.expected.relativeCi, 'relativeCi');
+    expect(r.relativeCi).toBeNull();
     expect(r.df).toBeNull();
+    const rel = sequentialTest(c.control, c.variant, { alpha: c.alpha, tuningParameter: c.tuningParameter, scale: 'relative' });
+    expectClose(rel.relativeSe, c.expected.relativeSe, 'relativeSe');
+    expectClosePair(rel.relativeCi, c.expected.relativeCi, 'relativeCi');
+    expectClose(rel.pValue, c.expected.relativePValue, 'relative pValue', 1e-6, 1e-300);
   });
 });
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { addCtrSessions, emptySums, snapshot } from '../../test/fixtures/stats/simulate.js';
 import { welchTest } from './frequentist.js';
-import { createRng } from './random.js';
+import { createRng } from '../random/index.js';
 import { sequentialTest } from './sequential.js';
 
 describe('simulated false-positive rates (A/A, CTR ratio metric, alpha 0.05)', () => {

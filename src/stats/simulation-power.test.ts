@@ -5,7 +5,7 @@ import { estimateCupedEffect } from './cuped.js';
 import { welchTest } from './frequentist.js';
 import { proportionSums } from './moments.js';
 import { sampleSize } from './power.js';
-import { createRng } from './random.js';
+import { createRng } from '../random/index.js';
 import { srmCheck } from './srm.js';
 import type { CupedSums } from './types.js';
 

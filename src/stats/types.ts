@@ -33,8 +33,24 @@ export interface CupedSums extends RatioSums {
   readonly sumCD?: number;
 }
 
-/** Why a result field is null. Closed list so callers can map it to a message. */
-export type StatsReason = 'EMPTY_ARM' | 'TOO_FEW_UNITS' | 'ZERO_DENOMINATOR' | 'ZERO_VARIANCE' | 'ZERO_CONTROL_MEAN' | 'INVALID_INPUT';
+/**
+ * Why a result field is null. Closed list so callers can map it to a message.
+ * - `ZERO_VARIANCE`: an arm's per-unit variance is zero (all units equal, e.g. no conversions yet);
+ *   the normal approximation says nothing then, so no test is run (as gbstats does).
+ * - `CONTROL_MEAN_NEAR_ZERO`: the control mean is not bounded away from zero (its own interval
+ *   contains 0: Fieller's condition fails), so a relative lift has no finite interval.
+ * - `INVALID_INPUT`: sums no data can produce (Σx² < (Σx)²/n beyond rounding), NaN, bad options.
+ */
+export type StatsReason =
+  'EMPTY_ARM' | 'TOO_FEW_UNITS' | 'ZERO_DENOMINATOR' | 'ZERO_VARIANCE' | 'ZERO_CONTROL_MEAN' | 'CONTROL_MEAN_NEAR_ZERO' | 'INVALID_INPUT';
+
+/**
+ * The one scale every verdict of a comparison refers to: `absolute` = variant − control,
+ * `relative` = (variant − control) / |control| (delta method). GrowthBook's default is relative.
+ */
+export type Scale = 'relative' | 'absolute';
+
+export type TestMethod = 'fixed' | 'sequential';
 
 export type MetricDirection = 'higher' | 'lower';
 
@@ -50,7 +66,11 @@ export interface EffectEstimate {
   readonly absoluteLift: number | null;
   /** Variance of absoluteLift: v_A/n_A + v_B/n_B. */
   readonly absoluteVariance: number | null;
-  /** variant/control − 1, relative to the unadjusted control mean. */
+  /**
+   * (variant − control)/|control|, against the unadjusted control mean. Dividing by the absolute
+   * value (as gbstats does) keeps the sign meaning "better/worse" like the absolute lift when the
+   * control mean is negative.
+   */
   readonly relativeLift: number | null;
   /** Delta-method variance of relativeLift. */
   readonly relativeVariance: number | null;
@@ -58,6 +78,12 @@ export interface EffectEstimate {
   readonly df: number | null;
   /** Units in both arms; the sequential method's "time". */
   readonly totalUnits: number;
+  /**
+   * |Ā|/se(Ā) for the unadjusted control mean Ā, the relative lift's denominator: a relative interval
+   * is built only when this exceeds the critical value, i.e. when Ā's own interval excludes 0
+   * (Fieller's condition for a bounded confidence set of a ratio). Null when it cannot be computed.
+   */
+  readonly controlMeanZ: number | null;
   /** First reason a field above is null (absolute fields null ⇒ relative null too). */
   readonly reason: StatsReason | null;
 }

@@ -1,0 +1,124 @@
+/**
+ * Coverage of the quantile-difference interval by simulation (fixed seeds). Sessions carry 1 + Poisson(3)
+ * items whose log-values share a session effect (log v = μ + u_i + e_ij, u ~ N(0, 0.6²), e ~ N(0, 0.8²):
+ * within-session correlation 0.36 on the log scale), 300 sessions per arm. The item-level distribution is
+ * lognormal(μ, 1), so the true p50 and p90 differences are known in closed form. 4000 experiments: the
+ * Monte Carlo s.d. of a 95 % coverage is then 0.0034.
+ */
+import { describe, expect, it } from 'vitest';
+import { rate } from '../../test/fixtures/stats/simulate.js';
+import { normalQuantile } from './distributions.js';
+import { excludesZero } from './intervals.js';
+import { analyzeEffect } from './frequentist.js';
+import { compareQuantiles, logGrid, quantileEffect, quantileGridSums, quantilesOfItems, type QuantileEstimate } from './quantiles.js';
+import { createRng, type SeededRng as Rng } from '../random/index.js';
+
+/** Seconds on a quiet machine; the bound only keeps a loaded CI machine from failing a correct simulation. */
+const SIMULATION_TIMEOUT_MS = 180_000;
+
+const UNITS = 300;
+const NAIVE_RUNS = 1000;
+const MU_CONTROL = Math.log(1000);
+const MU_VARIANT = Math.log(1000) + 0.05;
+
+function arm(rng: Rng, mu: number): number[][] {
+  return Array.from(
+    { length: UNITS },
+    () => {
+      const u = 0.6 * rng.normal();
+      const m = 1 + rng.poisson(3);
+      return Array.from({ length: m }, () => Math.exp(mu + u + 0.8 * rng.normal()));
+    },
+    SIMULATION_TIMEOUT_MS,
+  );
+}
+
+const trueQuantile = (mu: number, q: number): number => Math.exp(mu + normalQuantile(q));
+
+function covers(interval: readonly [number, number] | null, truth: number): boolean {
+  return interval !== null && interval[0] <= truth && truth <= interval[1];
+}
+
+describe('quantile differences: 95 % intervals cover the true difference', () => {
+  it(
+    'raw items, p50 and p90, absolute and relative scale: coverage in [0.94, 0.96]; ignoring clustering undercovers',
+    () => {
+      const rng = createRng(201);
+      const runs = 4000;
+      const hits = { p50: 0, p90: 0, p50rel: 0, p90rel: 0, naive: 0, aaFalse: 0 };
+      let previousMedian: QuantileEstimate | null = null;
+      for (let i = 0; i < runs; i += 1) {
+        const control = arm(rng, MU_CONTROL);
+        const variant = arm(rng, MU_VARIANT);
+        const [c50, c90] = quantilesOfItems(control, [0.5, 0.9]);
+        const [v50, v90] = quantilesOfItems(variant, [0.5, 0.9]);
+        for (const [q, c, v] of [
+          [0.5, c50!, v50!],
+          [0.9, c90!, v90!],
+        ] as const) {
+          const truth = trueQuantile(MU_VARIANT, q) - trueQuantile(MU_CONTROL, q);
+          const key = q === 0.5 ? 'p50' : 'p90';
+          const effect = quantileEffect(c, v);
+          if (covers(analyzeEffect(effect, { scale: 'absolute' }).interval, truth)) hits[key] += 1;
+          if (covers(analyzeEffect(effect, { scale: 'relative' }).interval, truth / trueQuantile(MU_CONTROL, q))) hits[`${key}rel`] += 1;
+        }
+        // The same data with every item as its own unit (first 1000 runs): the variance ignores the session effect.
+        if (i < NAIVE_RUNS) {
+          const split = (units: number[][]) => units.flat().map((v) => [v]);
+          const truth50 = trueQuantile(MU_VARIANT, 0.5) - trueQuantile(MU_CONTROL, 0.5);
+          if (covers(compareQuantiles(split(control), split(variant), { q: 0.5, scale: 'absolute' }).interval, truth50)) hits.naive += 1;
+        }
+        // A/A on the median: this experiment's control against the previous one's (independent, same distribution).
+        if (previousMedian !== null && excludesZero(analyzeEffect(quantileEffect(previousMedian, c50!), { scale: 'absolute' }).interval)) {
+          hits.aaFalse += 1;
+        }
+        previousMedian = c50!;
+      }
+      const runsOf = (k: string): number => (k === 'naive' ? NAIVE_RUNS : k === 'aaFalse' ? runs - 1 : runs);
+      const r = Object.fromEntries(Object.entries(hits).map(([k, v]) => [k, rate(v, runsOf(k))]));
+      console.log(
+        `quantile coverage over ${runs} experiments: p50 ${r.p50!.text}, p90 ${r.p90!.text}, p50 relative ${r.p50rel!.text}, ` +
+          `p90 relative ${r.p90rel!.text}; items as units (no clustering) p50 ${r.naive!.text}; A/A p50 false positives ${r.aaFalse!.text}`,
+      );
+      for (const key of ['p50', 'p90', 'p50rel', 'p90rel'] as const) {
+        expect(r[key]!.rate).toBeGreaterThanOrEqual(0.94);
+        expect(r[key]!.rate).toBeLessThanOrEqual(0.96);
+      }
+      expect(r.naive!.rate).toBeLessThan(0.93);
+      expect(r.aaFalse!.rate).toBeGreaterThanOrEqual(0.04);
+      expect(runs - 1).toBeGreaterThanOrEqual(2000);
+      expect(r.aaFalse!.rate).toBeLessThanOrEqual(0.06);
+    },
+    SIMULATION_TIMEOUT_MS,
+  );
+
+  it(
+    'grid summaries (log grid, 1 % steps): coverage in [0.94, 0.96] for p50 and p90',
+    () => {
+      const rng = createRng(202);
+      const grid = logGrid(1, 1e6, 1.01);
+      const runs = 2000;
+      let p50 = 0;
+      let p90 = 0;
+      for (let i = 0; i < runs; i += 1) {
+        const control = quantileGridSums(arm(rng, MU_CONTROL), grid);
+        const variant = quantileGridSums(arm(rng, MU_VARIANT), grid);
+        for (const q of [0.5, 0.9] as const) {
+          const truth = trueQuantile(MU_VARIANT, q) - trueQuantile(MU_CONTROL, q);
+          if (covers(compareQuantiles(control, variant, { q, scale: 'absolute' }).interval, truth)) {
+            if (q === 0.5) p50 += 1;
+            else p90 += 1;
+          }
+        }
+      }
+      const r50 = rate(p50, runs);
+      const r90 = rate(p90, runs);
+      console.log(`quantile coverage from grid summaries over ${runs} experiments: p50 ${r50.text}, p90 ${r90.text}`);
+      for (const x of [r50, r90]) {
+        expect(x.rate).toBeGreaterThanOrEqual(0.94);
+        expect(x.rate).toBeLessThanOrEqual(0.96);
+      }
+    },
+    SIMULATION_TIMEOUT_MS,
+  );
+});
