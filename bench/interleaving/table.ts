@@ -1,0 +1,20 @@
+/** A Markdown table with padded columns (numbers right-aligned), as the other benchmarks print. */
+export function formatTable(headers: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
+  const cells = rows.map((r) => r.map((c) => String(c)));
+  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] ?? '').length)));
+  const numeric = headers.map((_, i) => rows.every((r) => typeof r[i] === 'number' || /^[\d.–-]/.test(String(r[i] ?? '')) || r[i] === ''));
+  const line = (r: readonly string[]) =>
+    '| ' + r.map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ') + ' |';
+  return [
+    line(headers),
+    '|' + widths.map((w, i) => (numeric[i] ? '-'.repeat(w + 1) + ':' : '-'.repeat(w + 2))).join('|') + '|',
+    ...cells.map(line),
+  ].join('\n');
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
