@@ -1,0 +1,50 @@
+import { useEffect, useRef } from 'react';
+import { Route, Routes, useLocation } from 'react-router';
+import { Layout } from './components/layout';
+import { ExperimentDetailPage } from './pages/experiment/detail';
+import { ExperimentsPage } from './pages/experiments';
+import { FeedbackPage } from './pages/feedback';
+import { ModelDetailPage } from './pages/model-detail';
+import { ModelsPage } from './pages/models';
+import { NewExperimentPage } from './pages/new-experiment';
+import { NotFoundPage } from './pages/not-found';
+import { OverviewPage } from './pages/overview';
+import { SettingsPage } from './pages/settings';
+
+/**
+ * After an in-app navigation, moves focus to the new page's content, so keyboard and screen-reader
+ * users land on it; the first page load keeps the browser's own order (Tab reaches the skip link).
+ */
+function FocusOnNavigate() {
+  const { pathname } = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    document.getElementById('main')?.focus({ preventScroll: true });
+  }, [pathname]);
+  return null;
+}
+
+export function App() {
+  return (
+    <>
+      <FocusOnNavigate />
+      <Routes>
+        <Route element={<Layout />}>
+          <Route index element={<OverviewPage />} />
+          <Route path="experiments" element={<ExperimentsPage />} />
+          <Route path="experiments/new" element={<NewExperimentPage />} />
+          <Route path="experiments/:experimentId" element={<ExperimentDetailPage />} />
+          <Route path="models" element={<ModelsPage />} />
+          <Route path="models/:modelId" element={<ModelDetailPage />} />
+          <Route path="feedback" element={<FeedbackPage />} />
+          <Route path="settings" element={<SettingsPage />} />
+          <Route path="*" element={<NotFoundPage />} />
+        </Route>
+      </Routes>
+    </>
+  );
+}

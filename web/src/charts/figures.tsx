@@ -1,0 +1,138 @@
+// Every chart of the dashboard, in one module that pages load on demand (Observable Plot and the
+// d3 parts it uses are most of the dashboard's weight, and only detail pages draw).
+import { useCallback } from 'react';
+import { Plot, PlotFigure } from './plot-figure';
+
+export interface ForestRow {
+  label: string;
+  lift: number;
+  low: number;
+  high: number;
+  verdict: 'better' | 'worse' | 'not significant';
+}
+
+const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
+const SYMBOL = { better: 'triangle', worse: 'diamond', 'not significant': 'circle' } as const;
+
+/** Relative lift of each treatment and metric with its interval; zero marked; symbol and label carry the verdict. */
+export function ForestPlot({ rows }: { rows: ForestRow[] }) {
+  const make = useCallback(
+    (width: number) => ({
+      marginLeft: Math.min(180, Math.max(90, width * 0.3)),
+      marginRight: 20,
+      x: { label: 'relative lift vs control →', tickFormat: pct, grid: true },
+      y: { label: null, domain: rows.map((r) => r.label) },
+      symbol: { domain: Object.keys(SYMBOL), range: Object.values(SYMBOL), legend: true },
+      marks: [
+        Plot.ruleX([0], { stroke: '#555', strokeDasharray: '4 3' }),
+        Plot.ruleY(rows, { y: 'label', x1: 'low', x2: 'high', stroke: 'verdict', strokeWidth: 2 }),
+        Plot.dot(rows, { y: 'label', x: 'lift', symbol: 'verdict', fill: 'verdict', r: 5 }),
+      ],
+      color: { domain: ['better', 'worse', 'not significant'], range: ['#1b7a3a', '#b3261e', '#555'] },
+    }),
+    [rows],
+  );
+  return <PlotFigure make={make} height={60 + rows.length * 36} label="Forest plot of relative lift with intervals per metric" />;
+}
+
+export interface LiftPoint {
+  date: Date;
+  variant: string;
+  lift: number;
+  low: number;
+  high: number;
+}
+
+/** Cumulative relative lift by day with its interval band, one line per treatment. */
+export function LiftSeriesChart({ points, metric }: { points: LiftPoint[]; metric: string }) {
+  const make = useCallback(
+    () => ({
+      marginLeft: 56,
+      x: { type: 'utc' as const, label: null, ticks: 'day' as const, tickFormat: '%b %d' },
+      y: { label: `${metric}: relative lift (cumulative)`, tickFormat: pct, grid: true },
+      color: { legend: true },
+      marks: [
+        Plot.ruleY([0], { stroke: '#555', strokeDasharray: '4 3' }),
+        Plot.areaY(points, { x: 'date', y1: 'low', y2: 'high', fill: 'variant', fillOpacity: 0.18 }),
+        Plot.ruleX(points, { x: 'date', y1: 'low', y2: 'high', stroke: 'variant', strokeOpacity: 0.5 }),
+        Plot.lineY(points, { x: 'date', y: 'lift', stroke: 'variant', strokeWidth: 2 }),
+        Plot.dot(points, { x: 'date', y: 'lift', fill: 'variant', r: 2.5 }),
+      ],
+    }),
+    [points, metric],
+  );
+  return <PlotFigure make={make} height={240} label={`Cumulative relative lift of ${metric} by day with its interval band`} />;
+}
+
+/** A model's key metric across its versions; the active one ringed. */
+export function VersionsChart({ rows, metric }: { rows: { version: number; value: number; active: boolean }[]; metric: string }) {
+  const make = useCallback(
+    () => ({
+      marginLeft: 64,
+      x: { type: 'point' as const, label: 'version →', domain: rows.map((r) => r.version), tickFormat: (d: number) => `v${d}` },
+      y: { label: metric, grid: true, zero: false },
+      marks: [
+        Plot.lineY(rows, { x: 'version', y: 'value', stroke: '#1f4e79' }),
+        Plot.dot(rows, { x: 'version', y: 'value', fill: '#1f4e79', r: 3 }),
+        Plot.dot(
+          rows.filter((r) => r.active),
+          { x: 'version', y: 'value', r: 8, stroke: '#1b7a3a', strokeWidth: 2 },
+        ),
+        Plot.text(
+          rows.filter((r) => r.active),
+          { x: 'version', y: 'value', text: () => 'active', dy: -14 },
+        ),
+      ],
+    }),
+    [rows, metric],
+  );
+  return <PlotFigure make={make} height={220} label={`${metric} across versions`} />;
+}
+
+/** P(examined) by rank, as the click model estimated it. */
+export function ExaminationChart({ examination }: { examination: number[] }) {
+  const make = useCallback(() => {
+    const rows = examination.map((value, i) => ({ rank: i + 1, value }));
+    return {
+      marginLeft: 48,
+      x: { label: 'rank →', type: 'band' as const },
+      y: { label: 'P(examined)', domain: [0, 1], grid: true },
+      marks: [Plot.barY(rows, { x: 'rank', y: 'value', fill: '#1f4e79' }), Plot.ruleY([0])],
+    };
+  }, [examination]);
+  return <PlotFigure make={make} height={220} label="Examination probability by rank" />;
+}
+
+/** NDCG@k of the ranker against the original order and a random order on the same held-out queries. */
+export function NdcgChart({ rows }: { rows: { k: string; system: string; value: number }[] }) {
+  const make = useCallback(
+    () => ({
+      marginLeft: 40,
+      fx: {
+        label: 'NDCG at k',
+        domain: [...new Set(rows.map((r) => r.k))].sort((a, b) => Number(a) - Number(b)),
+        tickFormat: (k: string) => `@${k}`,
+      },
+      x: { axis: null, domain: ['ranker', 'original order', 'random order'] },
+      y: { label: 'NDCG', domain: [0, 1], grid: true },
+      color: { legend: true, domain: ['ranker', 'original order', 'random order'], range: ['#1f4e79', '#c77c02', '#999'] },
+      marks: [Plot.barY(rows, { fx: 'k', x: 'system', y: 'value', fill: 'system' }), Plot.ruleY([0])],
+    }),
+    [rows],
+  );
+  return <PlotFigure make={make} height={240} label="NDCG of the ranker against the original and a random order" />;
+}
+
+/** Share of total gain per feature, largest first. */
+export function FeatureImportanceChart({ rows }: { rows: { feature: string; share: number }[] }) {
+  const make = useCallback(
+    (width: number) => ({
+      marginLeft: Math.min(170, Math.max(90, width * 0.35)),
+      x: { label: 'share of total gain →', tickFormat: pct, grid: true },
+      y: { label: null, domain: rows.map((r) => r.feature) },
+      marks: [Plot.barX(rows, { y: 'feature', x: 'share', fill: '#1f4e79' }), Plot.ruleX([0])],
+    }),
+    [rows],
+  );
+  return <PlotFigure make={make} height={40 + rows.length * 22} label="Feature importance by share of gain" />;
+}

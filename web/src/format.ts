@@ -1,0 +1,67 @@
+// One place for how numbers read on screen, so the browser tests can compute the same text from the API.
+
+const dash = '—';
+
+/** A share or relative lift as a percentage: 0.0412 → "4.12 %"; signed adds "+" to gains. */
+export function percent(value: number | null | undefined, digits = 2, signed = false): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return dash;
+  const text = `${(value * 100).toFixed(digits)} %`;
+  return signed && value > 0 ? `+${text}` : text;
+}
+
+/** A metric value or absolute lift with 4 significant digits; signed adds "+" to gains. */
+export function number(value: number | null | undefined, signed = false): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return dash;
+  const abs = Math.abs(value);
+  const text = abs !== 0 && (abs < 1e-3 || abs >= 1e6) ? value.toExponential(3) : String(Number(value.toPrecision(4)));
+  return signed && value > 0 ? `+${text}` : text;
+}
+
+/** A probability such as chance to beat control: one decimal, never a false certainty of 0 % or 100 %. */
+export function chance(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return dash;
+  if (value > 0.999) return '> 99.9 %';
+  if (value < 0.001) return '< 0.1 %';
+  return percent(value, 1);
+}
+
+/** p-values: 4 decimals, "< 0.0001" below that. */
+export function pValue(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return dash;
+  return value < 1e-4 ? '< 0.0001' : value.toFixed(4);
+}
+
+/** An interval as "[lo, hi]" with the formatter of its values. */
+export function interval(ci: readonly number[] | null | undefined, format: (v: number) => string): string {
+  if (!ci || ci.length !== 2) return dash;
+  return `[${format(ci[0]!)}, ${format(ci[1]!)}]`;
+}
+
+export function integer(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return dash;
+  return Math.round(value).toLocaleString('en-US');
+}
+
+/** Times in UTC, as the API counts days: "2026-11-22 14:03 UTC". */
+export function dateTime(iso: string | null | undefined): string {
+  if (!iso) return dash;
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+export function relativeTime(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return dash;
+  const seconds = Math.round((now - Date.parse(iso)) / 1000);
+  const future = seconds < 0;
+  const s = Math.abs(seconds);
+  const text =
+    s < 60 ? `${s} s` : s < 3600 ? `${Math.round(s / 60)} min` : s < 86_400 ? `${Math.round(s / 3600)} h` : `${Math.round(s / 86_400)} d`;
+  return future ? `in ${text}` : `${text} ago`;
+}
+
+export function days(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return dash;
+  if (value < 1) return 'less than a day';
+  return `${Math.ceil(value).toLocaleString('en-US')} day${Math.ceil(value) === 1 ? '' : 's'}`;
+}
