@@ -3,11 +3,12 @@ import { systemClock, type Clock } from './common/clock.js';
 import type { DomainModule } from './common/module.js';
 import type { TaskSpec } from './common/periodic-task.js';
 import type { ApiScope } from './common/scopes.js';
-import { createExperimentsModule, type ExperimentsModule } from './experiments/experiments.module.js';
-import { createFeedbackModule, type FeedbackModule } from './feedback/feedback.module.js';
+import { EXPERIMENTS_PERSONAL_DATA, createExperimentsModule, type ExperimentsModule } from './experiments/experiments.module.js';
+import { FEEDBACK_PERSONAL_DATA, createFeedbackModule, type FeedbackModule } from './feedback/feedback.module.js';
 import { createLearningModule, type LearningModule } from './learning/learning.module.js';
 import { Metrics } from './observability/metrics.js';
 import type { DatabaseHandle } from './storage/database.js';
+import { createSessionEraser } from './storage/session-eraser.js';
 
 /**
  * The composition root: the one place that creates each module over the database, and hands the
@@ -37,7 +38,9 @@ export interface ContainerOptions {
 export function createContainer(database: DatabaseHandle, clock: Clock = systemClock, options: ContainerOptions = {}): Container {
   const metrics = new Metrics(() => database.poolStats());
   const auth = createAuthModule({ database, clock, envApiKeys: options.envApiKeys });
-  const feedback = createFeedbackModule({ database, clock, metrics });
+  // A privacy request erases the session from every module's tables in one transaction.
+  const eraser = createSessionEraser(database.db, database.capabilities, [...FEEDBACK_PERSONAL_DATA, ...EXPERIMENTS_PERSONAL_DATA]);
+  const feedback = createFeedbackModule({ database, clock, metrics, eraser });
   const experiments = createExperimentsModule({ database, clock, metrics });
   const learning = createLearningModule({ database, clock, observeJob: (name, run) => metrics.observeJob(name, run) });
   const modules: DomainModule<unknown>[] = [auth, feedback, learning, experiments];

@@ -1,3 +1,4 @@
+import type { PersonalDataTable } from '../common/personal-data.js';
 import type { Clock } from '../common/clock.js';
 import type { DomainModule } from '../common/module.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -37,6 +38,16 @@ export interface ExperimentsServices {
 }
 
 export type ExperimentsModule = DomainModule<ExperimentsServices>;
+
+/**
+ * The experiment rows keyed by a unit id (a session when clients assign by session): erased with the
+ * session's feedback. Variant-day sums stay: they hold totals over many units and identify no one.
+ */
+export const EXPERIMENTS_PERSONAL_DATA: PersonalDataTable[] = [
+  { table: 'experiment_units', column: 'unit_id', kind: 'experimentUnits' },
+  { table: 'experiment_searches', column: 'unit_id', kind: 'experimentSearches' },
+  { table: 'experiment_unit_covariates', column: 'unit_id', kind: 'experimentCovariates' },
+];
 
 /**
  * A/B experiments: definition (create, read, list), lifecycle (moves, edits, phases, the audit

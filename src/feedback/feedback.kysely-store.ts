@@ -92,13 +92,15 @@ export class KyselyFeedbackStore implements FeedbackStore {
         const rows = await trx
           .insertInto('idempotency_keys')
           .values(
-            keyed.slice(i, i + 500).map(({ idempotency: k }) => ({
+            keyed.slice(i, i + 500).map(({ idempotency: k, submission }) => ({
               scope: k!.scope,
               key: k!.key,
               request_hash: k!.requestHash,
               status_code: k!.statusCode,
               response_body: k!.responseBody,
               created_at: k!.createdAt,
+              // So that erasing the session also forgets keys a client derived from it.
+              session_id: submission.sessionId,
             })),
           )
           .onConflict((oc) => oc.columns(['scope', 'key']).doNothing())

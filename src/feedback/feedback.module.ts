@@ -1,7 +1,9 @@
 import type { Clock } from '../common/clock.js';
 import type { DomainModule } from '../common/module.js';
+import type { PersonalDataTable, SessionEraser } from '../common/personal-data.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { DatabaseHandle } from '../storage/database.js';
+import { createSessionEraser } from '../storage/session-eraser.js';
 import { KyselyFeedbackStore } from './feedback.kysely-store.js';
 import { feedbackRoutes } from './feedback.routes.js';
 import { FeedbackService } from './feedback.service.js';
@@ -10,13 +12,26 @@ export interface FeedbackDependencies {
   database: DatabaseHandle;
   clock: Clock;
   metrics?: Pick<Metrics, 'feedbackItems'>;
+  /**
+   * Erases a session everywhere (the composition root builds it over every module's personal data);
+   * without it, DELETE erases the feedback tables only.
+   */
+  eraser?: SessionEraser;
 }
+
+/** The feedback rows keyed by a session id. */
+export const FEEDBACK_PERSONAL_DATA: PersonalDataTable[] = [
+  { table: 'feedback_items', column: 'session_id', kind: 'feedbackItems' },
+  { table: 'feedback_submissions', column: 'session_id', kind: 'feedbackSubmissions' },
+  { table: 'idempotency_keys', column: 'session_id', kind: 'idempotencyKeys' },
+];
 
 export type FeedbackModule = DomainModule<{ feedbackService: FeedbackService }>;
 
 /** Feedback ingestion: POST/GET/DELETE /api/cortex/feedback, and the idempotency-key expiry job. */
-export function createFeedbackModule({ database, clock, metrics }: FeedbackDependencies): FeedbackModule {
-  const feedbackService = new FeedbackService(new KyselyFeedbackStore(database.db), clock, metrics);
+export function createFeedbackModule({ database, clock, metrics, eraser }: FeedbackDependencies): FeedbackModule {
+  const sessionEraser = eraser ?? createSessionEraser(database.db, database.capabilities, FEEDBACK_PERSONAL_DATA);
+  const feedbackService = new FeedbackService(new KyselyFeedbackStore(database.db), clock, metrics, sessionEraser);
   return {
     services: { feedbackService },
     routes: async (app) => {

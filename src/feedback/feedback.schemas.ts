@@ -154,6 +154,10 @@ export const FeedbackDeleteResult = Type.Object({
   sessionId: Type.String(),
   deletedItems: Type.Integer(),
   deletedSubmissions: Type.Integer(),
+  removed: Type.Record(Type.String(), Type.Integer(), {
+    description:
+      'Rows removed per kind, from every table keyed by the session: feedbackItems, feedbackSubmissions, experimentUnits, experimentSearches, experimentCovariates, and the kinds later modules declare.',
+  }),
 });
 
 export const FeedbackIdParams = Type.Object({ feedbackId: Type.String({ minLength: 1, maxLength: 64 }) });

@@ -1,3 +1,4 @@
+import type { ErasureReport, SessionEraser } from '../common/personal-data.js';
 import { createHash } from 'node:crypto';
 import { toIso, type Clock } from '../common/clock.js';
 import { GroupCommit } from '../common/group-commit.js';
@@ -83,6 +84,8 @@ export class FeedbackService {
     private readonly store: FeedbackStore,
     private readonly clock: Clock,
     private readonly metrics?: { feedbackItems: { inc(labels: { outcome: string; reason: string }, n: number): void } },
+    /** Erases the session from every table that keeps it; without it, from the feedback tables only. */
+    private readonly eraser?: SessionEraser,
   ) {
     // Concurrent submissions share one transaction; each 201 waits for the commit holding it.
     // A group holds up to 1000 items, so no transaction is big enough to stall the others.
@@ -230,7 +233,9 @@ export class FeedbackService {
   }
 
   async deleteSession(sessionId: string) {
-    const deleted = await this.store.deleteSession(sessionId);
-    return { sessionId, deletedItems: deleted.items, deletedSubmissions: deleted.submissions };
+    const removed: ErasureReport = this.eraser
+      ? await this.eraser.eraseSession(sessionId)
+      : await this.store.deleteSession(sessionId).then((d) => ({ feedbackItems: d.items, feedbackSubmissions: d.submissions }));
+    return { sessionId, deletedItems: removed.feedbackItems ?? 0, deletedSubmissions: removed.feedbackSubmissions ?? 0, removed };
   }
 }

@@ -47,6 +47,8 @@ export interface IdempotencyKeyTable {
   status_code: number;
   response_body: string;
   created_at: number;
+  /** The submission's session (null for keys stored before migration 0060). */
+  session_id: string | null;
 }
 
 export interface ModelTable {

@@ -169,7 +169,19 @@ describeOnEveryDatabase('feedback API', (kind) => {
     await postJson(t.app, URL, { sessionId: 'keep-me', feedback: [{ queryId: 'q', rating: 3 }] });
     const res = await request(t.app, { method: 'DELETE', url: `${URL}?sessionId=forget-me` });
     expect(res.statusCode).toBe(200);
-    expect(res.body.data).toEqual({ sessionId: 'forget-me', deletedItems: 3, deletedSubmissions: 2 });
+    expect(res.body.data).toEqual({
+      sessionId: 'forget-me',
+      deletedItems: 3,
+      deletedSubmissions: 2,
+      removed: {
+        feedbackItems: 3,
+        feedbackSubmissions: 2,
+        idempotencyKeys: 0,
+        experimentUnits: 0,
+        experimentSearches: 0,
+        experimentCovariates: 0,
+      },
+    });
     expect((await getJson(t.app, `${URL}?sessionId=forget-me`)).body.data.items).toHaveLength(0);
     expect((await getJson(t.app, `${URL}?sessionId=keep-me`)).body.data.items).toHaveLength(1);
     const again = await request(t.app, { method: 'DELETE', url: `${URL}?sessionId=forget-me` });

@@ -1,14 +1,10 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DatabaseCapabilities } from '../../storage/database.js';
 import type { Database } from '../../storage/schema.js';
 import { UNIT_STAT_COLUMNS, type UnitStats } from '../../vocabulary/index.js';
+import { ATTRIBUTION_LOCK, tryTransactionLock } from '../../storage/advisory-locks.js';
 import { searchKey, type AttributableItem, type ExposureWindow } from './attribution.js';
 import type { AttributionStore, Planner } from './attribution.store.js';
-
-// An arbitrary constant naming the attribution lock among PostgreSQL advisory locks. Advisory
-// locks are server-wide, so the schema is the lock's second key: deployments (and test files)
-// in other schemas of the same server attribute their own tables without waiting for this one.
-const ATTRIBUTION_LOCK = 774_201_001;
 
 export class KyselyAttributionStore implements AttributionStore {
   constructor(
@@ -19,10 +15,7 @@ export class KyselyAttributionStore implements AttributionStore {
   async attributeNext(limit: number, plan: Planner): Promise<number | null> {
     return this.db.transaction().execute(async (trx) => {
       if (this.capabilities.supportsAdvisoryLocks) {
-        const { rows } = await sql<{
-          locked: boolean;
-        }>`select pg_try_advisory_xact_lock(${ATTRIBUTION_LOCK}, hashtext(current_schema())) as locked`.execute(trx);
-        if (!rows[0]?.locked) return null;
+        if (!(await tryTransactionLock(trx, ATTRIBUTION_LOCK))) return null;
       }
       const items = await this.claim(trx, limit);
       if (items.length === 0) return 0;
