@@ -404,6 +404,10 @@ export interface paths {
                 sessionId: string;
                 deletedItems: number;
                 deletedSubmissions: number;
+                /** @description Rows removed per kind, from every table keyed by the session: feedbackItems, feedbackSubmissions, experimentUnits, experimentSearches, experimentCovariates, and the kinds later modules declare. */
+                removed: {
+                  [key: string]: number;
+                };
               };
             };
           };
