@@ -32,9 +32,16 @@ describe('configuration', () => {
     [{ HOST: ' ' }, 'HOST'],
     [{ SQLITE_MAX_PAGE_COUNT: '0' }, 'SQLITE_MAX_PAGE_COUNT'],
     [{ SQLITE_MAX_PAGE_COUNT: 'lots' }, 'SQLITE_MAX_PAGE_COUNT'],
+    [{ FEEDBACK_RETENTION_DAYS: '-1' }, 'FEEDBACK_RETENTION_DAYS'],
+    [{ FEEDBACK_RETENTION_DAYS: 'a year' }, 'FEEDBACK_RETENTION_DAYS'],
   ])('refuses %o naming %s', (env, variable) => {
     expect(() => loadConfig(env, '/x')).toThrow(ConfigError);
     expect(() => loadConfig(env, '/x')).toThrow(variable);
+  });
+
+  it('keeps feedback forever unless FEEDBACK_RETENTION_DAYS says otherwise', () => {
+    expect(loadConfig({}, '/x').feedbackRetentionDays).toBe(0);
+    expect(loadConfig({ FEEDBACK_RETENTION_DAYS: '90' }, '/x').feedbackRetentionDays).toBe(90);
   });
 
   it('hands every database setting to openDatabase, the page cap only when set', () => {

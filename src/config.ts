@@ -28,6 +28,8 @@ export interface AppConfig {
   maxJsonDepth: number;
   /** SQLite only: the most pages (4 KiB) the file may grow to; undefined is unlimited. */
   sqliteMaxPageCount: number | undefined;
+  /** FEEDBACK_RETENTION_DAYS: feedback received longer ago is removed; 0 (default) keeps everything. */
+  feedbackRetentionDays: number;
 }
 
 /** The database options the configuration sets (every command that opens the database uses them). */
@@ -158,5 +160,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     rateLimitWindowMs: integerVar(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 3_600_000),
     maxJsonDepth: integerVar(env, 'MAX_JSON_DEPTH', 32, 2, 1000),
     sqliteMaxPageCount: sqliteMaxPageCount(env.SQLITE_MAX_PAGE_COUNT),
+    feedbackRetentionDays: integerVar(env, 'FEEDBACK_RETENTION_DAYS', 0, 0, 36_500),
   };
 }

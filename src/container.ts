@@ -33,6 +33,8 @@ export interface Container {
 export interface ContainerOptions {
   /** Keys from SEARCHLOOP_API_KEYS. */
   envApiKeys?: { key: string; scope: ApiScope }[];
+  /** FEEDBACK_RETENTION_DAYS (0 keeps everything). */
+  feedbackRetentionDays?: number;
 }
 
 export function createContainer(database: DatabaseHandle, clock: Clock = systemClock, options: ContainerOptions = {}): Container {
@@ -40,7 +42,7 @@ export function createContainer(database: DatabaseHandle, clock: Clock = systemC
   const auth = createAuthModule({ database, clock, envApiKeys: options.envApiKeys });
   // A privacy request erases the session from every module's tables in one transaction.
   const eraser = createSessionEraser(database.db, database.capabilities, [...FEEDBACK_PERSONAL_DATA, ...EXPERIMENTS_PERSONAL_DATA]);
-  const feedback = createFeedbackModule({ database, clock, metrics, eraser });
+  const feedback = createFeedbackModule({ database, clock, metrics, eraser, retentionDays: options.feedbackRetentionDays ?? 0 });
   const experiments = createExperimentsModule({ database, clock, metrics });
   const learning = createLearningModule({ database, clock, observeJob: (name, run) => metrics.observeJob(name, run) });
   const modules: DomainModule<unknown>[] = [auth, feedback, learning, experiments];

@@ -27,7 +27,10 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
     await database.close();
     throw error;
   }
-  const container = createContainer(database, systemClock, { envApiKeys: config.apiKeys });
+  const container = createContainer(database, systemClock, {
+    envApiKeys: config.apiKeys,
+    feedbackRetentionDays: config.feedbackRetentionDays,
+  });
   try {
     await container.auth.services.apiKeys.refresh();
     if (!container.auth.services.apiKeys.secured && !isLoopback(config.host) && !config.allowOpen) {

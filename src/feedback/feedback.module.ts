@@ -4,6 +4,8 @@ import type { PersonalDataTable, SessionEraser } from '../common/personal-data.j
 import type { Metrics } from '../observability/metrics.js';
 import type { DatabaseHandle } from '../storage/database.js';
 import { createSessionEraser } from '../storage/session-eraser.js';
+import { KyselyFeedbackRetentionStore } from './feedback-retention.kysely-store.js';
+import { FeedbackRetentionService } from './feedback-retention.service.js';
 import { KyselyFeedbackStore } from './feedback.kysely-store.js';
 import { feedbackRoutes } from './feedback.routes.js';
 import { FeedbackService } from './feedback.service.js';
@@ -17,6 +19,8 @@ export interface FeedbackDependencies {
    * without it, DELETE erases the feedback tables only.
    */
   eraser?: SessionEraser;
+  /** FEEDBACK_RETENTION_DAYS; 0 or absent keeps everything. */
+  retentionDays?: number;
 }
 
 /** The feedback rows keyed by a session id. */
@@ -26,18 +30,28 @@ export const FEEDBACK_PERSONAL_DATA: PersonalDataTable[] = [
   { table: 'idempotency_keys', column: 'session_id', kind: 'idempotencyKeys' },
 ];
 
-export type FeedbackModule = DomainModule<{ feedbackService: FeedbackService }>;
+export type FeedbackModule = DomainModule<{ feedbackService: FeedbackService; retention: FeedbackRetentionService }>;
 
 /** Feedback ingestion: POST/GET/DELETE /api/cortex/feedback, and the idempotency-key expiry job. */
-export function createFeedbackModule({ database, clock, metrics, eraser }: FeedbackDependencies): FeedbackModule {
+export function createFeedbackModule({ database, clock, metrics, eraser, retentionDays = 0 }: FeedbackDependencies): FeedbackModule {
   const sessionEraser = eraser ?? createSessionEraser(database.db, database.capabilities, FEEDBACK_PERSONAL_DATA);
   const feedbackService = new FeedbackService(new KyselyFeedbackStore(database.db), clock, metrics, sessionEraser);
+  const retention = new FeedbackRetentionService(
+    new KyselyFeedbackRetentionStore(database.db, database.capabilities),
+    clock,
+    retentionDays,
+  );
   return {
-    services: { feedbackService },
+    services: { feedbackService, retention },
     routes: async (app) => {
       await app.register(feedbackRoutes, { feedbackService });
     },
-    tasks: [{ name: 'idempotency-expiry', intervalMs: 3_600_000, run: () => feedbackService.expireIdempotencyKeys(), observed: true }],
+    tasks: [
+      { name: 'idempotency-expiry', intervalMs: 3_600_000, run: () => feedbackService.expireIdempotencyKeys(), observed: true },
+      // Partitions ahead of the clock (PostgreSQL) and removal past FEEDBACK_RETENTION_DAYS; safe on
+      // several instances (IF NOT EXISTS, idempotent batched deletes, drops that give up on a lock).
+      { name: 'feedback-retention', intervalMs: 3_600_000, run: () => retention.run().then((r) => r.items), observed: true },
+    ],
     close: async () => undefined,
   };
 }

@@ -42,6 +42,11 @@ export interface DatabaseCapabilities {
   supportsAdvisoryLocks: boolean;
   /** Tables live in a named schema (PostgreSQL's search_path), so the migration table must too. */
   supportsSchemas: boolean;
+  /**
+   * Declarative partitioning: feedback_items is partitioned by day on PostgreSQL (migration 0061),
+   * so retention drops whole days; SQLite deletes in small batches instead.
+   */
+  supportsPartitioning: boolean;
 }
 
 export interface DatabaseHandle {
@@ -111,7 +116,7 @@ function openSqlite(file: string, maxPageCount: number | undefined): DatabaseHan
   return {
     db,
     dialect: 'sqlite',
-    capabilities: { supportsSkipLocked: false, supportsAdvisoryLocks: false, supportsSchemas: false },
+    capabilities: { supportsSkipLocked: false, supportsAdvisoryLocks: false, supportsSchemas: false, supportsPartitioning: false },
     schema: undefined,
     poolStats: () => ({ total: 1, idle: 0, waiting: 0 }),
     async ping() {
@@ -176,7 +181,7 @@ function openPostgres(url: string, schema: string | undefined, options: Database
   return {
     db,
     dialect: 'postgres',
-    capabilities: { supportsSkipLocked: true, supportsAdvisoryLocks: true, supportsSchemas: true },
+    capabilities: { supportsSkipLocked: true, supportsAdvisoryLocks: true, supportsSchemas: true, supportsPartitioning: true },
     schema,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async ping() {

@@ -7,6 +7,7 @@ import * as variantSums from './0005-variant-sums.js';
 import * as apiKeys from './0006-api-keys.js';
 import * as dropJobState from './0007-drop-job-state.js';
 import * as erasure from './0060-erasure.js';
+import * as feedbackRetention from './0061-feedback-retention.js';
 
 /**
  * Migrations are listed here rather than read from the directory so that the compiled
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0006-api-keys': apiKeys,
   '0007-drop-job-state': dropJobState,
   '0060-erasure': erasure,
+  '0061-feedback-retention': feedbackRetention,
 };
