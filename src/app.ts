@@ -10,7 +10,7 @@ import { DASHBOARD_DIR, dashboardRoutes } from './http/dashboard.js';
 import { handleFrameworkError, registerErrorHandlers } from './http/error-handler.js';
 import { UnavailableError } from './common/errors.js';
 import { registerJsonParser } from './http/json-parser.js';
-import { registerRateLimits } from './http/rate-limit.js';
+import { registerIpRateLimits, registerKeyRateLimits } from './http/rate-limit.js';
 import { registerMetrics } from './observability/metrics.routes.js';
 import { healthRoutes } from './http/health.routes.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -19,7 +19,12 @@ import { registerValidation } from './http/validation.js';
 import { VERSION } from './version.js';
 
 export type AppOptions = Pick<AppConfig, 'bodyLimitBytes' | 'logLevel'> &
-  Partial<Pick<AppConfig, 'corsOrigins' | 'rateLimitPerKey' | 'rateLimitPerIp' | 'rateLimitWindowMs' | 'maxJsonDepth'>> & {
+  Partial<
+    Pick<
+      AppConfig,
+      'corsOrigins' | 'rateLimitPerKey' | 'rateLimitPerIp' | 'rateLimitAuthFailuresPerIp' | 'rateLimitWindowMs' | 'maxJsonDepth'
+    >
+  > & {
     /** Overrides Fastify's logger (tests pass false). */
     logger?: FastifyServerOptions['logger'];
     /** The built dashboard served at / (default web/dist). */
@@ -78,11 +83,13 @@ export async function buildApp(options: AppOptions, container: Container): Promi
   const limits = {
     perKey: options.rateLimitPerKey ?? 0,
     perIp: options.rateLimitPerIp ?? 0,
+    authFailuresPerIp: options.rateLimitAuthFailuresPerIp ?? 0,
     windowMs: options.rateLimitWindowMs ?? 60_000,
+    now: () => container.clock.now(),
   };
-  registerRateLimits(app, limits, 'ip');
+  registerIpRateLimits(app, limits, container.auth.services.apiKeys);
   registerAuth(app, container.auth.services.apiKeys);
-  registerRateLimits(app, limits, 'key');
+  registerKeyRateLimits(app, limits);
   app.addSchema(ErrorEnvelope);
   await registerOpenApi(app, VERSION);
 

@@ -28,7 +28,11 @@ Configuration (environment variables):
   SEARCHLOOP_API_KEYS   "<key>:<scope>,…" keys from the environment (scopes ingest, read, admin)
   SEARCHLOOP_ALLOW_OPEN 1 to serve without keys on a non-loopback HOST
   CORS_ORIGINS          allowed browser origins, comma-separated, or *
-  RATE_LIMIT_PER_KEY, RATE_LIMIT_PER_IP, RATE_LIMIT_WINDOW_MS   requests per window (0 = off)
+  RATE_LIMIT_PER_IP     requests per window per client IP without a valid key (default 6000; 0 = off;
+                        loopback exempt while the service runs without keys)
+  RATE_LIMIT_AUTH_FAILURES_PER_IP  invalid keys per window per IP before it gets 429s (default 30)
+  RATE_LIMIT_PER_KEY    requests per window per API key (default 0 = off)
+  RATE_LIMIT_WINDOW_MS  the window (default 60000)
   MAX_JSON_DEPTH, DATABASE_POOL_SIZE, DATABASE_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS
 `;
 

@@ -23,6 +23,7 @@ export interface AppConfig {
   /** Requests per window per API key and per client IP; 0 turns a limit off. */
   rateLimitPerKey: number;
   rateLimitPerIp: number;
+  rateLimitAuthFailuresPerIp: number;
   rateLimitWindowMs: number;
   /** Deepest JSON nesting accepted in a request body. */
   maxJsonDepth: number;
@@ -155,8 +156,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     apiKeys: parseApiKeys(env.SEARCHLOOP_API_KEYS),
     allowOpen: env.SEARCHLOOP_ALLOW_OPEN === '1' || env.SEARCHLOOP_ALLOW_OPEN === 'true',
     corsOrigins: parseOrigins(env.CORS_ORIGINS),
-    rateLimitPerKey: integerVar(env, 'RATE_LIMIT_PER_KEY', 60_000, 0, 100_000_000),
+    rateLimitPerKey: integerVar(env, 'RATE_LIMIT_PER_KEY', 0, 0, 100_000_000),
     rateLimitPerIp: integerVar(env, 'RATE_LIMIT_PER_IP', 6_000, 0, 100_000_000),
+    rateLimitAuthFailuresPerIp: integerVar(env, 'RATE_LIMIT_AUTH_FAILURES_PER_IP', 30, 0, 100_000_000),
     rateLimitWindowMs: integerVar(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 3_600_000),
     maxJsonDepth: integerVar(env, 'MAX_JSON_DEPTH', 32, 2, 1000),
     sqliteMaxPageCount: sqliteMaxPageCount(env.SQLITE_MAX_PAGE_COUNT),

@@ -18,7 +18,8 @@ declare module 'fastify' {
 /** Reachable without a key: probes and metrics scrapers. */
 export const PUBLIC_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
-function presentedKey(headers: Record<string, string | string[] | undefined>): string | undefined {
+/** The key a request presents (Bearer token or X-API-Key), if any. */
+export function presentedKey(headers: Record<string, string | string[] | undefined>): string | undefined {
   const authorization = headers.authorization;
   if (typeof authorization === 'string' && /^Bearer\s+/i.test(authorization)) return authorization.replace(/^Bearer\s+/i, '').trim();
   const apiKey = headers['x-api-key'];
