@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { runDemoCommand } from './cli-demo.js';
 import { KEYS_HELP, runKeysCommand } from './cli-keys.js';
 import { ConfigError, databaseOptions, loadConfig } from './config.js';
 import { serveUntilSignalled } from './main.js';
@@ -15,6 +16,7 @@ Commands:
   serve      Run migrations, then serve the HTTP API (default)
   migrate    Apply pending database migrations and exit
   keys       Create, list and revoke API keys (searchloop keys --help)
+  demo       A simulated search site driving the whole loop through the API (searchloop demo --help)
 
 Configuration (environment variables):
   PORT               port to listen on (default 3000)
@@ -37,6 +39,7 @@ Configuration (environment variables):
 `;
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'demo') return runDemoCommand(argv.slice(1));
   if (argv[0] === 'keys') {
     if (argv.includes('--help') || argv.includes('-h')) {
       process.stdout.write(KEYS_HELP);
