@@ -80,6 +80,23 @@ export default [
     ],
   ),
 
+  // The demo world is a client of the service: it reaches it only through the public HTTP API.
+  boundary(
+    'demo-public-api',
+    ['src/demo/*.ts'],
+    [
+      [
+        '^(?!\\./|\\.\\./random/|node:)',
+        'src/demo is a client of the service: it imports only its own files, src/random and node: built-ins, and talks to the service over HTTP',
+      ],
+    ],
+  ),
+  boundary(
+    'pure-demo-world',
+    ['src/demo/world/**/*.ts'],
+    [['^(?!\\./|\\.\\./\\.\\./random/)', pure('src/demo/world (the simulated site and its users)', 'src/random')]],
+  ),
+
   // Floors: imports only go down. common/ vocabulary/ random/ < storage/ < http/ observability/ < modules < root files.
   boundary(
     'ground-floor',

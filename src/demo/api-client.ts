@@ -30,8 +30,12 @@ export class ApiClient {
     };
   }
 
-  /** Sends one request; unwraps `{success, data}`; throws ApiError with the envelope's code otherwise. */
-  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  /**
+   * Sends one request; unwraps `{success, data}`; throws ApiError with the envelope's code
+   * otherwise. Statuses in `handled` are answers the caller expects (a 404 while waiting for a
+   * model, a 409 for a run already queued): thrown, not counted as failures.
+   */
+  async call<T>(method: string, path: string, body?: unknown, handled: number[] = []): Promise<T> {
     this.counters.requests += 1;
     let response: Response;
     try {
@@ -53,7 +57,7 @@ export class ApiClient {
       parsed = undefined;
     }
     if (!response.ok) {
-      this.counters.failed += 1;
+      if (!handled.includes(response.status)) this.counters.failed += 1;
       const error = parsed?.error;
       throw new ApiError(
         response.status,
@@ -65,10 +69,10 @@ export class ApiClient {
     return (parsed && parsed.success === true && 'data' in parsed ? parsed.data : parsed) as T;
   }
 
-  get<T>(path: string): Promise<T> {
-    return this.call<T>('GET', path);
+  get<T>(path: string, handled?: number[]): Promise<T> {
+    return this.call<T>('GET', path, undefined, handled);
   }
-  post<T>(path: string, body?: unknown): Promise<T> {
-    return this.call<T>('POST', path, body);
+  post<T>(path: string, body?: unknown, handled?: number[]): Promise<T> {
+    return this.call<T>('POST', path, body, handled);
   }
 }

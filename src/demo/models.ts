@@ -15,7 +15,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function getModel(api: ApiClient, modelId: string): Promise<ModelView | undefined> {
   try {
-    return await api.get<ModelView>(`/api/nous/learn/models/${encodeURIComponent(modelId)}`);
+    return await api.get<ModelView>(`/api/nous/learn/models/${encodeURIComponent(modelId)}`, [404]);
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return undefined;
     throw error;
@@ -38,7 +38,7 @@ async function waitForRun(api: ApiClient, modelId: string, since: string | undef
 async function trainAndWait(api: ApiClient, model: ModelView, timeoutMs: number): Promise<ModelView> {
   const since = model.lastTraining?.at;
   try {
-    await api.post(`/api/nous/learn/models/${encodeURIComponent(model.modelId)}/train`, { force: true });
+    await api.post(`/api/nous/learn/models/${encodeURIComponent(model.modelId)}/train`, { force: true }, [409]);
   } catch (error) {
     // A run already queued or running (the schedule's own) is as good.
     if (!(error instanceof ApiError && error.status === 409)) throw error;
@@ -58,12 +58,16 @@ export async function trainDefaultClickModel(api: ApiClient, timeoutMs = 120_000
   }
   if (!model) {
     try {
-      model = await api.post<ModelView>('/api/nous/learn/models', {
-        modelId: 'default',
-        name: 'default',
-        type: 'click_model',
-        config: { algorithm: 'pbm', retrainEvery: '24h', window: '30d' },
-      });
+      model = await api.post<ModelView>(
+        '/api/nous/learn/models',
+        {
+          modelId: 'default',
+          name: 'default',
+          type: 'click_model',
+          config: { algorithm: 'pbm', retrainEvery: '24h', window: '30d' },
+        },
+        [409],
+      );
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 409)) throw error;
       model = (await getModel(api, 'default'))!;
