@@ -26,7 +26,9 @@ export const DEMO_HELP = `searchloop demo — a simulated search site that runs 
 
 Usage: searchloop demo [options]
 
-  --url <url>        drive a running service instead of starting one (e.g. http://127.0.0.1:3000)
+  --url <url>        drive the service at this address (e.g. https://search-feedback.example.com)
+                     without it: drive the service answering at 127.0.0.1:<port> (npm start), or
+                     start one on <database> when nothing answers there
   --key <key>        API key (admin scope) for a service that requires keys
   --seed <n>         seed of the world and its users (default 42)
   --rate <n>         sessions per second (default 30)
@@ -37,7 +39,7 @@ Usage: searchloop demo [options]
   --queries <n>      queries in the catalogue (default 80)
   --port <n>         port of the service the demo starts (default 3000)
   --database <file>  its SQLite file (default ./data/demo.db)
-  --exit             stop the started service when the run ends (default: keep serving the dashboard)
+  --exit             stop a service the demo started when the run ends (default: keep serving the dashboard)
   --json <file>      write the run's figures as JSON
 `;
 

@@ -13,7 +13,7 @@ import {
 import { RANKER_ID, trainDefaultClickModel, trainRanker, type ModelView } from './models.js';
 import type { DemoOptions } from './options.js';
 import { formatProgress, formatSummary } from './report.js';
-import { startChildServer, type ChildServer } from './server-process.js';
+import { answers, startChildServer, type ChildServer } from './server-process.js';
 import { Traffic } from './traffic.js';
 import { buildCatalogue } from './world/catalogue.js';
 import { simulatedClock } from './world/sim-clock.js';
@@ -64,12 +64,20 @@ export async function runDemo(options: DemoOptions, io: DemoIo): Promise<DemoSum
   const dashboard = options.url ? new URL('/', options.url).href : `http://127.0.0.1:${options.port}/`;
   io.print(`Dashboard: ${dashboard}`);
   let child: ChildServer | undefined;
-  if (!options.url) {
+  let url = options.url;
+  if (!url && (await answers(`${dashboard}readyz`))) {
+    // `npm start` is already serving here: the demo drives it, as the README's three commands say.
+    url = dashboard;
+    io.print(
+      `a service already answers at ${dashboard}: the demo drives it (its own database); --port picks another to start one on ${options.database}`,
+    );
+  }
+  if (!url) {
     if (!io.serverCommand) throw new Error('no --url and no way to start the service');
     io.print(`starting the service on ${options.database} (logs beside it)…`);
     child = await startChildServer({ command: io.serverCommand, databaseFile: options.database, port: options.port });
   }
-  const api = new ApiClient(child?.url ?? dashboard, options.key);
+  const api = new ApiClient(child?.url ?? url ?? dashboard, options.key);
   const wallStart = Date.now();
   const seconds = () => (Date.now() - wallStart) / 1000;
   const phases: DemoSummary['phases'] = [];

@@ -66,7 +66,8 @@ export async function startChildServer(options: {
   };
 }
 
-async function answers(url: string): Promise<boolean> {
+/** True when `url` answers 2xx within a second. */
+export async function answers(url: string): Promise<boolean> {
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
     await res.arrayBuffer();

@@ -22,8 +22,9 @@ export function OverviewPage() {
       {anyFeedback.data && anyFeedback.data.items.length === 0 && (
         <EmptyState title="No feedback yet">
           <p>
-            Searchloop learns from the feedback your search front end sends: impressions, clicks, ratings, dwell time. Send the first items
-            from a terminal (a later release adds <code>npx searchloop demo</code>, which simulates a whole search site):
+            Searchloop learns from the feedback your search front end sends: impressions, clicks, ratings, dwell time. To see every page
+            filled, run <code>npx searchloop demo</code> in a second terminal: a simulated search site sends traffic to this service, trains
+            a click model and a ranker, and A/B-tests the ranker. Or send the first items yourself:
           </p>
           <FeedbackCurl />
           <KeyNote />
