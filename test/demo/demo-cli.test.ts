@@ -1,0 +1,47 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** `searchloop demo` without --url: it starts the service itself, on its own SQLite file, and stops it with --exit. */
+describe('searchloop demo (starting its own service)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'searchloop-demo-cli-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('prints the dashboard URL first, runs on its own SQLite file, writes its figures and exits', async () => {
+    const port = await freePort();
+    const database = path.join(dir, 'demo.db');
+    const json = path.join(dir, 'summary.json');
+    const args = ['--import', 'tsx', 'src/cli.ts', 'demo', '--port', String(port), '--database', database, '--json', json, '--exit'];
+    const settings = ['--seed', '3', '--rate', '20', '--duration', '12', '--warmup', '100000', '--queries', '10'];
+    const child = spawn(process.execPath, [...args, ...settings], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += String(chunk)));
+    child.stderr.on('data', (chunk) => (out += String(chunk)));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code, out).toBe(0);
+    expect(out.split('\n')[0]).toBe(`Dashboard: http://127.0.0.1:${port}/`);
+    expect(fs.existsSync(database)).toBe(true);
+    const summary = JSON.parse(fs.readFileSync(json, 'utf8'));
+    expect(summary.sessions).toBeGreaterThan(150);
+    expect(summary).toMatchObject({ throttled: 0, failedRequests: 0, seed: 3 });
+    // Only the warm-up ran (--warmup is larger than the run): no models were trained.
+    expect(summary.phases.map((p: { name: string }) => p.name)).toEqual(['warming up']);
+    // The service it started is gone.
+    const answer = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      () => 'up',
+      () => 'down',
+    );
+    expect(answer).toBe('down');
+  }, 90_000);
+});
