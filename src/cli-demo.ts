@@ -26,7 +26,8 @@ export async function runDemoCommand(argv: string[]): Promise<number> {
   const summary = await runDemo(options, {
     print: (line) => process.stdout.write(`${tty ? '\r\x1b[2K' : ''}${line}\n`),
     progress: (line) => {
-      if (tty) process.stdout.write(`\r\x1b[2K${line}`);
+      // One line, rewritten in place: cut to the terminal's width so it never wraps.
+      if (tty) process.stdout.write(`\r\x1b[2K${line.slice(0, Math.max(20, (process.stdout.columns ?? 200) - 1))}`);
       else if (Date.now() - lastProgress >= 15_000) {
         lastProgress = Date.now();
         process.stdout.write(`${line}\n`);
