@@ -10,7 +10,7 @@ const restrictedImports = tseslint.plugin.rules['no-restricted-imports'];
 const boundaries = { rules: {} };
 
 /** Domain modules: each is used by the others only through `<domain>/<domain>.module.ts`. */
-const MODULES = ['auth', 'feedback', 'experiments', 'learning'];
+const MODULES = ['auth', 'feedback', 'experiments', 'learning', 'analytics'];
 const ROOT_FILES = ['app', 'container', 'main', 'cli', 'cli-keys', 'config', 'scheduler'];
 const TESTS = ['**/*.test.ts'];
 

@@ -1,3 +1,4 @@
+import { createAnalyticsModule, type AnalyticsModule, type RelevancePort } from './analytics/analytics.module.js';
 import { createAuthModule, type AuthModule } from './auth/auth.module.js';
 import { systemClock, type Clock } from './common/clock.js';
 import type { DomainModule } from './common/module.js';
@@ -22,6 +23,7 @@ export interface Container {
   feedback: FeedbackModule;
   experiments: ExperimentsModule;
   learning: LearningModule;
+  analytics: AnalyticsModule;
   /** Every module, in the order the app registers their routes. */
   modules: DomainModule<unknown>[];
   /** Every background job, for the one scheduler (src/scheduler.ts). */
@@ -45,7 +47,8 @@ export function createContainer(database: DatabaseHandle, clock: Clock = systemC
   const feedback = createFeedbackModule({ database, clock, metrics, eraser, retentionDays: options.feedbackRetentionDays ?? 0 });
   const experiments = createExperimentsModule({ database, clock, metrics });
   const learning = createLearningModule({ database, clock, observeJob: (name, run) => metrics.observeJob(name, run) });
-  const modules: DomainModule<unknown>[] = [auth, feedback, learning, experiments];
+  const analytics = createAnalyticsModule({ database, clock, relevance: clickModelRelevance(learning) });
+  const modules: DomainModule<unknown>[] = [auth, feedback, learning, experiments, analytics];
   return {
     database,
     clock,
@@ -54,10 +57,31 @@ export function createContainer(database: DatabaseHandle, clock: Clock = systemC
     feedback,
     experiments,
     learning,
+    analytics,
     modules,
     tasks: modules.flatMap((m) => m.tasks),
     close: async () => {
       await Promise.all(modules.map((m) => m.close()));
+    },
+  };
+}
+
+/** The learning module's click-model estimates as the port analytics' query page reads relevance from. */
+function clickModelRelevance(learning: LearningModule): RelevancePort {
+  return {
+    async relevance(modelId, queryHash, resultIds) {
+      if (resultIds.length === 0) return { version: 0, relevance: new Map() };
+      const ranked = await learning.services.servingService.rank(
+        modelId,
+        { queryHash, results: resultIds.map((resultId) => ({ resultId })) },
+        true,
+      );
+      if (ranked.scoreType !== 'relevance') return { reason: `model ${modelId} is not a click model` };
+      // A pair the model never saw scores 0 with no impressions: it has no estimate, not a zero one.
+      return {
+        version: ranked.version,
+        relevance: new Map(ranked.results.map((r) => [r.resultId, (r.explanation?.contributions.impressions ?? 0) > 0 ? r.score : null])),
+      };
     },
   };
 }

@@ -38,6 +38,7 @@ export interface FeedbackItemTable {
   language: string | null;
   extra_metadata: string | null;
   attributed: Generated<number>;
+  analytics_done: Generated<number>;
 }
 
 export interface IdempotencyKeyTable {
@@ -205,6 +206,72 @@ export interface TrainingDatasetTable {
   uploaded_at: number;
 }
 
+type HistogramBucket =
+  | '01'
+  | '02'
+  | '03'
+  | '04'
+  | '05'
+  | '06'
+  | '07'
+  | '08'
+  | '09'
+  | '10'
+  | '11'
+  | '12'
+  | '13'
+  | '14'
+  | '15'
+  | '16'
+  | '17'
+  | '18'
+  | '19'
+  | '20'
+  | '21';
+
+/** The additive counters of an analytics hour row (migration 0020): fc_01…fc_20 first clicks at that position, fc_21 beyond. */
+export type AnalyticsCounterColumn =
+  | 'searches'
+  | 'abandoned'
+  | 'sessions'
+  | 'impressions'
+  | 'clicks'
+  | 'conversions'
+  | 'first_clicks'
+  | 'first_click_position_sum'
+  | 'zero_result_searches'
+  | 'result_count_searches'
+  | 'first_click_rr_sum'
+  | `fc_${HistogramBucket}`;
+
+export type AnalyticsTotalHourTable = { dimension: string; dim_value: string; hour: number } & Record<AnalyticsCounterColumn, number>;
+export type AnalyticsQueryHourTable = AnalyticsTotalHourTable & { query_hash: string };
+
+export interface AnalyticsEntityTable {
+  key: string;
+  state: string;
+}
+
+export interface AnalyticsResultHourTable {
+  query_hash: string;
+  hour: number;
+  result_id: string;
+  position: number;
+  impressions: number;
+  clicks: number;
+}
+
+export interface AnalyticsQueryTextTable {
+  query_hash: string;
+  query_text: string;
+  source_id: string;
+}
+
+export interface AnalyticsProgressTable {
+  id: number;
+  fresh_as_of: number | null;
+}
+
 export interface Database {
   feedback_submissions: FeedbackSubmissionTable;
   feedback_items: FeedbackItemTable;
@@ -223,4 +290,10 @@ export interface Database {
   model_versions: ModelVersionTable;
   model_training_state: ModelTrainingStateTable;
   training_datasets: TrainingDatasetTable;
+  analytics_entities: AnalyticsEntityTable;
+  analytics_query_hours: AnalyticsQueryHourTable;
+  analytics_total_hours: AnalyticsTotalHourTable;
+  analytics_result_hours: AnalyticsResultHourTable;
+  analytics_query_texts: AnalyticsQueryTextTable;
+  analytics_progress: AnalyticsProgressTable;
 }

@@ -1,0 +1,32 @@
+import type { Clock } from '../common/clock.js';
+import type { DomainModule } from '../common/module.js';
+import type { DatabaseHandle } from '../storage/database.js';
+import { KyselyAnalyticsStore } from './analytics.kysely-store.js';
+import { analyticsRoutes } from './analytics.routes.js';
+import { AnalyticsService, type RelevancePort } from './analytics.service.js';
+
+export type { RelevancePort } from './analytics.service.js';
+
+export interface AnalyticsDependencies {
+  database: DatabaseHandle;
+  clock: Clock;
+  /** Click-model relevance for the query page (the learning module's serving service, adapted by the container). */
+  relevance?: RelevancePort;
+  batchSize?: number;
+}
+
+export type AnalyticsModule = DomainModule<{ analyticsService: AnalyticsService }>;
+
+/** Search analytics: hourly aggregates folded from feedback (task `analytics`) and GET /api/cortex/analytics/…. */
+export function createAnalyticsModule({ database, clock, relevance, batchSize }: AnalyticsDependencies): AnalyticsModule {
+  const store = new KyselyAnalyticsStore(database.db, database.capabilities);
+  const analyticsService = new AnalyticsService(store, clock, relevance ?? null, batchSize);
+  return {
+    services: { analyticsService },
+    routes: async (app) => {
+      await app.register(analyticsRoutes, { analyticsService });
+    },
+    tasks: [{ name: 'analytics', intervalMs: 2_000, run: () => analyticsService.catchUp(), observed: true }],
+    close: async () => undefined,
+  };
+}

@@ -1,0 +1,250 @@
+import type { Clock } from '../common/clock.js';
+import { AppError, NotFoundError } from '../common/errors.js';
+import type { AnalyticsStore, Slice } from './analytics.store.js';
+import {
+  addInto,
+  bucketOf,
+  bucketStarts,
+  figuresOf,
+  histogramOf,
+  iso,
+  resolveWindow,
+  sumCounters,
+  type Figures,
+  type HistogramBar,
+  type Window,
+} from './figures.js';
+import { emptyCounters, planFold, type Counters, type Dimension } from './fold.js';
+import { listQueries, type QueryListOptions, type QueryPage } from './query-list.js';
+
+export interface WindowQuery {
+  from?: string;
+  to?: string;
+  dimension?: Dimension;
+  value?: string;
+}
+
+export type Interval = 'hour' | 'day';
+
+/** The learning module's click-model estimates, handed in by the container (analytics knows no other module). */
+export interface RelevancePort {
+  /** Relevance per result for the model's active version; throws NotFoundError for an unknown model. */
+  relevance(
+    modelId: string,
+    queryHash: string,
+    resultIds: string[],
+  ): Promise<{ version: number; relevance: Map<string, number | null> } | { reason: string }>;
+}
+
+export interface Answered {
+  window: { from: string; to: string };
+  dimension: Dimension | null;
+  value: string | null;
+  dataFreshAsOf: string | null;
+}
+
+export interface SeriesPoint extends Figures {
+  start: string;
+}
+
+export interface Overview extends Answered {
+  interval: Interval;
+  totals: Figures & { distinctQueries: number };
+  series: SeriesPoint[];
+  histogram: HistogramBar[];
+}
+
+export interface PositionCounts {
+  position: number | null;
+  impressions: number;
+  clicks: number;
+  ctr: number | null;
+}
+
+export interface ResultRow {
+  resultId: string;
+  impressions: number;
+  clicks: number;
+  ctr: number | null;
+  meanPosition: number | null;
+  byPosition: PositionCounts[];
+  relevance: number | null;
+}
+
+export interface QueryDetail extends Answered {
+  interval: Interval;
+  queryHash: string;
+  queryText: string | null;
+  figures: Figures & { share: number | null };
+  series: SeriesPoint[];
+  histogram: HistogramBar[];
+  positions: PositionCounts[];
+  results: ResultRow[];
+  relevanceModel: { modelId: string; version: number | null; reason: string | null };
+}
+
+export function sliceOf(w: Window, q: WindowQuery): Slice {
+  return { dimension: q.dimension ?? '', value: q.dimension ? (q.value ?? '') : '', fromHour: w.fromHour, toHour: w.toHour };
+}
+
+function seriesOf(w: Window, interval: Interval, hours: { hour: number; counters: Counters }[]): SeriesPoint[] {
+  const buckets = new Map(bucketStarts(w, interval).map((t) => [t, emptyCounters()]));
+  for (const h of hours) {
+    const b = buckets.get(bucketOf(h.hour, interval));
+    if (b) addInto(b, h.counters);
+  }
+  return [...buckets].map(([t, c]) => ({ start: iso(t), ...figuresOf(c) }));
+}
+
+const ctrOf = (impressions: number, clicks: number) => (impressions > 0 ? clicks / impressions : null);
+
+/**
+ * Search analytics: folds feedback into hourly aggregates (the `analytics` task) and answers
+ * the overview, the query list and one query from those aggregates, never from raw feedback.
+ */
+export class AnalyticsService {
+  private running: Promise<number> | undefined;
+
+  constructor(
+    private readonly store: AnalyticsStore,
+    private readonly clock: Clock,
+    private readonly relevance: RelevancePort | null,
+    private readonly batchSize = 2000,
+  ) {}
+
+  /** Folds the whole backlog; concurrent callers share one run. Returns items folded. */
+  catchUp(): Promise<number> {
+    this.running ??= this.drain().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const processed = await this.store.aggregateNext(this.batchSize, planFold, this.clock.now());
+      if (processed === null) return total; // another instance is aggregating
+      total += processed;
+      if (processed < this.batchSize) return total;
+    }
+  }
+
+  private async answered(w: Window, q: WindowQuery): Promise<Answered> {
+    const fresh = await this.store.freshAsOf();
+    return {
+      window: { from: iso(w.fromHour), to: iso(w.toHour) },
+      dimension: q.dimension ?? null,
+      value: q.dimension ? (q.value ?? '') : null,
+      dataFreshAsOf: fresh === null ? null : iso(fresh),
+    };
+  }
+
+  async overview(q: WindowQuery & { interval?: Interval }): Promise<Overview> {
+    const w = resolveWindow(q, this.clock.now());
+    const interval = q.interval ?? 'day';
+    const slice = sliceOf(w, q);
+    const [hours, distinctQueries, answered] = await Promise.all([
+      this.store.totalHours(slice),
+      this.store.distinctQueries(slice),
+      this.answered(w, q),
+    ]);
+    const total = sumCounters(hours.map((h) => h.counters));
+    return {
+      ...answered,
+      interval,
+      totals: { ...figuresOf(total), distinctQueries },
+      series: seriesOf(w, interval, hours),
+      histogram: histogramOf(total),
+    };
+  }
+
+  async queries(q: WindowQuery & QueryListOptions): Promise<QueryPage & Answered> {
+    const w = resolveWindow(q, this.clock.now());
+    const [page, answered] = await Promise.all([listQueries(this.store, w, sliceOf(w, q), q), this.answered(w, q)]);
+    return { ...answered, ...page };
+  }
+
+  async query(queryHash: string, q: WindowQuery & { interval?: Interval; model?: string }): Promise<QueryDetail> {
+    const w = resolveWindow(q, this.clock.now());
+    const interval = q.interval ?? 'day';
+    const slice = sliceOf(w, q);
+    if (!(await this.store.knows(queryHash))) throw new NotFoundError(`query ${queryHash} has no analytics`);
+    const [hours, totals, counts, texts, answered] = await Promise.all([
+      this.store.queryHours(slice, [queryHash]),
+      this.store.totalHours(slice),
+      this.store.results(queryHash, w.fromHour, w.toHour),
+      this.store.texts([queryHash]),
+      this.answered(w, q),
+    ]);
+    const own = sumCounters(hours.map((h) => h.counters));
+    const all = sumCounters(totals.map((h) => h.counters));
+    const byResult = new Map<string, PositionCounts[]>();
+    const byPosition = new Map<number, PositionCounts>();
+    for (const r of counts) {
+      const position = r.position > 0 ? r.position : null;
+      const list = byResult.get(r.resultId) ?? [];
+      list.push({ position, impressions: r.impressions, clicks: r.clicks, ctr: ctrOf(r.impressions, r.clicks) });
+      byResult.set(r.resultId, list);
+      const p = byPosition.get(r.position) ?? { position, impressions: 0, clicks: 0, ctr: null };
+      p.impressions += r.impressions;
+      p.clicks += r.clicks;
+      p.ctr = ctrOf(p.impressions, p.clicks);
+      byPosition.set(r.position, p);
+    }
+    const modelId = q.model ?? 'default';
+    const rel = await this.relevanceFor(modelId, queryHash, [...byResult.keys()]);
+    const results: ResultRow[] = [...byResult].map(([resultId, list]) => {
+      const impressions = list.reduce((s, p) => s + p.impressions, 0);
+      const clicks = list.reduce((s, p) => s + p.clicks, 0);
+      const shown = list.filter((p) => p.position !== null);
+      const shownImpressions = shown.reduce((s, p) => s + p.impressions, 0);
+      const positionSum = shown.reduce((s, p) => s + p.impressions * p.position!, 0);
+      return {
+        resultId,
+        impressions,
+        clicks,
+        ctr: ctrOf(impressions, clicks),
+        meanPosition: shownImpressions > 0 ? positionSum / shownImpressions : null,
+        byPosition: list,
+        relevance: 'relevance' in rel ? (rel.relevance.get(resultId) ?? null) : null,
+      };
+    });
+    results.sort(
+      (a, b) =>
+        (a.meanPosition ?? Infinity) - (b.meanPosition ?? Infinity) || b.impressions - a.impressions || (a.resultId < b.resultId ? -1 : 1),
+    );
+    return {
+      ...answered,
+      interval,
+      queryHash,
+      queryText: texts.get(queryHash) ?? null,
+      figures: { ...figuresOf(own), share: all.searches > 0 ? own.searches / all.searches : null },
+      series: seriesOf(w, interval, hours),
+      histogram: histogramOf(own),
+      positions: [...byPosition.values()].sort((a, b) => (a.position ?? Infinity) - (b.position ?? Infinity)),
+      results,
+      relevanceModel: {
+        modelId,
+        version: 'version' in rel ? rel.version : null,
+        reason: 'reason' in rel ? rel.reason : null,
+      },
+    };
+  }
+
+  private async relevanceFor(
+    modelId: string,
+    queryHash: string,
+    resultIds: string[],
+  ): Promise<{ version: number; relevance: Map<string, number | null> } | { reason: string }> {
+    if (!this.relevance) return { reason: 'no click models in this deployment' };
+    try {
+      return await this.relevance.relevance(modelId, queryHash, resultIds);
+    } catch (error) {
+      // A named model must exist (404); the default one may not be registered or trained yet.
+      if (error instanceof NotFoundError && modelId !== 'default') throw error;
+      if (error instanceof AppError && error.status < 500) return { reason: error.message };
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import type { AnalyticsItem, Counters, Dimension, EntityState, FoldPlan } from './fold.js';
+
+export type Folder = (items: readonly AnalyticsItem[], known: ReadonlyMap<string, EntityState>) => FoldPlan;
+
+/** Which rows to read: a dimension value ('' and '' for all traffic) and hours [fromHour, toHour). */
+export interface Slice {
+  dimension: Dimension | '';
+  value: string;
+  fromHour: number;
+  toHour: number;
+}
+
+export interface HourCounters {
+  hour: number;
+  counters: Counters;
+}
+
+export interface QueryCounters {
+  queryHash: string;
+  counters: Counters;
+}
+
+export interface ResultCounts {
+  resultId: string;
+  position: number;
+  impressions: number;
+  clicks: number;
+}
+
+export interface AnalyticsStore {
+  /**
+   * In one transaction: claims up to `limit` feedback items not yet folded into analytics (oldest
+   * id first), loads the states of the entities they touch, applies the fold and marks the items
+   * done. Returns how many items it folded, or null when another instance holds the analytics lock
+   * (so each item is counted exactly once). When fewer than `limit` items were left, records
+   * `startedAt` as the data's freshness.
+   */
+  aggregateNext(limit: number, fold: Folder, startedAt: number): Promise<number | null>;
+  /** When aggregation last reached the end of the backlog (null: never). */
+  freshAsOf(): Promise<number | null>;
+  /** Counters over all queries, per hour of the slice. */
+  totalHours(slice: Slice): Promise<HourCounters[]>;
+  /** Counters per query summed over the slice, for queries with at least `minSearches` searches (every query when `hashes` is given). */
+  queryTotals(slice: Slice, options: { minSearches: number; hashes?: readonly string[] }): Promise<QueryCounters[]>;
+  /** Counters per query and hour for the given queries. */
+  queryHours(slice: Slice, hashes: readonly string[]): Promise<(HourCounters & { queryHash: string })[]>;
+  /** How many queries had a search in the slice. */
+  distinctQueries(slice: Slice): Promise<number>;
+  /** Impressions and clicks per result and position of one query over the hours (all dimensions). */
+  results(queryHash: string, fromHour: number, toHour: number): Promise<ResultCounts[]>;
+  /** Display texts (customMetadata.queryText) of the given queries, where one was sent. */
+  texts(hashes: readonly string[]): Promise<Map<string, string>>;
+  /** Whether analytics has ever seen the query. */
+  knows(queryHash: string): Promise<boolean>;
+}
