@@ -47,7 +47,13 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
             .execute();
         }
       }
-      if (items.length < limit) await trx.updateTable('analytics_progress').set({ fresh_as_of: startedAt }).where('id', '=', 1).execute();
+      if (items.length < limit) {
+        await trx
+          .insertInto('analytics_progress')
+          .values({ id: 1, fresh_as_of: startedAt })
+          .onConflict((oc) => oc.column('id').doUpdateSet({ fresh_as_of: startedAt }))
+          .execute();
+      }
       return items.length;
     });
   }

@@ -387,5 +387,40 @@ export function learningSpecs(fx: Fixtures): RouteSpec[] {
 }
 
 export function allSpecs(fx: Fixtures = NO_FIXTURES): RouteSpec[] {
-  return [...platformSpecs(), ...feedbackSpecs(fx), ...experimentSpecs(fx), ...learningSpecs(fx)];
+  return [...platformSpecs(), ...feedbackSpecs(fx), ...experimentSpecs(fx), ...learningSpecs(fx), ...analyticsSpecs()];
+}
+
+const ANALYTICS = '/api/cortex/analytics';
+
+export function analyticsSpecs(): RouteSpec[] {
+  const window = {
+    from: isoAny,
+    to: isoAny,
+    dimension: fc.constantFrom('deviceType', 'searchType', 'language', 'category', 'colour'),
+    value: fc.constantFrom('mobile', 'en', ''),
+  };
+  const interval = fc.constantFrom('hour', 'day', 'week');
+  return [
+    { method: 'GET', path: `${ANALYTICS}/overview`, query: { ...window, interval }, runs: 100 },
+    {
+      method: 'GET',
+      path: `${ANALYTICS}/queries`,
+      query: {
+        ...window,
+        sort: fc.constantFrom('searches', 'ctr', 'abandonment', 'firstClickPosition', 'change', 'zeroResults', 'nope'),
+        order: fc.constantFrom('asc', 'desc'),
+        minSearches: fc.integer({ min: -1, max: 20 }).map(String),
+        limit: limit(200),
+        cursor,
+      },
+      runs: 100,
+    },
+    {
+      method: 'GET',
+      path: `${ANALYTICS}/queries/{queryHash}`,
+      params: { queryHash: fc.oneof(fc.constantFrom('h-running-shoes', 'shoes'), fc.string({ minLength: 1, maxLength: 64 })) },
+      query: { ...window, interval, model: fc.constantFrom('default', 'nope') },
+      runs: 100,
+    },
+  ];
 }

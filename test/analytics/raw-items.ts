@@ -1,0 +1,110 @@
+import { COUNTERS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
+import type { DatabaseHandle } from '../../src/storage/database.js';
+
+/** Writes items straight into feedback_items (as ingestion stores them), in the order given. */
+export async function insertItems(database: DatabaseHandle, items: readonly AnalyticsItem[]): Promise<void> {
+  for (let i = 0; i < items.length; i += 200) {
+    await database.db
+      .insertInto('feedback_items')
+      .values(
+        items.slice(i, i + 200).map((it) => ({
+          id: it.id,
+          submission_id: it.id,
+          seq: 0,
+          session_id: it.sessionId,
+          query_id: it.queryId,
+          rating: null,
+          user_action: it.userAction,
+          event_time: it.eventTime,
+          received_at: it.eventTime,
+          result_id: it.resultId,
+          query_hash: it.queryHash,
+          engagement_type: null,
+          search_type: it.searchType,
+          position: it.position,
+          time_to_click: null,
+          device_type: it.deviceType,
+          viewport_width: null,
+          viewport_height: null,
+          scroll_depth: null,
+          dwell_time: null,
+          category: it.category,
+          language: it.language,
+          extra_metadata:
+            it.queryText === null && it.resultCount === null
+              ? null
+              : JSON.stringify({
+                  ...(it.queryText !== null ? { queryText: it.queryText } : {}),
+                  ...(it.resultCount !== null ? { resultCount: it.resultCount } : {}),
+                }),
+        })),
+      )
+      .execute();
+  }
+}
+
+const round = (n: number) => Math.round(n * 1e9) / 1e9;
+
+function rowText(table: 't' | 'q', r: Record<string, unknown>): string | null {
+  const counters = COUNTERS.map((c) => round(Number(r[c])));
+  if (counters.every((v) => v === 0)) return null;
+  return [table, r.query_hash ?? '', r.dimension, r.dim_value, Number(r.hour), ...counters].join('|');
+}
+
+/** Every non-zero aggregate row, results row and display text, as sorted text lines. */
+export async function readAggregates(database: DatabaseHandle): Promise<string[]> {
+  const lines: string[] = [];
+  for (const r of await database.db.selectFrom('analytics_total_hours').selectAll().execute()) {
+    const t = rowText('t', r);
+    if (t) lines.push(t);
+  }
+  for (const r of await database.db.selectFrom('analytics_query_hours').selectAll().execute()) {
+    const t = rowText('q', r);
+    if (t) lines.push(t);
+  }
+  for (const r of await database.db.selectFrom('analytics_result_hours').selectAll().execute()) {
+    lines.push(['r', r.query_hash, Number(r.hour), r.result_id, r.position, Number(r.impressions), Number(r.clicks)].join('|'));
+  }
+  for (const r of await database.db.selectFrom('analytics_query_texts').selectAll().execute())
+    lines.push(['x', r.query_hash, r.query_text].join('|'));
+  return lines.sort();
+}
+
+/** The same lines from one fold over every item at once: the from-scratch recomputation. */
+export function fromScratch(items: readonly AnalyticsItem[]): string[] {
+  const plan = planFold(
+    [...items].sort((a, b) => (a.id < b.id ? -1 : 1)),
+    new Map(),
+  );
+  const lines: string[] = [];
+  for (const row of plan.rows) {
+    const k = row.key;
+    const t = rowText(k.queryHash === null ? 't' : 'q', {
+      ...row.counters,
+      query_hash: k.queryHash,
+      dimension: k.dimension,
+      dim_value: k.value,
+      hour: k.hour,
+    });
+    if (t) lines.push(t);
+  }
+  for (const r of plan.results) {
+    if (r.impressions !== 0 || r.clicks !== 0)
+      lines.push(['r', r.queryHash, r.hour, r.resultId, r.position, r.impressions, r.clicks].join('|'));
+  }
+  for (const [hash, t] of plan.texts) lines.push(['x', hash, t.text].join('|'));
+  return lines.sort();
+}
+
+export async function clearAnalytics(database: DatabaseHandle): Promise<void> {
+  for (const table of [
+    'analytics_entities',
+    'analytics_total_hours',
+    'analytics_query_hours',
+    'analytics_result_hours',
+    'analytics_query_texts',
+  ] as const) {
+    await database.db.deleteFrom(table).execute();
+  }
+  await database.db.deleteFrom('feedback_items').execute();
+}

@@ -1,0 +1,129 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { KyselyAnalyticsStore } from '../../src/analytics/analytics.kysely-store.js';
+import type { Slice } from '../../src/analytics/analytics.store.js';
+import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
+import type { DatabaseHandle } from '../../src/storage/database.js';
+import { createTestDatabase, describeOnEveryDatabase, openTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { clearAnalytics, insertItems } from '../analytics/raw-items.js';
+
+// The analytics store has no in-memory fake (its service is tested over the real store), so its
+// contract runs on every database only.
+const H0 = Date.parse('2026-11-20T00:00:00Z');
+const LOCK = 774_201_012;
+
+function item(id: string, over: Partial<AnalyticsItem>): AnalyticsItem {
+  return {
+    id,
+    sessionId: 's1',
+    queryId: 'q1',
+    queryHash: 'shoes',
+    resultId: 'r1',
+    userAction: 'impression',
+    eventTime: H0,
+    position: 1,
+    deviceType: 'mobile',
+    searchType: null,
+    language: null,
+    category: null,
+    queryText: null,
+    resultCount: null,
+    ...over,
+  };
+}
+
+const all = (fromHour: number, toHour: number): Slice => ({ dimension: '', value: '', fromHour, toHour });
+
+describeOnEveryDatabase('analytics store contract', (kind) => {
+  let testDatabase: TestDatabase;
+  let database: DatabaseHandle;
+  let store: KyselyAnalyticsStore;
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase(kind);
+    database = await openTestDatabase(testDatabase);
+    store = new KyselyAnalyticsStore(database.db, database.capabilities);
+  });
+  afterAll(async () => {
+    await database.close();
+    await testDatabase.drop();
+  });
+  beforeEach(async () => clearAnalytics(database));
+
+  it('folds at most `limit` items per call, oldest id first, and records freshness only at the end of the backlog', async () => {
+    await insertItems(database, [item('A3', {}), item('A1', {}), item('A2', { userAction: 'click' })]);
+    expect(await store.aggregateNext(2, planFold, 111)).toBe(2);
+    const done = await database.db.selectFrom('feedback_items').select(['id', 'analytics_done']).orderBy('id').execute();
+    expect(done.map((r) => [r.id, r.analytics_done])).toEqual([
+      ['A1', 1],
+      ['A2', 1],
+      ['A3', 0],
+    ]);
+    expect(await store.aggregateNext(2, planFold, 222)).toBe(1);
+    expect(await store.freshAsOf()).toBe(222);
+    expect(await store.aggregateNext(2, planFold, 333)).toBe(0);
+    expect(await store.freshAsOf()).toBe(333);
+    const [hour] = await store.totalHours(all(H0, H0 + HOUR_MS));
+    expect(hour).toMatchObject({ hour: H0, counters: { searches: 1, impressions: 2, clicks: 1, abandoned: 0, first_clicks: 1 } });
+  });
+
+  it('answers null while another instance holds the analytics lock (PostgreSQL; SQLite serialises writers)', async () => {
+    await insertItems(database, [item('B1', {})]);
+    if (!database.capabilities.supportsAdvisoryLocks) return;
+    await database.db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(${LOCK}, hashtext(current_schema()))`.execute(trx);
+      expect(await store.aggregateNext(10, planFold, 1)).toBeNull();
+    });
+    expect(await store.aggregateNext(10, planFold, 1)).toBe(1);
+  });
+
+  it('reads slices: hours, dimension values, per-query sums with minSearches or named hashes, distinct queries', async () => {
+    await insertItems(database, [
+      item('C1', { queryId: 'q1', queryHash: 'shoes' }),
+      item('C2', { queryId: 'q2', queryHash: 'shoes', eventTime: H0 + HOUR_MS + 5, deviceType: 'desktop' }),
+      item('C3', { queryId: 'q3', queryHash: 'socks', eventTime: H0 + 2 * HOUR_MS }),
+    ]);
+    await store.aggregateNext(100, planFold, 0);
+    expect((await store.totalHours(all(H0, H0 + 3 * HOUR_MS))).map((h) => [h.hour - H0, h.counters.searches])).toEqual([
+      [0, 1],
+      [HOUR_MS, 1],
+      [2 * HOUR_MS, 1],
+    ]);
+    expect((await store.totalHours(all(H0 + HOUR_MS, H0 + 2 * HOUR_MS))).map((h) => h.hour - H0)).toEqual([HOUR_MS]);
+    const mobile = await store.totalHours({ dimension: 'deviceType', value: 'mobile', fromHour: H0, toHour: H0 + 3 * HOUR_MS });
+    expect(mobile.map((h) => h.hour - H0)).toEqual([0, 2 * HOUR_MS]);
+    const sums = (rows: { queryHash: string; counters: { searches: number } }[]) =>
+      rows.map((r) => [r.queryHash, r.counters.searches]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    expect(sums(await store.queryTotals(all(H0, H0 + 3 * HOUR_MS), { minSearches: 0 }))).toEqual([
+      ['shoes', 2],
+      ['socks', 1],
+    ]);
+    expect(sums(await store.queryTotals(all(H0, H0 + 3 * HOUR_MS), { minSearches: 2 }))).toEqual([['shoes', 2]]);
+    expect(sums(await store.queryTotals(all(H0, H0 + 3 * HOUR_MS), { minSearches: 5, hashes: ['socks'] }))).toEqual([['socks', 1]]);
+    expect(await store.queryTotals(all(H0, H0 + 3 * HOUR_MS), { minSearches: 0, hashes: [] })).toEqual([]);
+    expect((await store.queryHours(all(H0, H0 + 3 * HOUR_MS), ['shoes'])).map((h) => [h.queryHash, h.hour - H0])).toEqual([
+      ['shoes', 0],
+      ['shoes', HOUR_MS],
+    ]);
+    expect(await store.distinctQueries(all(H0, H0 + 3 * HOUR_MS))).toBe(2);
+    expect(await store.distinctQueries(all(H0 + HOUR_MS, H0 + 2 * HOUR_MS))).toBe(1);
+    expect(await store.knows('shoes')).toBe(true);
+    expect(await store.knows('hats')).toBe(false);
+  });
+
+  it('results per result and position; the display text of the earliest item id wins whatever the fold order', async () => {
+    await insertItems(database, [
+      item('D5', { queryText: 'later text', position: 2 }),
+      item('D7', { userAction: 'click', position: 2 }),
+      item('D6', { resultId: 'r2', position: 1 }),
+    ]);
+    await store.aggregateNext(100, planFold, 0);
+    await insertItems(database, [item('D1', { queryId: 'q9', queryText: 'Running Shoes' })]);
+    await store.aggregateNext(100, planFold, 0);
+    expect(await store.results('shoes', H0, H0 + HOUR_MS)).toEqual([
+      { resultId: 'r1', position: 1, impressions: 1, clicks: 0 },
+      { resultId: 'r1', position: 2, impressions: 1, clicks: 1 },
+      { resultId: 'r2', position: 1, impressions: 1, clicks: 0 },
+    ]);
+    expect(await store.texts(['shoes', 'socks'])).toEqual(new Map([['shoes', 'Running Shoes']]));
+  });
+});
