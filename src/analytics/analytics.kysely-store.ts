@@ -18,7 +18,10 @@ function countersOf(row: Record<string, unknown>): Counters {
 }
 
 /** sum(column) as a double on both databases (PostgreSQL's sum of bigint is numeric, read as text). */
-const sums = COUNTERS.map((c) => sql<number>`cast(coalesce(sum(${sql.ref(c)}), 0) as double precision)`.as(c));
+// The query list needs no histogram: summing 21 fewer columns per row keeps it cheaper.
+const sums = COUNTERS.filter((c) => !c.startsWith('fc_')).map((c) =>
+  sql<number>`cast(coalesce(sum(${sql.ref(c)}), 0) as double precision)`.as(c),
+);
 
 export class KyselyAnalyticsStore implements AnalyticsStore {
   constructor(
@@ -295,6 +298,8 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
     const row = await this.db
       .selectFrom('analytics_query_hours')
       .select('query_hash')
+      .where('dimension', '=', '')
+      .where('dim_value', '=', '')
       .where('query_hash', '=', queryHash)
       .limit(1)
       .executeTakeFirst();

@@ -40,7 +40,7 @@ export interface AnalyticsStore {
   freshAsOf(): Promise<number | null>;
   /** Counters over all queries, per hour of the slice. */
   totalHours(slice: Slice): Promise<HourCounters[]>;
-  /** Counters per query summed over the slice, for queries with at least `minSearches` searches (every query when `hashes` is given). */
+  /** Counters per query summed over the slice (histogram columns left at 0), for queries with at least `minSearches` searches (every query when `hashes` is given). */
   queryTotals(slice: Slice, options: { minSearches: number; hashes?: readonly string[] }): Promise<QueryCounters[]>;
   /** Counters per query and hour for the given queries. */
   queryHours(slice: Slice, hashes: readonly string[]): Promise<(HourCounters & { queryHash: string })[]>;

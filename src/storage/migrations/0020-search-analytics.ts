@@ -72,7 +72,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createIndex('analytics_query_hours_query_idx')
     .on('analytics_query_hours')
-    .columns(['query_hash', 'dimension', 'dim_value', 'hour'])
+    .columns(['dimension', 'dim_value', 'query_hash', 'hour'])
     .execute();
 
   await db.schema
