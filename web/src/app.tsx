@@ -1,6 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { Layout } from './components/layout';
+import { QueriesPage } from './pages/analytics/queries';
+import { QueryDetailPage } from './pages/analytics/query-detail';
 import { ExperimentDetailPage } from './pages/experiment/detail';
 import { ExperimentsPage } from './pages/experiments';
 import { FeedbackPage } from './pages/feedback';
@@ -41,6 +43,8 @@ export function App() {
           <Route path="models" element={<ModelsPage />} />
           <Route path="models/:modelId" element={<ModelDetailPage />} />
           <Route path="feedback" element={<FeedbackPage />} />
+          <Route path="queries" element={<QueriesPage />} />
+          <Route path="queries/:queryHash" element={<QueryDetailPage />} />
           <Route path="settings" element={<SettingsPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>

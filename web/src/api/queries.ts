@@ -168,3 +168,32 @@ export function useEraseSession() {
     onSuccess: () => void client.invalidateQueries({ queryKey: ['feedback'] }),
   });
 }
+
+type AnalyticsWindow = { from?: string; to?: string; dimension?: 'deviceType' | 'searchType' | 'language' | 'category'; value?: string };
+
+export function useAnalyticsOverview(query: AnalyticsWindow & { interval?: 'hour' | 'day' }) {
+  return useQuery({
+    queryKey: ['analytics-overview', query],
+    queryFn: () => unwrap(api.GET('/api/cortex/analytics/overview', { params: { query } })),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export type AnalyticsSort = 'searches' | 'ctr' | 'abandonment' | 'firstClickPosition' | 'change' | 'zeroResults';
+
+export function useAnalyticsQueries(
+  query: AnalyticsWindow & { sort?: AnalyticsSort; order?: 'asc' | 'desc'; minSearches?: number; limit?: number; cursor?: string },
+) {
+  return useQuery({
+    queryKey: ['analytics-queries', query],
+    queryFn: () => unwrap(api.GET('/api/cortex/analytics/queries', { params: { query } })),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useAnalyticsQuery(queryHash: string, query: AnalyticsWindow & { interval?: 'hour' | 'day'; model?: string }) {
+  return useQuery({
+    queryKey: ['analytics-query', queryHash, query],
+    queryFn: () => unwrap(api.GET('/api/cortex/analytics/queries/{queryHash}', { params: { path: { queryHash }, query } })),
+  });
+}

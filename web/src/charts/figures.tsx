@@ -136,3 +136,65 @@ export function FeatureImportanceChart({ rows }: { rows: { feature: string; shar
   );
   return <PlotFigure make={make} height={40 + rows.length * 22} label="Feature importance by share of gain" />;
 }
+
+/** Searches (bars) and CTR (line, right-hand scale in the label) over time, for search analytics. */
+export function SearchesCtrChart({ points }: { points: { date: Date; searches: number; ctr: number | null }[] }) {
+  const make = useCallback(() => {
+    const maxSearches = Math.max(1, ...points.map((p) => p.searches));
+    const scaled = points.filter((p) => p.ctr !== null).map((p) => ({ date: p.date, value: (p.ctr ?? 0) * maxSearches }));
+    return {
+      marginLeft: 56,
+      marginRight: 56,
+      x: { type: 'utc' as const, label: null },
+      y: { label: 'searches', grid: true },
+      marks: [
+        Plot.rectY(points, {
+          x: 'date',
+          y: 'searches',
+          interval: points.length > 1 ? points[1]!.date.getTime() - points[0]!.date.getTime() : 86_400_000,
+          fill: '#9ab8d6',
+        } as never),
+        Plot.lineY(scaled, { x: 'date', y: 'value', stroke: '#c77c02', strokeWidth: 2 }),
+        Plot.axisY({ anchor: 'left', label: 'searches' } as never),
+        Plot.axisY({ anchor: 'right', label: 'CTR', tickFormat: (v: number) => pct(v / maxSearches), ticks: 4 } as never),
+        Plot.ruleY([0]),
+      ],
+    };
+  }, [points]);
+  return <PlotFigure make={make} height={240} label="Searches per interval as bars and click-through rate as a line" />;
+}
+
+/** Share of first clicks at positions 1…20 and beyond. */
+export function PositionHistogram({ bars }: { bars: { position: string; share: number | null }[] }) {
+  const make = useCallback(
+    () => ({
+      marginLeft: 48,
+      x: { label: 'position of the first click →', type: 'band' as const, domain: bars.map((b) => b.position) },
+      y: { label: 'share of first clicks', tickFormat: pct, grid: true },
+      marks: [Plot.barY(bars, { x: 'position', y: (b: { share: number | null }) => b.share ?? 0, fill: '#1f4e79' }), Plot.ruleY([0])],
+    }),
+    [bars],
+  );
+  return <PlotFigure make={make} height={220} label="Histogram of first-click positions" />;
+}
+
+/** CTR by position next to the click model's relevance, per result: which results are clicked only because they are on top. */
+export function CtrRelevanceChart({ rows }: { rows: { resultId: string; measure: string; value: number }[] }) {
+  const make = useCallback(
+    (width: number) => ({
+      marginLeft: Math.min(160, Math.max(80, width * 0.25)),
+      x: { label: 'value →', domain: [0, 1], tickFormat: pct, grid: true },
+      y: { label: null, domain: [...new Set(rows.map((r) => r.resultId))] },
+      fy: { axis: null },
+      color: { legend: true, domain: ['CTR', 'relevance'], range: ['#c77c02', '#1f4e79'] },
+      marks: [
+        Plot.barX(rows, { y: 'resultId', x: 'value', fill: 'measure', dy: 0, insetTop: 2, insetBottom: 2 } as never),
+        Plot.ruleX([0]),
+      ],
+    }),
+    [rows],
+  );
+  return (
+    <PlotFigure make={make} height={60 + new Set(rows.map((r) => r.resultId)).size * 36} label="CTR and click-model relevance per result" />
+  );
+}

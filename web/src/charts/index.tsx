@@ -21,4 +21,7 @@ export const VersionsChart = deferred('VersionsChart');
 export const ExaminationChart = deferred('ExaminationChart');
 export const NdcgChart = deferred('NdcgChart');
 export const FeatureImportanceChart = deferred('FeatureImportanceChart');
+export const SearchesCtrChart = deferred('SearchesCtrChart');
+export const PositionHistogram = deferred('PositionHistogram');
+export const CtrRelevanceChart = deferred('CtrRelevanceChart');
 export type { ForestRow, LiftPoint } from './figures';

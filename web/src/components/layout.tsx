@@ -7,6 +7,7 @@ const NAV = [
   { to: '/experiments', label: 'Experiments', end: false },
   { to: '/models', label: 'Models', end: false },
   { to: '/feedback', label: 'Feedback', end: false },
+  { to: '/queries', label: 'Queries', end: false },
   { to: '/settings', label: 'Settings', end: false },
 ];
 
