@@ -250,6 +250,7 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
   }
 
   async distinctQueries(slice: Slice): Promise<number> {
+    // Answered from the (dimension, value, query, hour) index alone: no table row is read.
     const row = await this.db
       .selectFrom('analytics_query_hours')
       .select(sql<number>`count(distinct query_hash)`.as('n'))
@@ -257,9 +258,33 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
       .where('dim_value', '=', slice.value)
       .where('hour', '>=', slice.fromHour)
       .where('hour', '<', slice.toHour)
-      .where('searches', '>', 0)
       .executeTakeFirst();
     return Number(row?.n ?? 0);
+  }
+
+  async searchTrends(
+    slice: Slice,
+    hashes: readonly string[],
+    bucketMs: number,
+  ): Promise<{ queryHash: string; bucket: number; searches: number }[]> {
+    if (hashes.length === 0) return [];
+    // Integer division on both databases: UTC-aligned buckets.
+    const bucket = sql<number>`hour / ${sql.lit(bucketMs)}`;
+    const rows = await this.db
+      .selectFrom('analytics_query_hours')
+      .select(['query_hash', bucket.as('bucket'), sql<number>`cast(sum(searches) as double precision)`.as('searches')])
+      .where('dimension', '=', slice.dimension)
+      .where('dim_value', '=', slice.value)
+      .where('query_hash', 'in', [...hashes])
+      .where('hour', '>=', slice.fromHour)
+      .where('hour', '<', slice.toHour)
+      .groupBy(['query_hash', bucket])
+      .execute();
+    return rows.map((r) => ({
+      queryHash: r.query_hash,
+      bucket: Number(r.bucket) * bucketMs,
+      searches: Number(r.searches),
+    }));
   }
 
   async results(queryHash: string, fromHour: number, toHour: number): Promise<ResultCounts[]> {

@@ -44,8 +44,14 @@ export interface AnalyticsStore {
   queryTotals(slice: Slice, options: { minSearches: number; hashes?: readonly string[] }): Promise<QueryCounters[]>;
   /** Counters per query and hour for the given queries. */
   queryHours(slice: Slice, hashes: readonly string[]): Promise<(HourCounters & { queryHash: string })[]>;
-  /** How many queries had a search in the slice. */
+  /** How many queries had feedback in the slice. */
   distinctQueries(slice: Slice): Promise<number>;
+  /** Searches per query and bucket (start of a `bucketMs`-long UTC bucket) for the given queries: the list's sparklines. */
+  searchTrends(
+    slice: Slice,
+    hashes: readonly string[],
+    bucketMs: number,
+  ): Promise<{ queryHash: string; bucket: number; searches: number }[]>;
   /** Impressions and clicks per result and position of one query over the hours (all dimensions). */
   results(queryHash: string, fromHour: number, toHour: number): Promise<ResultCounts[]>;
   /** Display texts (customMetadata.queryText) of the given queries, where one was sent. */

@@ -2,7 +2,7 @@ import { ValidationError } from '../common/errors.js';
 import { holm, proportionsZTest } from '../stats/index.js';
 import type { AnalyticsStore, Slice } from './analytics.store.js';
 import { DAY_MS, bucketOf, bucketStarts, figuresOf, sumCounters, type Figures, type Window } from './figures.js';
-import type { Counters } from './fold.js';
+import { HOUR_MS, type Counters } from './fold.js';
 
 export const QUERY_SORTS = ['searches', 'ctr', 'abandonment', 'firstClickPosition', 'change', 'zeroResults'] as const;
 export type QuerySort = (typeof QUERY_SORTS)[number];
@@ -142,20 +142,20 @@ export async function listQueries(store: AnalyticsStore, w: Window, slice: Slice
       : null;
 
   const hashes = page.map((c) => c.queryHash);
-  const [before, hours, texts] = await Promise.all([
+  const trendInterval = length > 2 * DAY_MS ? 'day' : 'hour';
+  const [before, trendRows, texts] = await Promise.all([
     beforeAll
       ? Promise.resolve(beforeAll)
       : store.queryTotals(previous, { minSearches: 0, hashes }).then((rows) => new Map(rows.map((r) => [r.queryHash, r.counters]))),
-    store.queryHours(slice, hashes),
+    store.searchTrends(slice, hashes, trendInterval === 'day' ? DAY_MS : HOUR_MS),
     store.texts(hashes),
   ]);
-  const trendInterval = length > 2 * DAY_MS ? 'day' : 'hour';
   const starts = bucketStarts(w, trendInterval);
   const index = new Map(starts.map((t, i) => [t, i]));
   const trends = new Map(hashes.map((h) => [h, starts.map(() => 0)]));
-  for (const h of hours) {
-    const i = index.get(bucketOf(h.hour, trendInterval));
-    if (i !== undefined) trends.get(h.queryHash)![i]! += h.counters.searches;
+  for (const t of trendRows) {
+    const i = index.get(bucketOf(t.bucket, trendInterval));
+    if (i !== undefined) trends.get(t.queryHash)![i]! += t.searches;
   }
   const allSearches = sumCounters(totals.map((t) => t.counters)).searches;
 

@@ -104,6 +104,11 @@ describeOnEveryDatabase('analytics store contract', (kind) => {
       ['shoes', 0],
       ['shoes', HOUR_MS],
     ]);
+    expect((await store.searchTrends(all(H0, H0 + 3 * HOUR_MS), ['shoes'], HOUR_MS)).sort((a, b) => a.bucket - b.bucket)).toEqual([
+      { queryHash: 'shoes', bucket: H0, searches: 1 },
+      { queryHash: 'shoes', bucket: H0 + HOUR_MS, searches: 1 },
+    ]);
+    expect(await store.searchTrends(all(H0, H0 + 3 * HOUR_MS), ['shoes', 'socks'], 24 * HOUR_MS)).toHaveLength(2);
     expect(await store.distinctQueries(all(H0, H0 + 3 * HOUR_MS))).toBe(2);
     expect(await store.distinctQueries(all(H0 + HOUR_MS, H0 + 2 * HOUR_MS))).toBe(1);
     expect(await store.knows('shoes')).toBe(true);
