@@ -70,7 +70,6 @@ export function createContainer(database: DatabaseHandle, clock: Clock = systemC
 function clickModelRelevance(learning: LearningModule): RelevancePort {
   return {
     async relevance(modelId, queryHash, resultIds) {
-      if (resultIds.length === 0) return { version: 0, relevance: new Map() };
       const ranked = await learning.services.servingService.rank(
         modelId,
         { queryHash, results: resultIds.map((resultId) => ({ resultId })) },

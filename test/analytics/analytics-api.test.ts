@@ -175,6 +175,30 @@ describeOnEveryDatabase('search analytics over a hand-built log', (kind) => {
       expect(q.relevanceModel.reason).toEqual(expect.any(String));
     });
 
+    it("relevance of a trained click model is the learning module's estimate for each result", async () => {
+      const created = await postJson(t.app, '/api/nous/learn/models', {
+        modelId: 'pbm-q',
+        name: 'pbm-q',
+        type: 'click_model',
+        config: { algorithm: 'pbm' },
+      });
+      expect(created.statusCode).toBe(201);
+      await t.container.learning.services.trainingService.runUntilIdle();
+      const model = (await getJson(t.app, '/api/nous/learn/models/pbm-q')).body.data;
+      expect(model.status, JSON.stringify(model)).toBe('ready');
+      const q = await get(`/queries/shoes?${WINDOW}&model=pbm-q`);
+      expect(q.relevanceModel).toEqual({ modelId: 'pbm-q', version: 1, reason: null });
+      const ranked = await postJson(t.app, '/api/nous/learn/models/pbm-q/rank', {
+        queryHash: 'shoes',
+        results: [{ resultId: 'r1' }, { resultId: 'r2' }, { resultId: 'r3' }],
+      });
+      const score = new Map(ranked.body.data.results.map((r: { resultId: string; score: number }) => [r.resultId, r.score]));
+      for (const r of q.results) {
+        expect(r.relevance).toEqual(expect.any(Number));
+        expect(r.relevance).toBeCloseTo(score.get(r.resultId) as number, 12);
+      }
+    });
+
     it('400s name the field; unknown queries and models are 404', async () => {
       expectError(
         await getJson(t.app, `${BASE}/overview?from=2026-11-22T12:00:00Z&to=2026-11-22T00:00:00Z`),
