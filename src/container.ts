@@ -1,4 +1,4 @@
-import { createAnalyticsModule, type AnalyticsModule, type RelevancePort } from './analytics/analytics.module.js';
+import { ANALYTICS_PERSONAL_DATA, createAnalyticsModule, type AnalyticsModule, type RelevancePort } from './analytics/analytics.module.js';
 import { createAuthModule, type AuthModule } from './auth/auth.module.js';
 import { systemClock, type Clock } from './common/clock.js';
 import type { DomainModule } from './common/module.js';
@@ -43,7 +43,11 @@ export function createContainer(database: DatabaseHandle, clock: Clock = systemC
   const metrics = new Metrics(() => database.poolStats());
   const auth = createAuthModule({ database, clock, envApiKeys: options.envApiKeys });
   // A privacy request erases the session from every module's tables in one transaction.
-  const eraser = createSessionEraser(database.db, database.capabilities, [...FEEDBACK_PERSONAL_DATA, ...EXPERIMENTS_PERSONAL_DATA]);
+  const eraser = createSessionEraser(database.db, database.capabilities, [
+    ...FEEDBACK_PERSONAL_DATA,
+    ...EXPERIMENTS_PERSONAL_DATA,
+    ...ANALYTICS_PERSONAL_DATA,
+  ]);
   const feedback = createFeedbackModule({ database, clock, metrics, eraser, retentionDays: options.feedbackRetentionDays ?? 0 });
   const experiments = createExperimentsModule({ database, clock, metrics });
   const learning = createLearningModule({ database, clock, observeJob: (name, run) => metrics.observeJob(name, run) });

@@ -1,3 +1,4 @@
+import type { PersonalDataTable } from '../common/personal-data.js';
 import type { Clock } from '../common/clock.js';
 import type { DomainModule } from '../common/module.js';
 import type { DatabaseHandle } from '../storage/database.js';
@@ -14,6 +15,17 @@ export interface AnalyticsDependencies {
   relevance?: RelevancePort;
   batchSize?: number;
 }
+
+/**
+ * Analytics keeps the folded state of each session (`s:<session>`), each (session, query) pair
+ * (`p:<session>\n<queryHash>`) and each search (`q:<queryId>`, found through the session's feedback):
+ * erased with the session. The hourly counters are sums over many sessions and stay.
+ */
+export const ANALYTICS_PERSONAL_DATA: PersonalDataTable[] = [
+  { table: 'analytics_entities', column: 'key', kind: 'analyticsSearches', viaFeedback: { column: 'query_id', prefix: 'q:' } },
+  { table: 'analytics_entities', column: 'key', kind: 'analyticsSessions', key: { prefix: 's:' } },
+  { table: 'analytics_entities', column: 'key', kind: 'analyticsSessionQueries', key: { prefix: 'p:', startsWith: true, separator: '\n' } },
+];
 
 export type AnalyticsModule = DomainModule<{ analyticsService: AnalyticsService }>;
 

@@ -11,6 +11,17 @@ export interface PersonalDataTable {
   readonly column: string;
   /** Name of the kind in the erasure report (`removed.<kind>`). */
   readonly kind: string;
+  /**
+   * How the column holds the id: by default it is the id itself. Composite keys: `prefix` + id exactly
+   * (`startsWith: false`) or as the start of the value, followed by `separator` (`startsWith: true`).
+   */
+  readonly key?: { prefix: string; startsWith?: boolean; separator?: string };
+  /**
+   * Rows keyed by something the session's feedback names rather than by the session itself, e.g. a
+   * search's `queryId`: the column equals `prefix` + each value of the session's `feedback_items` column.
+   * Erased before the feedback rows that name them.
+   */
+  readonly viaFeedback?: { column: 'query_id'; prefix: string };
 }
 
 /** Rows removed per kind, e.g. `{ feedbackItems: 3, experimentUnits: 1 }`. */

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { ErasureReport, PersonalDataTable, SessionEraser } from '../common/personal-data.js';
 import { ATTRIBUTION_LOCK, transactionLock } from './advisory-locks.js';
 import type { DatabaseCapabilities } from './database.js';
@@ -22,11 +22,26 @@ export function createSessionEraser(
         if (capabilities.supportsAdvisoryLocks) await transactionLock(trx, ATTRIBUTION_LOCK);
         const report: ErasureReport = {};
         const dynamic = trx as unknown as Kysely<Record<string, Record<string, unknown>>>;
-        for (const { table, column, kind } of tables) {
-          const result = await dynamic.deleteFrom(table).where(column, '=', sessionId).executeTakeFirst();
-          report[kind] = (report[kind] ?? 0) + Number(result.numDeletedRows);
+        // Rows found through the session's feedback go first, while that feedback still exists.
+        const ordered = [...tables.filter((t) => t.viaFeedback), ...tables.filter((t) => !t.viaFeedback)];
+        for (const t of ordered) {
+          const result = await dynamic.deleteFrom(t.table).where(condition(t, sessionId)).executeTakeFirst();
+          report[t.kind] = (report[t.kind] ?? 0) + Number(result.numDeletedRows);
         }
         return report;
       }),
   };
+}
+
+/** The WHERE condition selecting a session's rows of one table (plain SQL: the same on both databases). */
+function condition(t: PersonalDataTable, sessionId: string): Expression<SqlBool> {
+  const column = sql.ref(t.column);
+  if (t.viaFeedback) {
+    return sql<SqlBool>`${column} in (select ${t.viaFeedback.prefix} || ${sql.ref(t.viaFeedback.column)} from feedback_items where session_id = ${sessionId})`;
+  }
+  if (!t.key) return sql<SqlBool>`${column} = ${sessionId}`;
+  if (!t.key.startsWith) return sql<SqlBool>`${column} = ${t.key.prefix + sessionId}`;
+  // substr, not LIKE: exact and case-sensitive on both databases, whatever characters the id holds.
+  const start = t.key.prefix + sessionId + (t.key.separator ?? '');
+  return sql<SqlBool>`substr(${column}, 1, ${start.length}) = ${start}`;
 }

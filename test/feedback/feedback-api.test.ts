@@ -180,6 +180,9 @@ describeOnEveryDatabase('feedback API', (kind) => {
         experimentUnits: 0,
         experimentSearches: 0,
         experimentCovariates: 0,
+        analyticsSearches: 0,
+        analyticsSessions: 0,
+        analyticsSessionQueries: 0,
       },
     });
     expect((await getJson(t.app, `${URL}?sessionId=forget-me`)).body.data.items).toHaveLength(0);

@@ -89,6 +89,7 @@ describeOnEveryDatabase('erasure of a session', (kind) => {
     const { attributionService, covariateService } = t.container.experiments.services;
     await covariateService.drain();
     expect(await attributionService.catchUp()).toBeGreaterThan(0);
+    expect(await t.container.analytics.services.analyticsService.catchUp()).toBeGreaterThan(0);
 
     const before = await rowsMentioning(t, kind, VICTIM);
     // The session is really spread over the feedback and experiment tables before the request.
@@ -98,6 +99,7 @@ describeOnEveryDatabase('erasure of a session', (kind) => {
       'experiment_units.unit_id',
       'experiment_searches.unit_id',
       'experiment_unit_covariates.unit_id',
+      'analytics_entities.key',
     ]) {
       expect(before[where], where).toBeGreaterThan(0);
     }
@@ -115,6 +117,10 @@ describeOnEveryDatabase('erasure of a session', (kind) => {
         experimentUnits: 1,
         experimentSearches: before['experiment_searches.unit_id'],
         experimentCovariates: before['experiment_unit_covariates.unit_id'],
+        // Two searches (the one before exposure and q1) and the session; no pair: the items carry no queryHash.
+        analyticsSearches: 2,
+        analyticsSessions: 1,
+        analyticsSessionQueries: 0,
       },
     });
     // Every text column of every table: no row still carries the session id.
@@ -124,7 +130,7 @@ describeOnEveryDatabase('erasure of a session', (kind) => {
 
     // Erasing again finds nothing; results still answer from the variant sums, which identify no one.
     const again = await request(t.app, { method: 'DELETE', url: `/api/cortex/feedback?sessionId=${VICTIM}` });
-    expect(Object.values(again.body.data.removed)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(Object.values(again.body.data.removed)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0]);
     const results = await request(t.app, { method: 'GET', url: `${BASE}/experiments/${id}/results` });
     expect(results.statusCode).toBe(200);
   });

@@ -17,6 +17,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     await db.schema.createIndex('feedback_items_received_idx').on('feedback_items').column('received_at').execute();
     return;
   }
+  // Every index of the table (earlier migrations add their own, e.g. analytics' backlog index) is
+  // recreated by its own definition on the new table; the two unique constraints are rebuilt below.
+  const { rows: indexes } = await sql<{ indexdef: string }>`
+    select i.indexdef from pg_indexes i
+    where i.schemaname = current_schema() and i.tablename = 'feedback_items'
+      and not exists (select 1 from pg_constraint c where c.conname = i.indexname and c.connamespace = (select oid from pg_namespace where nspname = current_schema()))`.execute(
+    db,
+  );
   await sql`alter table feedback_items rename to feedback_items_unpartitioned`.execute(db);
   await sql`create table feedback_items (like feedback_items_unpartitioned including defaults) partition by range (received_at)`.execute(
     db,
@@ -29,11 +37,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`alter table feedback_items add constraint feedback_items_submission_seq_uq unique (submission_id, seq, received_at)`.execute(
     db,
   );
-  await sql`create index feedback_items_session_idx on feedback_items (session_id, id)`.execute(db);
-  await sql`create index feedback_items_query_idx on feedback_items (query_id, id)`.execute(db);
-  await sql`create index feedback_items_event_time_idx on feedback_items (event_time)`.execute(db);
+  for (const { indexdef } of indexes) await sql.raw(indexdef).execute(db);
   await sql`create index feedback_items_received_idx on feedback_items (received_at)`.execute(db);
-  await sql`create index feedback_items_unattributed_idx on feedback_items (id) where attributed = 0`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
@@ -42,14 +47,17 @@ export async function down(db: Kysely<any>): Promise<void> {
     await db.schema.dropIndex('feedback_items_received_idx').execute();
     return;
   }
+  const { rows: indexes } = await sql<{ indexdef: string }>`
+    select i.indexdef from pg_indexes i
+    where i.schemaname = current_schema() and i.tablename = 'feedback_items' and i.indexname <> 'feedback_items_received_idx'
+      and not exists (select 1 from pg_constraint c where c.conname = i.indexname and c.connamespace = (select oid from pg_namespace where nspname = current_schema()))`.execute(
+    db,
+  );
   await sql`alter table feedback_items rename to feedback_items_partitioned`.execute(db);
   await sql`create table feedback_items (like feedback_items_partitioned including defaults)`.execute(db);
   await sql`insert into feedback_items select * from feedback_items_partitioned`.execute(db);
   await sql`drop table feedback_items_partitioned`.execute(db);
   await sql`alter table feedback_items add primary key (id)`.execute(db);
   await sql`alter table feedback_items add constraint feedback_items_submission_seq_uq unique (submission_id, seq)`.execute(db);
-  await sql`create index feedback_items_session_idx on feedback_items (session_id, id)`.execute(db);
-  await sql`create index feedback_items_query_idx on feedback_items (query_id, id)`.execute(db);
-  await sql`create index feedback_items_event_time_idx on feedback_items (event_time)`.execute(db);
-  await sql`create index feedback_items_unattributed_idx on feedback_items (id) where attributed = 0`.execute(db);
+  for (const { indexdef } of indexes) await sql.raw(indexdef.replace(/ ONLY /, ' ')).execute(db);
 }
