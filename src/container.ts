@@ -49,8 +49,15 @@ export function createContainer(database: DatabaseHandle, clock: Clock = systemC
     ...ANALYTICS_PERSONAL_DATA,
   ]);
   const feedback = createFeedbackModule({ database, clock, metrics, eraser, retentionDays: options.feedbackRetentionDays ?? 0 });
-  const experiments = createExperimentsModule({ database, clock, metrics });
   const learning = createLearningModule({ database, clock, observeJob: (name, run) => metrics.observeJob(name, run) });
+  // Experiments see the registry only through this port: variants' models, rank, aliases and promotion.
+  const experiments = createExperimentsModule({
+    database,
+    clock,
+    metrics,
+    modelCatalog: learning.modelCatalog,
+    aliasWriter: (trx, move) => learning.modelCatalog.writeAliasMove(trx, move),
+  });
   const analytics = createAnalyticsModule({ database, clock, relevance: clickModelRelevance(learning) });
   const modules: DomainModule<unknown>[] = [auth, feedback, learning, experiments, analytics];
   return {

@@ -19,12 +19,17 @@ import { KyselyPlanningStore } from './results/planning.kysely-store.js';
 import { PowerService } from './results/power.service.js';
 import { KyselyResultsStore } from './results/results.kysely-store.js';
 import { resultsRoutes } from './results/results.routes.js';
+import { NO_MODELS, type AliasMove, type ModelCatalog } from './ranking/model-catalog.js';
 import { ResultsService } from './results/results.service.js';
 
 export interface ExperimentsDependencies {
   database: DatabaseHandle;
   clock: Clock;
   metrics?: Pick<Metrics, 'exposures'>;
+  /** The model registry as a port (the learning module's, wired by the container). */
+  modelCatalog?: ModelCatalog;
+  /** Writes a promotion's alias move inside the conclusion's transaction. */
+  aliasWriter?: (trx: DatabaseHandle['db'], move: AliasMove) => Promise<void>;
 }
 
 export interface ExperimentsServices {
@@ -54,12 +59,18 @@ export const EXPERIMENTS_PERSONAL_DATA: PersonalDataTable[] = [
  * log), exposure (assign over the pure assignment/ hashing), attribution (feedback → per-unit
  * sums) and results (statistics, SRM, power). The sub-domains talk through the callbacks wired here.
  */
-export function createExperimentsModule({ database, clock, metrics }: ExperimentsDependencies): ExperimentsModule {
-  const experimentStore = new KyselyExperimentStore(database.db);
+export function createExperimentsModule({
+  database,
+  clock,
+  metrics,
+  modelCatalog = NO_MODELS,
+  aliasWriter,
+}: ExperimentsDependencies): ExperimentsModule {
+  const experimentStore = new KyselyExperimentStore(database.db, aliasWriter);
   const exposureStore = new KyselyExposureStore(database.db);
   const resultsStore = new KyselyResultsStore(database.db);
 
-  const experimentService = new ExperimentService(experimentStore, clock);
+  const experimentService = new ExperimentService(experimentStore, clock, modelCatalog);
   const load = (id: string) => experimentService.load(id);
   const covariateService = new CovariateService(new KyselyPreExposureCovariates(database.db));
   // First exposures queue their pre-exposure covariates once committed.
@@ -83,6 +94,7 @@ export function createExperimentsModule({ database, clock, metrics }: Experiment
     load,
     () => assignmentService.invalidate(),
     (e) => resultsService.srm(e),
+    modelCatalog,
   );
   const powerService = new PowerService(new KyselyPlanningStore(database.db), resultsStore, load, clock);
 

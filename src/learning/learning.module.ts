@@ -4,6 +4,10 @@ import { newId } from '../common/ids.js';
 import type { DomainModule } from '../common/module.js';
 import type { ObserveJob, TaskSpec } from '../common/periodic-task.js';
 import type { DatabaseHandle } from '../storage/database.js';
+import { KyselyAliasStore, writeAliasMove } from './aliases/alias.kysely-store.js';
+import { aliasRoutes } from './aliases/alias.routes.js';
+import { AliasService, type AliasMoveRequest, type RankableCheck } from './aliases/alias.service.js';
+import type { RankBody } from './serving/serving.schemas.js';
 import { KyselyDatasetStore } from './datasets/dataset.kysely-store.js';
 import { datasetRoutes } from './datasets/dataset.routes.js';
 import { DATASET_MAX_BYTES, DatasetService } from './datasets/dataset.service.js';
@@ -24,6 +28,17 @@ export interface LearningServices {
   trainingService: TrainingService;
   servingService: ServingService;
   datasetService: DatasetService;
+  aliasService: AliasService;
+}
+
+/** What other modules may ask of the registry (the container hands it to experiments as a port). */
+export interface ModelCatalogPort {
+  resolveRankable(modelId: string, version?: number): Promise<RankableCheck>;
+  score(modelId: string, version: number, input: RankBody): Promise<{ scores: number[] }>;
+  resolveAlias(alias: string): Promise<{ alias: string; modelId: string; version: number } | null>;
+  aliasTarget(alias: string): Promise<{ modelId: string; version: number | null } | null>;
+  /** Writes an alias move inside the caller's transaction (a conclusion's promotion). */
+  writeAliasMove(trx: DatabaseHandle['db'], move: AliasMoveRequest): Promise<void>;
 }
 
 /**
@@ -34,6 +49,7 @@ export interface LearningServices {
 export interface LearningModule extends DomainModule<LearningServices> {
   /** One pass of the schedule task: registers the `default` model once, queues due retrains. */
   scheduleTick(): Promise<void>;
+  modelCatalog: ModelCatalogPort;
 }
 
 export interface LearningDependencies {
@@ -80,6 +96,16 @@ export function createLearningModule({
   );
   const servingService = new ServingService(modelStore, versionStore);
   const datasetService = new DatasetService(modelStore, datasetStore, jobStore, trainingService, clock);
+  const aliasService = new AliasService(new KyselyAliasStore(database.db), modelStore, versionStore, clock);
+  const modelCatalog: ModelCatalogPort = {
+    resolveRankable: (modelId, version) => aliasService.checkRankable(modelId, version),
+    score: async (modelId, version, input) => ({ scores: await servingService.scoreVersion(modelId, version, input) }),
+    resolveAlias: (alias) => aliasService.resolve(alias),
+    aliasTarget: (alias) => aliasService.target(alias),
+    writeAliasMove: async (trx, m) => {
+      await writeAliasMove(trx, aliasService.change({ ...m, reason: m.reason }));
+    },
+  };
 
   let stopping = false;
   let draining: Promise<unknown> | undefined;
@@ -107,12 +133,14 @@ export function createLearningModule({
   ];
 
   return {
-    services: { modelService, trainingService, servingService, datasetService },
+    services: { modelService, trainingService, servingService, datasetService, aliasService },
+    modelCatalog,
     routes: async (app) => {
       await app.register(modelRoutes, { modelService });
       await app.register(trainingRoutes, { trainingService });
       await app.register(servingRoutes, { servingService });
       await app.register(datasetRoutes, { datasetService, maxBytes: DATASET_MAX_BYTES });
+      await app.register(aliasRoutes, { aliasService });
     },
     tasks,
     scheduleTick,

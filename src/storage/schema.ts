@@ -296,4 +296,40 @@ export interface Database {
   analytics_result_hours: AnalyticsResultHourTable;
   analytics_query_texts: AnalyticsQueryTextTable;
   analytics_progress: AnalyticsProgressTable;
+  model_aliases: ModelAliasTable;
+  model_alias_events: ModelAliasEventTable;
+  interleaved_queries: InterleavedQueryTable;
+}
+
+export interface ModelAliasTable {
+  alias: string;
+  model_id: string;
+  version: number | null;
+  updated_at: number;
+  updated_by: string;
+}
+
+export interface ModelAliasEventTable {
+  id: string;
+  alias: string;
+  at: number;
+  actor: string;
+  from_model_id: string | null;
+  from_version: number | null;
+  to_model_id: string;
+  to_version: number | null;
+  reason: string | null;
+  experiment_id: string | null;
+}
+
+export interface InterleavedQueryTable {
+  experiment_id: string;
+  phase: number;
+  unit_id: string;
+  query_id: string;
+  recorded_at: number;
+  /** JSON: {teams, depth, results: [[resultId, teamIndex], …]} in shown order. */
+  list: string;
+  /** JSON QueryCredit once a click was folded in; null before. */
+  credit: string | null;
 }

@@ -1,6 +1,13 @@
 import type { ErrorDetail } from '../../common/errors.js';
 import { validateCondition } from '../assignment/index.js';
-import type { AnalysisSettings, ExperimentConfiguration, VariantRecord } from './experiment.store.js';
+import type {
+  AnalysisSettings,
+  ExperimentConfiguration,
+  ExperimentType,
+  InterleavingMethodName,
+  VariantModel,
+  VariantRecord,
+} from './experiment.store.js';
 import type { MetricName } from '../../vocabulary/index.js';
 
 export const EXPERIMENT_LIMITS = { maxVariants: 20, maxTargetMetrics: 20, variantConfigMaxBytes: 8 * 1024, weightTolerance: 1e-6 } as const;
@@ -18,7 +25,7 @@ export const ANALYSIS_DEFAULTS = {
 
 /** A configuration as a client sends it: weights and names may be missing. */
 export interface ConfigurationInput {
-  variants: { id: string; name?: string; weight?: number; config?: Record<string, unknown> }[];
+  variants: { id: string; name?: string; weight?: number; config?: Record<string, unknown>; model?: VariantModel }[];
   trafficAllocation?: number;
   targetMetrics?: string[];
   seed?: string;
@@ -26,7 +33,13 @@ export interface ConfigurationInput {
   conditions?: unknown;
   controlVariantId?: string | null;
   analysis?: Partial<AnalysisSettings>;
+  type?: ExperimentType;
+  interleaving?: { method?: InterleavingMethodName; depth?: number };
+  promote?: { alias: string } | null;
 }
+
+/** How many variants each interleaving method takes (experiments/interleaving's TEAM_LIMITS). */
+const METHOD_VARIANTS: Record<InterleavingMethodName, [number, number]> = { 'team-draft': [2, 2], 'team-draft-multileave': [3, 8] };
 
 const detail = (path: string, message: string): ErrorDetail => ({ path, message, in: 'body' });
 
@@ -58,7 +71,13 @@ function normaliseVariants(variants: ConfigurationInput['variants'], problems: E
       problems.push(detail('/configuration/variants', `weights sum to ${Number(sum.toPrecision(12))}; they must sum to 1 (±1e-6)`));
     }
   }
-  return variants.map((v, i) => ({ id: v.id, name: v.name ?? v.id, weight: weights[i]!, config: v.config ?? {} }));
+  return variants.map((v, i) => ({
+    id: v.id,
+    name: v.name ?? v.id,
+    weight: weights[i]!,
+    config: v.config ?? {},
+    ...(v.model ? { model: { modelId: v.model.modelId, ...(v.model.version !== undefined ? { version: v.model.version } : {}) } } : {}),
+  }));
 }
 
 /**
@@ -94,7 +113,27 @@ export function normaliseConfiguration(input: ConfigurationInput, problems: Erro
     }
     config.controlVariantId = input.controlVariantId;
   }
+  const type = input.type ?? 'ab';
+  if (type === 'interleaving') {
+    const method = input.interleaving?.method ?? (variants.length === 2 ? 'team-draft' : 'team-draft-multileave');
+    const [min, max] = METHOD_VARIANTS[method];
+    if (variants.length < min || variants.length > max) {
+      const wanted = min === max ? `exactly ${min}` : `${min} to ${max}`;
+      problems.push(detail('/configuration/variants', `${method} interleaving needs ${wanted} variants, got ${variants.length}`));
+    }
+    config.type = 'interleaving';
+    config.interleaving = { method, depth: input.interleaving?.depth ?? 10 };
+  } else {
+    if (input.interleaving) problems.push(detail('/configuration/interleaving', 'only applies when configuration.type is "interleaving"'));
+    config.type = 'ab';
+  }
+  if (input.promote) config.promote = { alias: input.promote.alias };
   return config;
+}
+
+/** A ranking experiment decides the order of a query's results: interleaving, or an A/B test with a model-backed variant. */
+export function isRankingExperiment(c: ExperimentConfiguration): boolean {
+  return c.type === 'interleaving' || c.variants.some((v) => v.model !== undefined);
 }
 
 export function checkDates(startDate: number | null, endDate: number | null, problems: ErrorDetail[]): void {

@@ -4,6 +4,7 @@ import { newestFirstPage } from '../../storage/newest-first.js';
 import { isUniqueViolation } from '../../storage/sql-errors.js';
 import { ANALYSIS_DEFAULTS } from './experiment-rules.js';
 import type { ExperimentState } from '../lifecycle/lifecycle.js';
+import type { AliasMove } from '../ranking/model-catalog.js';
 import type {
   Conclusion,
   ExperimentChange,
@@ -80,7 +81,11 @@ const eventToRow = (event: ExperimentEvent) => ({
 });
 
 export class KyselyExperimentStore implements ExperimentStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Writes a promotion's alias move in the conclusion's transaction (the learning module's, via the container). */
+    private readonly aliasWriter?: (trx: Kysely<Database>, move: AliasMove) => Promise<void>,
+  ) {}
 
   async insert(e: ExperimentRecord, event: ExperimentEvent): Promise<'inserted' | 'duplicate'> {
     try {
@@ -144,6 +149,10 @@ export class KyselyExperimentStore implements ExperimentStore {
             .execute();
         }
         await trx.insertInto('experiment_events').values(eventToRow(event)).execute();
+        if (change.aliasMove) {
+          if (!this.aliasWriter) throw new Error('no alias writer is wired: cannot promote');
+          await this.aliasWriter(trx, change.aliasMove);
+        }
         return 'updated' as const;
       });
     } catch (error) {

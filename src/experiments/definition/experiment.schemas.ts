@@ -5,6 +5,43 @@ import { EXPERIMENT_LIMITS } from './experiment-rules.js';
 import { EXPERIMENT_STATES } from '../lifecycle/lifecycle.js';
 import { METRIC_NAMES } from '../../vocabulary/index.js';
 
+export const ALIAS_PATTERN = '^[a-z0-9][a-z0-9._-]{0,63}$';
+
+export const ModelRefInput = Type.Object(
+  {
+    modelId: Type.String({ minLength: 1, maxLength: 64, description: 'A ranker of the model registry.' }),
+    version: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'A fixed version; without it the variant is pinned to the active version at start.' }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: 'The ranker behind this variant; a variant without a model is the original order (the engine’s own ranking).',
+  },
+);
+
+export const InterleavingInput = Type.Object(
+  {
+    method: Type.Optional(
+      StringEnum(['team-draft', 'team-draft-multileave'] as const, {
+        description: 'team-draft (exactly 2 variants) or team-draft-multileave (3–8); default by the number of variants.',
+      }),
+    ),
+    depth: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Interleaved positions that carry credit, default 10.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const PromoteInput = Type.Object(
+  {
+    alias: Type.String({
+      pattern: ALIAS_PATTERN,
+      description: 'Model alias that concluding with ship moves to the winner’s pinned version (e.g. production).',
+    }),
+  },
+  { additionalProperties: false },
+);
+
 export const VariantInput = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 64, description: 'Unique within the experiment.' }),
@@ -19,6 +56,7 @@ export const VariantInput = Type.Object(
     config: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form settings handed to the front end (≤ 8 KiB).' }),
     ),
+    model: Type.Optional(ModelRefInput),
   },
   { additionalProperties: false },
 );
@@ -98,6 +136,13 @@ export const ExperimentConfigurationInput = Type.Object(
       Type.String({ minLength: 1, maxLength: 64, description: 'The baseline of comparisons; default the first variant.' }),
     ),
     analysis: Type.Optional(AnalysisInput),
+    type: Type.Optional(
+      StringEnum(['ab', 'interleaving'] as const, {
+        description: 'ab (default): each unit sees one variant; interleaving: each participating unit sees the rankers interleaved.',
+      }),
+    ),
+    interleaving: Type.Optional(InterleavingInput),
+    promote: Type.Optional(PromoteInput),
   },
   { additionalProperties: false },
 );
@@ -119,6 +164,13 @@ export const VariantView = Type.Object({
   name: Type.String(),
   weight: Type.Number(),
   config: Type.Record(Type.String(), Type.Unknown()),
+  model: Type.Optional(
+    Type.Object({
+      modelId: Type.String(),
+      version: Type.Optional(Type.Integer()),
+      pinnedVersion: Type.Optional(Type.Integer({ description: 'The version this phase serves, fixed when it started.' })),
+    }),
+  ),
 });
 export type VariantView = Static<typeof VariantView>;
 
@@ -148,6 +200,9 @@ export const ExperimentSnapshot = Type.Object({
       bayesianPrior: Type.String(),
       cuped: Type.Boolean(),
     }),
+    type: Type.Optional(StringEnum(['ab', 'interleaving'] as const)),
+    interleaving: Type.Optional(Type.Object({ method: Type.String(), depth: Type.Integer() })),
+    promote: Type.Optional(Type.Object({ alias: Type.String() })),
   }),
   phase: Type.Integer({ description: 'Current phase; a new phase re-randomizes with a new seed.' }),
   conclusion: Type.Union([
@@ -156,7 +211,18 @@ export const ExperimentSnapshot = Type.Object({
       winnerVariantId: Type.Union([Type.String(), Type.Null()]),
       notes: Type.Union([Type.String(), Type.Null()]),
       concludedAt: Type.String({ format: 'date-time' }),
-      forced: Type.Optional(Type.Boolean({ description: 'Shipped over a failed SRM check.' })),
+      forced: Type.Optional(Type.Boolean({ description: 'Shipped over a failed SRM (or team-balance) check.' })),
+      promotion: Type.Optional(
+        Type.Object(
+          {
+            alias: Type.String(),
+            modelId: Type.String(),
+            version: Type.Integer(),
+            from: Type.Union([Type.Object({ modelId: Type.String(), version: Type.Union([Type.Integer(), Type.Null()]) }), Type.Null()]),
+          },
+          { description: 'The alias move made with the conclusion; move the alias back to roll back.' },
+        ),
+      ),
     }),
     Type.Null(),
   ]),

@@ -12,6 +12,20 @@ import {
 } from './experiment.schemas.js';
 import type { ExperimentEvent, ExperimentRecord, ExperimentStore } from './experiment.store.js';
 import { allowedActions } from '../lifecycle/lifecycle.js';
+import { NO_MODELS, type ModelCatalog } from '../ranking/model-catalog.js';
+
+/** Every model-backed variant must name an existing ranker (and an existing version when it fixes one). */
+export async function checkVariantModels(
+  catalog: Pick<ModelCatalog, 'resolveRankable'>,
+  variants: readonly { model?: { modelId: string; version?: number } }[],
+  problems: ErrorDetail[],
+): Promise<void> {
+  for (const [i, v] of variants.entries()) {
+    if (!v.model) continue;
+    const check = await catalog.resolveRankable(v.model.modelId, v.model.version);
+    if (!check.ok) problems.push({ path: `/configuration/variants/${i}/model/${check.field}`, message: check.message, in: 'body' });
+  }
+}
 
 const iso = (ms: number | null) => (ms === null ? null : toIso(ms));
 
@@ -59,6 +73,7 @@ export class ExperimentService {
   constructor(
     private readonly store: ExperimentStore,
     private readonly clock: Clock,
+    private readonly catalog: Pick<ModelCatalog, 'resolveRankable'> = NO_MODELS,
   ) {}
 
   async create(body: ExperimentCreateBody, actor = 'anonymous'): Promise<ExperimentView> {
@@ -67,6 +82,8 @@ export class ExperimentService {
     const startDate = body.startDate === undefined ? null : Date.parse(body.startDate);
     const endDate = body.endDate === undefined ? null : Date.parse(body.endDate);
     checkDates(startDate, endDate, problems);
+    throwIfProblems(problems);
+    await checkVariantModels(this.catalog, configuration.variants, problems);
     throwIfProblems(problems);
     const now = this.clock.now();
     const record: ExperimentRecord = {

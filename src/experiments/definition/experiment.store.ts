@@ -1,3 +1,4 @@
+import type { AliasMove } from '../ranking/model-catalog.js';
 import type { NewestFirstKey } from '../../common/pagination.js';
 import type { ExperimentState } from '../lifecycle/lifecycle.js';
 import type { Condition } from '../assignment/index.js';
@@ -8,7 +9,20 @@ export interface VariantRecord {
   name: string;
   weight: number;
   config: Record<string, unknown>;
+  /** The ranker behind the variant; none means the original order. */
+  model?: VariantModel;
 }
+
+export interface VariantModel {
+  modelId: string;
+  /** A fixed version requested at creation. */
+  version?: number;
+  /** The version the current phase serves: `version`, or the active one when the phase started. */
+  pinnedVersion?: number;
+}
+
+export type ExperimentType = 'ab' | 'interleaving';
+export type InterleavingMethodName = 'team-draft' | 'team-draft-multileave';
 
 export interface LayerSlice {
   id: string;
@@ -24,6 +38,10 @@ export interface ExperimentConfiguration {
   conditions?: Condition;
   controlVariantId?: string;
   analysis: AnalysisSettings;
+  /** Absent on rows written before interleaving existed: 'ab'. */
+  type?: ExperimentType;
+  interleaving?: { method: InterleavingMethodName; depth: number };
+  promote?: { alias: string };
 }
 
 export interface AnalysisSettings {
@@ -43,6 +61,8 @@ export interface Conclusion {
   concludedAt: number;
   /** True when shipped over a failed SRM check. */
   forced?: boolean;
+  /** The alias move made in the same write as the conclusion. */
+  promotion?: { alias: string; modelId: string; version: number; from: { modelId: string; version: number | null } | null };
 }
 
 export interface ExperimentEvent {
@@ -73,6 +93,8 @@ export interface ExperimentChange {
   endPhaseAt?: number;
   /** Open a phase (first start, or a new phase). */
   startPhase?: PhaseRecord;
+  /** Move a model alias in the same transaction (promotion at conclude). */
+  aliasMove?: AliasMove;
 }
 
 export interface ExperimentRecord {

@@ -1,3 +1,4 @@
+import type { AliasMove } from '../ranking/model-catalog.js';
 import { pageNewestFirst } from '../../common/pagination.js';
 import { FakeExperimentData } from '../fake-experiment-data.js';
 import type {
@@ -11,6 +12,9 @@ import type {
 
 /** In-memory ExperimentStore for service unit tests; test/contract holds it to the Kysely store. */
 export class FakeExperimentStore implements ExperimentStore {
+  /** Promotions' alias moves, as the Kysely store hands them to the learning module's writer. */
+  readonly aliasMoves: AliasMove[] = [];
+
   constructor(readonly data = new FakeExperimentData()) {}
 
   get experiments(): Map<string, ExperimentRecord> {
@@ -51,6 +55,7 @@ export class FakeExperimentStore implements ExperimentStore {
     }
     if (change.startPhase) this.phases.push(structuredClone(change.startPhase));
     this.events.push(structuredClone(change.event));
+    if (change.aliasMove) this.aliasMoves.push(structuredClone(change.aliasMove));
     this.data.changes += 1;
     return 'updated' as const;
   }

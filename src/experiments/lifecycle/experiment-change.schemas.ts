@@ -3,14 +3,16 @@ import { Page, PageQuery } from '../../http/page.js';
 import { StringEnum } from '../../http/string-enum.js';
 import { METRIC_NAMES } from '../../vocabulary/index.js';
 import { EXPERIMENT_LIMITS } from '../definition/experiment-rules.js';
-import { AnalysisInput, LayerInput, VariantInput } from '../definition/experiment.schemas.js';
+import { AnalysisInput, LayerInput, PromoteInput, VariantInput } from '../definition/experiment.schemas.js';
 
 export const ConcludeBody = Type.Object(
   {
     decision: StringEnum(['ship', 'rollback', 'inconclusive'] as const),
     winnerVariantId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Served to every unit after concluding.' })),
     notes: Type.Optional(Type.String({ maxLength: 5000 })),
-    force: Type.Optional(Type.Boolean({ description: 'Ship even though the sample-ratio check failed (the results are untrustworthy).' })),
+    force: Type.Optional(
+      Type.Boolean({ description: 'Ship even though the sample-ratio (or team-balance) check failed (the results are untrustworthy).' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -33,6 +35,7 @@ export const PatchBody = Type.Object(
           conditions: Type.Optional(Type.Unknown()),
           controlVariantId: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Null()])),
           analysis: Type.Optional(AnalysisInput),
+          promote: Type.Optional(Type.Union([PromoteInput, Type.Null()])),
         },
         { additionalProperties: false },
       ),

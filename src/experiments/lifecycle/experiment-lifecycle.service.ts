@@ -2,10 +2,17 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Clock } from '../../common/clock.js';
 import { newId } from '../../common/ids.js';
 import { ConflictError, ValidationError, type ErrorDetail } from '../../common/errors.js';
-import { checkDates, normaliseConfiguration, phaseSeed, type ConfigurationInput } from '../definition/experiment-rules.js';
+import {
+  checkDates,
+  isRankingExperiment,
+  normaliseConfiguration,
+  phaseSeed,
+  type ConfigurationInput,
+} from '../definition/experiment-rules.js';
+import { NO_MODELS, type ModelCatalog } from '../ranking/model-catalog.js';
 import type { ConcludeBody, PatchBody } from './experiment-change.schemas.js';
 import type { ExperimentSnapshot, ExperimentView } from '../definition/experiment.schemas.js';
-import { throwIfProblems, toExperimentSnapshot, toExperimentView } from '../definition/experiment.service.js';
+import { checkVariantModels, throwIfProblems, toExperimentSnapshot, toExperimentView } from '../definition/experiment.service.js';
 import type { ExperimentChange, ExperimentConfiguration, ExperimentRecord, ExperimentStore } from '../definition/experiment.store.js';
 import { transition, type LifecycleAction } from './lifecycle.js';
 
@@ -17,13 +24,31 @@ const FROZEN = new Set(['stopped', 'concluded', 'archived']);
 /** Fields whose change re-randomizes units, so they need a new phase once units are enrolled. */
 function randomizationChanges(before: ExperimentConfiguration, after: ExperimentConfiguration): string[] {
   const changed: string[] = [];
-  const shape = (c: ExperimentConfiguration) => c.variants.map((v) => ({ id: v.id, weight: v.weight, config: v.config }));
+  const shape = (c: ExperimentConfiguration) =>
+    c.variants.map((v) => ({ id: v.id, weight: v.weight, config: v.config, model: v.model?.modelId, version: v.model?.version }));
   if (!isDeepStrictEqual(shape(before), shape(after))) changed.push('variants');
   if (after.trafficAllocation < before.trafficAllocation) changed.push('trafficAllocation (lowered)');
   if (before.seed !== after.seed) changed.push('seed');
   if (!isDeepStrictEqual(before.layer, after.layer)) changed.push('layer');
   if (!isDeepStrictEqual(before.conditions, after.conditions)) changed.push('conditions');
+  if (!isDeepStrictEqual(before.interleaving, after.interleaving) || (before.type ?? 'ab') !== (after.type ?? 'ab'))
+    changed.push('interleaving');
   return changed;
+}
+
+/** Two experiments can share a unit unless they take disjoint slices of one layer. */
+function canShareUnits(a: ExperimentConfiguration, b: ExperimentConfiguration): boolean {
+  if (!a.layer || !b.layer || a.layer.id !== b.layer.id) return true;
+  return a.layer.range[0] < b.layer.range[1] && b.layer.range[0] < a.layer.range[1];
+}
+
+/** The versions pinned at start, for the audit log: {variantId: {modelId, version}}. */
+function pinnedVersions(c: ExperimentConfiguration): Record<string, { modelId: string; version: number }> {
+  return Object.fromEntries(
+    c.variants.flatMap((v) =>
+      v.model?.pinnedVersion !== undefined ? [[v.id, { modelId: v.model.modelId, version: v.model.pinnedVersion }]] : [],
+    ),
+  );
 }
 
 /** Every change to an experiment after creation: transitions, conclusion, edits, phases. */
@@ -34,12 +59,50 @@ export class ExperimentLifecycleService {
     private readonly load: (id: string) => Promise<ExperimentRecord>,
     /** Called after every applied change (the assignment cache listens). */
     private readonly onChange: () => void = () => undefined,
-    /** The sample-ratio check; a failed one blocks concluding with "ship" unless forced. */
-    private readonly srm: (e: ExperimentRecord) => Promise<{ passed: boolean; pValue: number | null }> = async () => ({
+    /** The sample-ratio check (team balance for interleaving); a failed one blocks concluding with "ship" unless forced. */
+    private readonly srm: (e: ExperimentRecord) => Promise<{ passed: boolean; pValue: number | null; check?: string }> = async () => ({
       passed: true,
       pValue: null,
     }),
+    /** The model registry, through the port the container fills. */
+    private readonly catalog: Pick<ModelCatalog, 'resolveRankable' | 'aliasTarget'> = NO_MODELS,
   ) {}
+
+  /** Each model-backed variant fixed to a version for the phase about to start: its own, or the active one now. */
+  private async pin(c: ExperimentConfiguration): Promise<ExperimentConfiguration> {
+    if (!c.variants.some((v) => v.model)) return c;
+    const variants = [];
+    for (const [i, v] of c.variants.entries()) {
+      if (!v.model) {
+        variants.push(v);
+        continue;
+      }
+      const check = await this.catalog.resolveRankable(v.model.modelId, v.model.version);
+      const path = `/configuration/variants/${i}/model/${check.ok ? 'modelId' : check.field}`;
+      if (!check.ok) throw new ConflictError(`variant ${v.id} cannot start: ${check.message}`, [{ path, message: check.message }]);
+      const version = v.model.version ?? check.activeVersion;
+      if (version === null) {
+        const message = `model ${v.model.modelId} has no trained version yet; train it before starting`;
+        throw new ConflictError(`variant ${v.id} cannot start: ${message}`, [{ path, message }]);
+      }
+      variants.push({ ...v, model: { ...v.model, pinnedVersion: version } });
+    }
+    return { ...c, variants };
+  }
+
+  /** At most one ranking experiment decides a query: refuse a second one that could share a unit with a running one. */
+  private async checkOneRankingExperiment(e: ExperimentRecord): Promise<void> {
+    if (!isRankingExperiment(e.configuration)) return;
+    const others = (await this.store.listServing()).filter(
+      (o) =>
+        o.id !== e.id && o.status === 'running' && isRankingExperiment(o.configuration) && canShareUnits(o.configuration, e.configuration),
+    );
+    const other = others[0];
+    if (other) {
+      const message = `ranking experiment "${other.name}" (${other.id}) is running and could share units with this one; at most one ranking experiment decides a query (separate them with disjoint slices of one layer)`;
+      throw new ConflictError(message, [{ path: '/configuration/layer', message }]);
+    }
+  }
 
   /** updated_at strictly increases, so it is both the optimistic-lock token and the cache revision. */
   private stamp(e: ExperimentRecord): number {
@@ -81,7 +144,7 @@ export class ExperimentLifecycleService {
   }
 
   /** Moves the state machine; the phase opens when it first runs and closes when it stops. */
-  private transitionRecord(e: ExperimentRecord, action: LifecycleAction, actor: string): ExperimentChange {
+  private async transitionRecord(e: ExperimentRecord, action: LifecycleAction, actor: string): Promise<ExperimentChange> {
     const now = this.clock.now();
     const result = transition(e.status, action, {
       now: new Date(now),
@@ -95,23 +158,28 @@ export class ExperimentLifecycleService {
     }
     const next: ExperimentRecord = { ...e, status: result.next, updatedAt: this.stamp(e) };
     const extra: Partial<ExperimentChange> = {};
+    if (result.next === 'running') await this.checkOneRankingExperiment(e);
     if (result.next === 'running' && e.status !== 'paused') {
+      next.configuration = await this.pin(e.configuration);
       extra.startPhase = {
         experimentId: e.id,
         phase: e.phase,
         seed: phaseSeed(e.id, e.configuration, e.phase),
-        configuration: e.configuration,
+        configuration: next.configuration,
         startedAt: next.updatedAt,
         endedAt: null,
       };
     }
     if (FROZEN.has(result.next) && !FROZEN.has(e.status)) extra.endPhaseAt = next.updatedAt;
-    return this.change(e, action, next, actor, extra);
+    const change = this.change(e, action, next, actor, extra);
+    const pinned = pinnedVersions(next.configuration);
+    if (extra.startPhase && Object.keys(pinned).length > 0) change.event.after = { status: next.status, pinned };
+    return change;
   }
 
   async act(experimentId: string, action: ManualAction, actor = 'anonymous'): Promise<ExperimentView> {
     const e = await this.load(experimentId);
-    return this.write(this.transitionRecord(e, action, actor), e.updatedAt);
+    return this.write(await this.transitionRecord(e, action, actor), e.updatedAt);
   }
 
   async conclude(experimentId: string, body: ConcludeBody, actor = 'anonymous'): Promise<ExperimentView> {
@@ -122,16 +190,28 @@ export class ExperimentLifecycleService {
     }
     if (body.decision === 'ship' && winner === null)
       throw ValidationError.field('/winnerVariantId', 'is required when the decision is ship');
+    const promote = body.decision === 'ship' && winner !== null ? e.configuration.promote : undefined;
+    const winnerModel = e.configuration.variants.find((v) => v.id === winner)?.model;
+    if (promote && !winnerModel) {
+      const message = `"${winner}" has no model, so there is nothing to move alias ${promote.alias} to; ship a model-backed variant or remove configuration.promote`;
+      throw new ConflictError(message, [{ path: '/winnerVariantId', message, in: 'body' }]);
+    }
+    const promotedVersion = winnerModel?.pinnedVersion ?? winnerModel?.version;
+    if (promote && promotedVersion === undefined) {
+      const message = `"${winner}" was never pinned to a version (the experiment never ran)`;
+      throw new ConflictError(message, [{ path: '/winnerVariantId', message, in: 'body' }]);
+    }
     if (body.decision === 'ship' && !body.force) {
       const srm = await this.srm(e);
       if (!srm.passed) {
+        const check = srm.check ?? 'sample-ratio';
         throw new ConflictError(
-          `the sample-ratio check failed (p = ${srm.pValue?.toExponential(2)}): the results are untrustworthy; send "force": true to ship anyway`,
-          [{ path: '/force', message: 'required to ship with a failed SRM check', in: 'body' }],
+          `the ${check} check failed (p = ${srm.pValue?.toExponential(2)}): the results are untrustworthy; send "force": true to ship anyway`,
+          [{ path: '/force', message: `required to ship with a failed ${check} check`, in: 'body' }],
         );
       }
     }
-    const change = this.transitionRecord(e, 'conclude', actor);
+    const change = await this.transitionRecord(e, 'conclude', actor);
     change.next.conclusion = {
       decision: body.decision,
       winnerVariantId: winner,
@@ -139,6 +219,19 @@ export class ExperimentLifecycleService {
       concludedAt: change.next.updatedAt,
       forced: body.force === true,
     };
+    if (promote && winnerModel && promotedVersion !== undefined) {
+      const from = await this.catalog.aliasTarget(promote.alias);
+      change.next.conclusion.promotion = { alias: promote.alias, modelId: winnerModel.modelId, version: promotedVersion, from };
+      change.aliasMove = {
+        alias: promote.alias,
+        modelId: winnerModel.modelId,
+        version: promotedVersion,
+        actor,
+        reason: `experiment "${e.name}" concluded: ship ${winner}`,
+        experimentId: e.id,
+        at: change.next.updatedAt,
+      };
+    }
     change.event.after = { status: 'concluded', conclusion: change.next.conclusion };
     return this.write(change, e.updatedAt);
   }
@@ -149,7 +242,7 @@ export class ExperimentLifecycleService {
     for (const e of await this.store.listDue(this.clock.now())) {
       const action: LifecycleAction = e.endDate !== null && e.endDate <= this.clock.now() ? 'expire' : 'activate';
       try {
-        const outcome = await this.store.update(this.transitionRecord(e, action, 'scheduler'), e.updatedAt);
+        const outcome = await this.store.update(await this.transitionRecord(e, action, 'scheduler'), e.updatedAt);
         // 'stale': another instance applied it first.
         if (outcome === 'updated') applied += 1;
       } catch (error) {
@@ -174,8 +267,12 @@ export class ExperimentLifecycleService {
       conditions: patch.conditions === undefined ? current.conditions : patch.conditions,
       controlVariantId: patch.controlVariantId === undefined ? current.controlVariantId : patch.controlVariantId,
       analysis: { ...current.analysis, ...patch.analysis },
+      type: current.type,
+      interleaving: current.interleaving,
+      promote: patch.promote === undefined ? current.promote : patch.promote,
     };
-    const configuration = normaliseConfiguration(input, problems);
+    let configuration = normaliseConfiguration(input, problems);
+    if (patch.variants) await checkVariantModels(this.catalog, configuration.variants, problems);
     const date = (v: string | null | undefined, old: number | null) => (v === undefined ? old : v === null ? null : Date.parse(v));
     const startDate = date(body.startDate, e.startDate);
     const endDate = date(body.endDate, e.endDate);
@@ -196,6 +293,17 @@ export class ExperimentLifecycleService {
       throw new ConflictError(
         `a ${e.status} experiment no longer assigns units; only name, description, dates, targetMetrics, controlVariantId and analysis can change`,
       );
+    }
+    if (body.newPhase) configuration = await this.pin(configuration);
+    else if (ENROLLED.has(e.status) || FROZEN.has(e.status)) {
+      // Without a new phase the arms keep serving the versions pinned when the phase started.
+      configuration = {
+        ...configuration,
+        variants: configuration.variants.map((v) => ({
+          ...v,
+          ...(current.variants.find((c) => c.id === v.id)?.model ? { model: current.variants.find((c) => c.id === v.id)!.model } : {}),
+        })),
+      };
     }
     const next: ExperimentRecord = {
       ...e,

@@ -74,10 +74,11 @@ export class ServingService {
     private readonly versions: Pick<ModelVersionStore, 'getState' | 'getArtifact'>,
   ) {}
 
-  private async active(modelId: string): Promise<Active> {
+  /** The active version, or `pinned` when given (an experiment's arm, an alias's fixed version). */
+  private async active(modelId: string, pinned?: number): Promise<Active> {
     const record = await this.models.get(modelId);
     if (!record) throw new NotFoundError(`model ${modelId} not found`);
-    const version = (await this.versions.getState(modelId))?.activeVersion ?? null;
+    const version = pinned ?? (await this.versions.getState(modelId))?.activeVersion ?? null;
     if (version === null) throw new ConflictError(`model ${modelId} has no trained version yet (status ${record.status})`);
     const key = `${modelId}@${version}`;
     let loaded = this.cache.get(key);
@@ -101,6 +102,12 @@ export class ServingService {
     scored.sort((a, b) => b.score - a.score || a.originalPosition - b.originalPosition);
     const scoreType = loaded.kind === 'click' ? 'relevance' : loaded.kind === 'ranker' ? 'ranker-margin' : 'probability';
     return { modelId, version, scoreType, results: scored.map((r, i) => ({ ...r, rank: i + 1 })) };
+  }
+
+  /** Scores of `results` (in the order given) with one version: what a ranking experiment's arm serves. */
+  async scoreVersion(modelId: string, version: number, body: RankBody): Promise<number[]> {
+    const { loaded } = await this.active(modelId, version);
+    return body.results.map((r, i) => this.score(loaded, body, r, r.position ?? i + 1, false).score);
   }
 
   private score(loaded: Loaded, body: RankBody, r: RankBody['results'][number], position: number, withExplanation: boolean) {

@@ -6,6 +6,7 @@ import * as modelTraining from './0004-model-training.js';
 import * as variantSums from './0005-variant-sums.js';
 import * as apiKeys from './0006-api-keys.js';
 import * as dropJobState from './0007-drop-job-state.js';
+import * as closedLoop from './0010-closed-loop.js';
 import * as searchAnalytics from './0020-search-analytics.js';
 import * as erasure from './0060-erasure.js';
 import * as feedbackRetention from './0061-feedback-retention.js';
@@ -22,6 +23,7 @@ export const migrations: Record<string, Migration> = {
   '0005-variant-sums': variantSums,
   '0006-api-keys': apiKeys,
   '0007-drop-job-state': dropJobState,
+  '0010-closed-loop': closedLoop,
   '0020-search-analytics': searchAnalytics,
   '0060-erasure': erasure,
   '0061-feedback-retention': feedbackRetention,

@@ -1,0 +1,145 @@
+import { toIso, type Clock } from '../../common/clock.js';
+import { newId } from '../../common/ids.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../common/errors.js';
+import { decodeCursor, toPage, type Page } from '../../common/pagination.js';
+import type { ModelVersionStore } from '../models/model-version.store.js';
+import type { ModelStore } from '../models/model.store.js';
+import type { AliasEventView, AliasView } from './alias.schemas.js';
+import type { AliasChange, AliasEvent, AliasRecord, AliasStore } from './alias.store.js';
+
+/** Why a model cannot back a variant or an alias, naming the field at fault; null when it can. */
+export type RankableCheck = { ok: true; activeVersion: number | null } | { ok: false; field: 'modelId' | 'version'; message: string };
+
+/** A move as experiments ask for it at conclusion. */
+export interface AliasMoveRequest {
+  alias: string;
+  modelId: string;
+  version: number;
+  actor: string;
+  reason: string;
+  experimentId: string;
+  at: number;
+}
+
+const eventView = (e: AliasEvent): AliasEventView => ({
+  eventId: e.id,
+  at: toIso(e.at),
+  actor: e.actor,
+  from: e.from,
+  to: e.to,
+  reason: e.reason,
+  experimentId: e.experimentId,
+});
+
+/**
+ * Model aliases: named pointers at a ranker's version (or at whatever version is active) that
+ * POST /api/nous/rank serves and promotions move; every move is kept in an append-only history.
+ */
+export class AliasService {
+  constructor(
+    private readonly store: AliasStore,
+    private readonly models: Pick<ModelStore, 'get'>,
+    private readonly versions: Pick<ModelVersionStore, 'getState' | 'listVersions'>,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The model exists, is a ranker, and the version (when given) exists. */
+  async checkRankable(modelId: string, version?: number): Promise<RankableCheck> {
+    const model = await this.models.get(modelId);
+    if (!model) return { ok: false, field: 'modelId', message: `model ${modelId} not found` };
+    if (model.type !== 'ranker') return { ok: false, field: 'modelId', message: `model ${modelId} is a ${model.type}, not a ranker` };
+    if (version !== undefined) {
+      const [found] = await this.versions.listVersions(modelId, 1, version + 1);
+      if (found?.version !== version) return { ok: false, field: 'version', message: `model ${modelId} has no version ${version}` };
+    }
+    return { ok: true, activeVersion: (await this.versions.getState(modelId))?.activeVersion ?? null };
+  }
+
+  private async view(a: AliasRecord): Promise<AliasView> {
+    return {
+      alias: a.alias,
+      modelId: a.modelId,
+      version: a.version,
+      servingVersion: (await this.resolveRecord(a))?.version ?? null,
+      updatedAt: toIso(a.updatedAt),
+      updatedBy: a.updatedBy,
+    };
+  }
+
+  private async resolveRecord(a: AliasRecord): Promise<{ modelId: string; version: number } | null> {
+    const version = a.version ?? (await this.versions.getState(a.modelId))?.activeVersion ?? null;
+    return version === null ? null : { modelId: a.modelId, version };
+  }
+
+  /** Where the alias sends a query now, or null (unset, or following a model with no version yet). */
+  async resolve(alias: string): Promise<{ alias: string; modelId: string; version: number } | null> {
+    const a = await this.store.get(alias);
+    const target = a ? await this.resolveRecord(a) : null;
+    return target ? { alias, ...target } : null;
+  }
+
+  async put(alias: string, body: { modelId: string; version?: number; reason?: string }, actor: string): Promise<AliasView> {
+    const check = await this.checkRankable(body.modelId, body.version);
+    if (!check.ok) throw ValidationError.field(`/${check.field}`, check.message);
+    const now = this.clock.now();
+    await this.store.move(
+      this.change({ alias, modelId: body.modelId, version: body.version ?? null, actor, reason: body.reason ?? null, at: now }),
+    );
+    return this.get(alias);
+  }
+
+  /** The record and event of a move, as the store (or a caller's transaction) writes them. */
+  change(m: {
+    alias: string;
+    modelId: string;
+    version: number | null;
+    actor: string;
+    reason: string | null;
+    at: number;
+    experimentId?: string;
+  }): AliasChange {
+    return {
+      record: { alias: m.alias, modelId: m.modelId, version: m.version, updatedAt: m.at, updatedBy: m.actor },
+      event: {
+        id: newId(),
+        alias: m.alias,
+        at: m.at,
+        actor: m.actor,
+        to: { modelId: m.modelId, version: m.version },
+        reason: m.reason,
+        experimentId: m.experimentId ?? null,
+      },
+    };
+  }
+
+  async get(alias: string): Promise<AliasView> {
+    const a = await this.store.get(alias);
+    if (!a) throw new NotFoundError(`alias ${alias} not found`);
+    return this.view(a);
+  }
+
+  /** Where the alias points now (unresolved), for a conclusion to record what it replaced. */
+  async target(alias: string): Promise<{ modelId: string; version: number | null } | null> {
+    const a = await this.store.get(alias);
+    return a ? { modelId: a.modelId, version: a.version } : null;
+  }
+
+  async list(query: { limit: number; cursor?: string }): Promise<Page<AliasView>> {
+    const rows = await this.store.list(decodeCursor(query.cursor), query.limit + 1);
+    const page = toPage(rows, query.limit, (a) => a.alias);
+    return { items: await Promise.all(page.items.map((a) => this.view(a))), nextCursor: page.nextCursor };
+  }
+
+  async events(alias: string, query: { limit: number; cursor?: string }): Promise<Page<AliasEventView>> {
+    if (!(await this.store.get(alias))) throw new NotFoundError(`alias ${alias} not found`);
+    const rows = await this.store.listEvents(alias, decodeCursor(query.cursor), query.limit + 1);
+    const page = toPage(rows, query.limit, (e) => e.id);
+    return { items: page.items.map(eventView), nextCursor: page.nextCursor };
+  }
+
+  /** Refuses a promotion to a model that can no longer be served (checked before the conclusion's transaction). */
+  async checkMove(m: AliasMoveRequest): Promise<void> {
+    const check = await this.checkRankable(m.modelId, m.version);
+    if (!check.ok) throw new ConflictError(`cannot move alias ${m.alias}: ${check.message}`);
+  }
+}
