@@ -20,6 +20,9 @@ import { PowerService } from './results/power.service.js';
 import { KyselyResultsStore } from './results/results.kysely-store.js';
 import { resultsRoutes } from './results/results.routes.js';
 import { NO_MODELS, type AliasMove, type ModelCatalog } from './ranking/model-catalog.js';
+import { KyselyInterleavedQueryStore } from './ranking/interleaved-query.kysely-store.js';
+import { rankRoutes } from './ranking/rank.routes.js';
+import { RankService } from './ranking/rank.service.js';
 import { ResultsService } from './results/results.service.js';
 
 export interface ExperimentsDependencies {
@@ -40,6 +43,7 @@ export interface ExperimentsServices {
   covariateService: CovariateService;
   resultsService: ResultsService;
   powerService: PowerService;
+  rankService: RankService;
 }
 
 export type ExperimentsModule = DomainModule<ExperimentsServices>;
@@ -69,6 +73,7 @@ export function createExperimentsModule({
   const experimentStore = new KyselyExperimentStore(database.db, aliasWriter);
   const exposureStore = new KyselyExposureStore(database.db);
   const resultsStore = new KyselyResultsStore(database.db);
+  const interleavedStore = new KyselyInterleavedQueryStore(database.db);
 
   const experimentService = new ExperimentService(experimentStore, clock, modelCatalog);
   const load = (id: string) => experimentService.load(id);
@@ -86,6 +91,7 @@ export function createExperimentsModule({
     covariateService,
     load,
     clock,
+    interleavedStore,
   );
   // Every applied change reloads the assignment cache; shipping is checked against the SRM verdict.
   const lifecycleService = new ExperimentLifecycleService(
@@ -93,9 +99,10 @@ export function createExperimentsModule({
     clock,
     load,
     () => assignmentService.invalidate(),
-    (e) => resultsService.srm(e),
+    (e) => resultsService.trustCheck(e),
     modelCatalog,
   );
+  const rankService = new RankService(assignmentService, modelCatalog, interleavedStore, load, clock);
   const powerService = new PowerService(new KyselyPlanningStore(database.db), resultsStore, load, clock);
 
   return {
@@ -107,12 +114,14 @@ export function createExperimentsModule({
       covariateService,
       resultsService,
       powerService,
+      rankService,
     },
     routes: async (app) => {
       await app.register(experimentRoutes, { experimentService });
       await app.register(experimentLifecycleRoutes, { lifecycleService, experimentService });
       await app.register(assignmentRoutes, { assignmentService });
       await app.register(resultsRoutes, { resultsService, powerService });
+      await app.register(rankRoutes, { rankService });
     },
     // Each is safe on several instances at once: lifecycle moves are compare-and-set,
     // attribution holds a lock, covariates are insert-if-absent, the cache poll only reads.

@@ -5,6 +5,7 @@ import { UNIT_STAT_COLUMNS, type UnitStats } from '../../vocabulary/index.js';
 import { ATTRIBUTION_LOCK, tryTransactionLock } from '../../storage/advisory-locks.js';
 import { searchKey, type AttributableItem, type ExposureWindow } from './attribution.js';
 import type { AttributionStore, Planner } from './attribution.store.js';
+import { creditInterleavedClicks } from './interleaving-credit.kysely-store.js';
 
 export class KyselyAttributionStore implements AttributionStore {
   constructor(
@@ -17,8 +18,9 @@ export class KyselyAttributionStore implements AttributionStore {
       if (this.capabilities.supportsAdvisoryLocks) {
         if (!(await tryTransactionLock(trx, ATTRIBUTION_LOCK))) return null;
       }
-      const items = await this.claim(trx, limit);
+      const { items, resultIds } = await this.claim(trx, limit);
       if (items.length === 0) return 0;
+      await creditInterleavedClicks(trx, items, resultIds);
       const sessions = [...new Set(items.map((i) => i.sessionId))];
       const exposures = await this.exposures(trx, sessions, Math.min(...items.map((i) => i.receivedAt)));
       const known = await this.knownSearches(trx, items, exposures);
@@ -94,7 +96,10 @@ export class KyselyAttributionStore implements AttributionStore {
     });
   }
 
-  private async claim(trx: Transaction<Database>, limit: number): Promise<AttributableItem[]> {
+  private async claim(
+    trx: Transaction<Database>,
+    limit: number,
+  ): Promise<{ items: AttributableItem[]; resultIds: Map<string, string | null> }> {
     const rows = await trx
       .selectFrom('feedback_items')
       .select([
@@ -108,12 +113,14 @@ export class KyselyAttributionStore implements AttributionStore {
         'dwell_time',
         'time_to_click',
         'scroll_depth',
+        'result_id',
       ])
       .where('attributed', '=', 0)
       .orderBy('id')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({
+    const resultIds = new Map(rows.map((r) => [r.id, r.result_id]));
+    const items = rows.map((r) => ({
       id: r.id,
       sessionId: r.session_id,
       queryId: r.query_id,
@@ -125,6 +132,7 @@ export class KyselyAttributionStore implements AttributionStore {
       timeToClick: r.time_to_click,
       scrollDepth: r.scroll_depth,
     }));
+    return { items, resultIds };
   }
 
   /**

@@ -3,7 +3,7 @@ import { GroupCommit } from '../../common/group-commit.js';
 import { snapTiny } from '../../common/numbers.js';
 import { ValidationError } from '../../common/errors.js';
 import { assign, type AssignableExperiment, type Attributes } from '../assignment/index.js';
-import { phaseSeed } from '../definition/experiment-rules.js';
+import { isRankingExperiment, phaseSeed } from '../definition/experiment-rules.js';
 import type { ExperimentRecord, ExperimentStore } from '../definition/experiment.store.js';
 import type { AssignmentView } from './assignment.schemas.js';
 import type { ExposureRecord, ExposureStore } from './exposure.store.js';
@@ -142,6 +142,23 @@ export class AssignmentService {
     const view = this.decide(serving, input.unitId, (input.attributes ?? {}) as Attributes);
     if (view.inExperiment) await this.exposureWrites.add([this.exposure(view, input.unitId, covariates, this.clock.now())]);
     return view;
+  }
+
+  /**
+   * The running ranking experiment that decides this unit's queries (at most one can: start
+   * refuses a second that could share units), with the unit's exposure recorded as assign does.
+   */
+  async rankingAssignment(input: AssignInput): Promise<{ record: ExperimentRecord; variantId: string; phase: number } | null> {
+    const covariates = checkCovariates(input.attributes?.covariates);
+    const attributes = (input.attributes ?? {}) as Attributes;
+    for (const s of await this.serving()) {
+      if (s.record.status !== 'running' || !isRankingExperiment(s.record.configuration)) continue;
+      const view = this.decide(s, input.unitId, attributes);
+      if (!view.inExperiment || view.variantId === null) continue;
+      await this.exposureWrites.add([this.exposure(view, input.unitId, covariates, this.clock.now())]);
+      return { record: s.record, variantId: view.variantId, phase: view.phase };
+    }
+    return null;
   }
 
   async assignAll(input: AssignInput): Promise<{ unitId: string; assignments: AssignmentView[] }> {

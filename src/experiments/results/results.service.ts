@@ -9,6 +9,8 @@ import { addSums, applyCorrection, compare, ZERO_SUMS, type ComparisonResult } f
 import { summarise } from './results-summary.js';
 import type { ResultsQuery, ResultsView } from './results.schemas.js';
 import type { CovariateSums, ResultsStore } from './results.store.js';
+import type { InterleavedQueryStore } from '../ranking/interleaved-query.store.js';
+import { interleavingResults } from './interleaving-results.js';
 
 export interface SrmVerdict {
   pValue: number | null;
@@ -28,7 +30,21 @@ export class ResultsService {
     private readonly covariates: { drain(): Promise<number> },
     private readonly load: (id: string) => Promise<ExperimentRecord>,
     private readonly clock: Clock,
+    /** Interleaving experiments' recorded lists. */
+    private readonly lists: Pick<InterleavedQueryStore, 'listForPhase'> = { listForPhase: async () => [] },
   ) {}
+
+  /** What blocks shipping unless forced: the SRM check, or team balance for interleaving. */
+  async trustCheck(e: ExperimentRecord): Promise<{ passed: boolean; pValue: number | null; check: string }> {
+    if (e.configuration.type === 'interleaving') {
+      await this.attribution.catchUp();
+      const lists = await this.lists.listForPhase(e.id, e.phase);
+      const { view } = interleavingResults(e, e.configuration.variants, lists, e.configuration.analysis);
+      const p = [view.balance.positionsPValue, view.balance.firstPicksPValue].filter((x): x is number => x !== null);
+      return { passed: view.balance.passed, pValue: p.length ? Math.min(...p) : null, check: 'team-balance' };
+    }
+    return { ...(await this.srm(e)), check: 'sample-ratio' };
+  }
 
   private async phaseVariants(e: ExperimentRecord, phase: number): Promise<VariantRecord[]> {
     if (phase === e.phase) return e.configuration.variants;
@@ -66,6 +82,28 @@ export class ResultsService {
     await this.attribution.catchUp();
     await this.covariates.drain();
     const variants = await this.phaseVariants(e, phase);
+    if (e.configuration.type === 'interleaving') {
+      const srm = await this.srm(e, phase);
+      const lists = await this.lists.listForPhase(e.id, phase);
+      const { view, summary, trustworthy } = interleavingResults(e, variants, lists, settings);
+      const fresh = this.attribution.freshAsOf;
+      return {
+        experimentId: e.id,
+        status: e.status,
+        phase,
+        computedAt: toIso(this.clock.now()),
+        dataFreshAsOf: fresh === null ? null : toIso(fresh),
+        method: settings.method,
+        alpha: settings.alpha,
+        correction: settings.correction,
+        trustworthy,
+        srm,
+        metrics: [],
+        interleaving: view,
+        series: [],
+        summary,
+      };
+    }
     const metrics = e.configuration.targetMetrics;
     const controlId = e.configuration.controlVariantId ?? variants[0]!.id;
     const control = variants.find((v) => v.id === controlId) ?? variants[0]!;

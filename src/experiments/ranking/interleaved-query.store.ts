@@ -1,0 +1,22 @@
+import type { QueryCredit } from '../interleaving/index.js';
+
+/** The list one query was shown in an interleaving experiment, and the credit its clicks earned so far. */
+export interface InterleavedQueryRecord {
+  experimentId: string;
+  phase: number;
+  unitId: string;
+  queryId: string;
+  recordedAt: number;
+  teams: string[];
+  depth: number;
+  /** Shown order: result id and the index of its team in `teams`. */
+  results: [string, number][];
+  credit: QueryCredit | null;
+}
+
+export interface InterleavedQueryStore {
+  /** Stores the list unless this query already has one (a retried call shows the same list); true when new. */
+  record(row: InterleavedQueryRecord): Promise<boolean>;
+  /** The lists of one experiment phase (results read them all). */
+  listForPhase(experimentId: string, phase: number): Promise<InterleavedQueryRecord[]>;
+}

@@ -1,0 +1,85 @@
+import { Type, type Static } from 'typebox';
+import { StringEnum } from '../../http/string-enum.js';
+import { AssignAttributes } from '../exposure/assignment.schemas.js';
+
+export const RANK_MAX_RESULTS = 1000;
+
+const FeatureMap = Type.Record(Type.String({ maxLength: 128 }), Type.Number(), {
+  maxProperties: 512,
+  description: 'Feature name → value.',
+});
+
+export const SearchRankBody = Type.Object(
+  {
+    unitId: Type.String({ minLength: 1, maxLength: 256, description: 'The sessionId its feedback will carry.' }),
+    queryId: Type.String({
+      minLength: 1,
+      maxLength: 256,
+      description: 'The queryId its feedback will carry: clicks on this list are credited by it.',
+    }),
+    queryHash: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    results: Type.Array(
+      Type.Object(
+        { resultId: Type.String({ minLength: 1, maxLength: 256 }), features: Type.Optional(FeatureMap) },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: RANK_MAX_RESULTS, description: 'In the search engine’s own order (the original order).' },
+    ),
+    attributes: Type.Optional(AssignAttributes),
+    context: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { maxProperties: 20 })),
+  },
+  { additionalProperties: false },
+);
+export type SearchRankBody = Static<typeof SearchRankBody>;
+
+export const ServedResult = Type.Object({
+  resultId: Type.String(),
+  rank: Type.Integer({ minimum: 1 }),
+  score: Type.Optional(Type.Number({ description: 'The model’s score, when a model ordered the list.' })),
+  team: Type.Optional(Type.String({ description: 'Interleaving: the variant whose ranker placed this result.' })),
+});
+
+export const Served = Type.Object({
+  source: StringEnum(['experiment', 'alias', 'original'] as const),
+  experimentId: Type.Optional(Type.String()),
+  variantId: Type.Optional(Type.String()),
+  modelId: Type.Optional(Type.String()),
+  version: Type.Optional(Type.Integer()),
+  alias: Type.Optional(Type.String()),
+  method: Type.Optional(Type.String({ description: 'Interleaving method, for an interleaved list.' })),
+});
+
+export const SearchRankResponse = Type.Object({
+  queryId: Type.String(),
+  results: Type.Array(ServedResult),
+  served: Served,
+});
+export type SearchRankResponse = Static<typeof SearchRankResponse>;
+
+export const InterleaveBody = Type.Object(
+  {
+    unitId: Type.String({ minLength: 1, maxLength: 256 }),
+    queryId: Type.String({ minLength: 1, maxLength: 256 }),
+    rankings: Type.Record(
+      Type.String({ minLength: 1, maxLength: 64 }),
+      Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: RANK_MAX_RESULTS }),
+      {
+        minProperties: 1,
+        maxProperties: 8,
+        description: 'One list of result ids per variant id, best first (e.g. the two queries the client ran).',
+      },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type InterleaveBody = Static<typeof InterleaveBody>;
+
+export const InterleaveResponse = Type.Object({
+  queryId: Type.String(),
+  inExperiment: Type.Boolean({
+    description: 'False when the unit is outside the experiment’s traffic: the control’s list is returned unteamed.',
+  }),
+  results: Type.Array(ServedResult),
+  served: Served,
+});
+export type InterleaveResponse = Static<typeof InterleaveResponse>;
