@@ -17,7 +17,7 @@ import {
 import { fromJs, toText } from './json-text.js';
 import { applyMutations, mutation } from './mutate.js';
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** What the fuzzer knows about one endpoint: valid-looking inputs it then breaks. */
 export interface RouteSpec {

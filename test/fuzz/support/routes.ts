@@ -386,9 +386,6 @@ export function learningSpecs(fx: Fixtures): RouteSpec[] {
   ];
 }
 
-export function allSpecs(fx: Fixtures = NO_FIXTURES): RouteSpec[] {
-  return [...platformSpecs(), ...feedbackSpecs(fx), ...experimentSpecs(fx), ...learningSpecs(fx), ...analyticsSpecs()];
-}
 
 const ANALYTICS = '/api/cortex/analytics';
 
@@ -422,5 +419,72 @@ export function analyticsSpecs(): RouteSpec[] {
       query: { ...window, interval, model: fc.constantFrom('default', 'nope') },
       runs: 100,
     },
+  ];
+const searchRankBody = fc.record(
+  {
+    unitId: id,
+    queryId: id,
+    queryHash: id,
+    results: fc.array(
+      fc.record(
+        { resultId: id, features: fc.dictionary(fc.constantFrom('1', '2', '3'), fc.double({ min: -10, max: 10, noNaN: true })) },
+        { requiredKeys: ['resultId'] },
+      ),
+      { minLength: 1, maxLength: 12 },
+    ),
+    attributes: fc.record({ country: short, covariates: fc.record({ ctr: fraction }, { requiredKeys: [] }) }, { requiredKeys: [] }),
+  },
+  { requiredKeys: ['unitId', 'queryId', 'results'] },
+);
+const interleaveBody = fc.record({
+  unitId: id,
+  queryId: id,
+  rankings: fc.dictionary(fc.constantFrom('a', 'b', 'c', 'control', 'treatment'), fc.array(id, { maxLength: 8 }), {
+    minKeys: 1,
+    maxKeys: 3,
+  }),
+});
+const aliasName = fc.oneof(fc.constantFrom('production', 'staging', 'canary'), fc.string({ minLength: 1, maxLength: 20 }));
+
+/** Issue 10: the search-time call, external interleaving and model aliases. */
+export function closedLoopSpecs(fx: Fixtures): RouteSpec[] {
+  const experimentId = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...fx.experimentIds) },
+    { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 64 }) },
+  );
+  const modelId = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...fx.modelIds) },
+    { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 64 }) },
+  );
+  return [
+    { method: 'POST', path: '/api/nous/rank', body: searchRankBody, runs: 200 },
+    { method: 'POST', path: `${EXP}/{experimentId}/interleave`, params: { experimentId }, body: interleaveBody, runs: 150 },
+    {
+      method: 'PUT',
+      path: '/api/nous/learn/aliases/{alias}',
+      params: { alias: aliasName },
+      body: fc.record({ modelId, version: fc.integer({ min: 1, max: 5 }), reason: short }, { requiredKeys: ['modelId'] }),
+      runs: 150,
+    },
+    { method: 'GET', path: '/api/nous/learn/aliases/{alias}', params: { alias: aliasName }, runs: 80 },
+    { method: 'GET', path: '/api/nous/learn/aliases', query: { limit: limit(200), cursor }, runs: 80 },
+    {
+      method: 'GET',
+      path: '/api/nous/learn/aliases/{alias}/events',
+      params: { alias: aliasName },
+      query: { limit: limit(200), cursor },
+      runs: 80,
+    },
+  ];
+}
+
+export function allSpecs(fx: Fixtures = NO_FIXTURES): RouteSpec[] {
+  return [
+    ...platformSpecs(),
+    ...feedbackSpecs(fx),
+    ...experimentSpecs(fx),
+    ...learningSpecs(fx),
+    ...closedLoopSpecs(fx),
+    ...analyticsSpecs(),
   ];
 }
