@@ -2,6 +2,9 @@
  * Latency of POST /api/nous/learn/models/{id}/rank: 100 results, a 100-tree (31-leaf) ranker
  * trained from an uploaded LETOR file, through the whole app (routing, validation, envelope)
  * with app.inject. Goal (issue #5): p95 under 10 ms.
+ * And of the search-time call POST /api/nous/rank (issue 10; goal p95 under 15 ms for 100
+ * results): served by the production alias, by an A/B arm with a pinned model (the exposure
+ * written), and by a team-draft interleaving of two rankers (exposure and list written).
  * Run: npx tsx bench/learning/rank.ts [--requests 3000]
  */
 import { mulberry32 } from '../../src/random/index.js';
@@ -70,6 +73,63 @@ async function measure(explain: boolean): Promise<number[]> {
   return times.sort((a, b) => a - b);
 }
 
+await t.app.inject({
+  method: 'POST',
+  url: M,
+  payload: {
+    modelId: 'bench2',
+    name: 'bench2',
+    type: 'ranker',
+    config: { trainingData: 'dataset', numTrees: 50, numLeaves: 15, learningRate: 0.1, minDataInLeaf: 5 },
+  },
+});
+await t.app.inject({
+  method: 'POST',
+  url: `${M}/bench2/dataset`,
+  payload: `${lines.join('\n')}\n`,
+  headers: { 'content-type': 'text/plain' },
+});
+await t.container.learning.services.trainingService.runUntilIdle();
+
+const searchBodies = (n: number, prefix: string) =>
+  Array.from({ length: n }, (_, i) => {
+    const body = JSON.parse(bodies[i % 32]!) as { results: { resultId: string; features: Record<string, number> }[] };
+    return JSON.stringify({
+      unitId: `${prefix}-unit-${i % 1000}`,
+      queryId: `${prefix}-q-${i}`,
+      results: body.results.map((r) => ({ resultId: r.resultId, features: r.features })),
+    });
+  });
+
+async function measureSearch(prefix: string): Promise<{ times: number[]; served: string }> {
+  const all = searchBodies(REQUESTS + 200, prefix);
+  let served = '';
+  for (let i = 0; i < 200; i += 1)
+    await t.app.inject({ method: 'POST', url: '/api/nous/rank', payload: all[i], headers: { 'content-type': 'application/json' } });
+  const times: number[] = [];
+  for (let i = 200; i < all.length; i += 1) {
+    const start = process.hrtime.bigint();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/nous/rank',
+      payload: all[i],
+      headers: { 'content-type': 'application/json' },
+    });
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    if (res.statusCode !== 200) throw new Error(res.body);
+    served = res.json().data.served.source;
+  }
+  return { times: times.sort((a, b) => a - b), served };
+}
+
+const E = '/api/nous/ab-testing/experiments';
+const experiment = async (name: string, configuration: Record<string, unknown>) => {
+  const id = (await t.app.inject({ method: 'POST', url: E, payload: { name, configuration } })).json().data.experimentId as string;
+  const started = await t.app.inject({ method: 'POST', url: `${E}/${id}/start` });
+  if (started.statusCode !== 200) throw new Error(started.body);
+  return id;
+};
+
 const rows = [];
 for (const explain of [false, true]) {
   const s = await measure(explain);
@@ -81,6 +141,26 @@ for (const explain of [false, true]) {
     percentile(s, 99).toFixed(2),
   ]);
 }
+await t.app.inject({ method: 'PUT', url: '/api/nous/learn/aliases/production', payload: { modelId: 'bench' } });
+const searchRow = (label: string, r: { times: number[]; served: string }) => [
+  label,
+  REQUESTS,
+  percentile(r.times, 50).toFixed(2),
+  percentile(r.times, 95).toFixed(2),
+  percentile(r.times, 99).toFixed(2),
+];
+rows.push(searchRow('/api/nous/rank (production alias)', await measureSearch('alias')));
+const ab = await experiment('bench ab', { variants: [{ id: 'original' }, { id: 'ltr', model: { modelId: 'bench' } }] });
+rows.push(searchRow('/api/nous/rank (A/B arm, exposure)', await measureSearch('ab')));
+await t.app.inject({ method: 'POST', url: `${E}/${ab}/stop` });
+await experiment('bench interleaving', {
+  type: 'interleaving',
+  variants: [
+    { id: 'small', model: { modelId: 'bench2' } },
+    { id: 'large', model: { modelId: 'bench' } },
+  ],
+});
+rows.push(searchRow('/api/nous/rank (team draft of 2 rankers)', await measureSearch('il')));
 console.log(
   `\nPOST …/rank, 100 results × ${FEATURES} features, ${model.metrics.trees} trees × 31 leaves, in-process (app.inject). ${machineLine()}\n`,
 );
