@@ -297,12 +297,13 @@ export class ExperimentLifecycleService {
     if (body.newPhase) configuration = await this.pin(configuration);
     else if (ENROLLED.has(e.status) || FROZEN.has(e.status)) {
       // Without a new phase the arms keep serving the versions pinned when the phase started.
+      const pinnedModel = new Map(current.variants.map((v) => [v.id, v.model]));
       configuration = {
         ...configuration,
-        variants: configuration.variants.map((v) => ({
-          ...v,
-          ...(current.variants.find((c) => c.id === v.id)?.model ? { model: current.variants.find((c) => c.id === v.id)!.model } : {}),
-        })),
+        variants: configuration.variants.map((v) => {
+          const model = pinnedModel.get(v.id);
+          return model ? { ...v, model } : v;
+        }),
       };
     }
     const next: ExperimentRecord = {

@@ -197,3 +197,17 @@ export function useAnalyticsQuery(queryHash: string, query: AnalyticsWindow & { 
     queryFn: () => unwrap(api.GET('/api/cortex/analytics/queries/{queryHash}', { params: { path: { queryHash }, query } })),
   });
 }
+
+export function useAliases() {
+  return useQuery({
+    queryKey: ['aliases'],
+    queryFn: () => unwrap(api.GET('/api/nous/learn/aliases', { params: { query: { limit: 200 } } })),
+  });
+}
+
+export function useAliasEvents(alias: string) {
+  return useQuery({
+    queryKey: ['alias-events', alias],
+    queryFn: () => unwrap(api.GET('/api/nous/learn/aliases/{alias}/events', { params: { path: { alias }, query: { limit: 200 } } })),
+  });
+}

@@ -198,3 +198,84 @@ export function CtrRelevanceChart({ rows }: { rows: { resultId: string; measure:
     <PlotFigure make={make} height={60 + new Set(rows.map((r) => r.resultId)).size * 36} label="CTR and click-model relevance per result" />
   );
 }
+
+export interface OutcomeRow {
+  pair: string;
+  outcome: 'wins' | 'ties' | 'losses';
+  queries: number;
+}
+
+/** Interleaving: each pair's queries split into the first ranker's wins, ties and losses. */
+export function OutcomeBarsChart({ rows, pairs }: { rows: OutcomeRow[]; pairs: string[] }) {
+  const make = useCallback(
+    (width: number) => ({
+      marginLeft: Math.min(220, Math.max(100, width * 0.35)),
+      x: { label: 'queries →', grid: true },
+      y: { label: null, domain: pairs },
+      color: { domain: ['wins', 'ties', 'losses'], range: ['#1b7a3a', '#bbb', '#b3261e'], legend: true },
+      marks: [Plot.barX(rows, { y: 'pair', x: 'queries', fill: 'outcome', order: ['wins', 'ties', 'losses'] }), Plot.ruleX([0])],
+    }),
+    [rows, pairs],
+  );
+  return <PlotFigure make={make} height={70 + pairs.length * 40} label="Wins, ties and losses per pair of rankers" />;
+}
+
+export interface PreferenceRow {
+  pair: string;
+  preference: number;
+  low: number;
+  high: number;
+  verdict: 'better' | 'worse' | 'not significant';
+}
+
+/** Interleaving: each pair's preference with its interval; zero (no preference) marked. */
+export function PreferenceChart({ rows }: { rows: PreferenceRow[] }) {
+  const make = useCallback(
+    (width: number) => ({
+      marginLeft: Math.min(220, Math.max(100, width * 0.35)),
+      marginRight: 20,
+      x: { label: 'preference for the first ranker →', tickFormat: pct, grid: true },
+      y: { label: null, domain: rows.map((r) => r.pair) },
+      symbol: { domain: Object.keys(SYMBOL), range: Object.values(SYMBOL), legend: true },
+      color: { domain: ['better', 'worse', 'not significant'], range: ['#1b7a3a', '#b3261e', '#555'] },
+      marks: [
+        Plot.ruleX([0], { stroke: '#555', strokeDasharray: '4 3' }),
+        Plot.ruleY(rows, { y: 'pair', x1: 'low', x2: 'high', stroke: 'verdict', strokeWidth: 2 }),
+        Plot.dot(rows, { y: 'pair', x: 'preference', symbol: 'verdict', fill: 'verdict', r: 5 }),
+      ],
+    }),
+    [rows],
+  );
+  return <PlotFigure make={make} height={60 + rows.length * 36} label="Preference per pair of rankers with intervals" />;
+}
+
+export interface HeatCell {
+  row: string;
+  column: string;
+  preference: number | null;
+}
+
+/** Multileaving: preference of the row's ranker over the column's. */
+export function PreferenceHeatmap({ cells, order }: { cells: HeatCell[]; order: string[] }) {
+  const make = useCallback(
+    () => ({
+      marginLeft: 110,
+      marginBottom: 50,
+      x: { label: 'against →', domain: order, tickRotate: -30 },
+      y: { label: 'ranker', domain: order },
+      color: { type: 'diverging' as const, scheme: 'PiYG' as const, legend: true, label: 'preference', tickFormat: pct },
+      marks: [
+        Plot.cell(
+          cells.filter((c) => c.preference !== null),
+          { x: 'column', y: 'row', fill: 'preference', inset: 1 },
+        ),
+        Plot.text(
+          cells.filter((c) => c.preference !== null),
+          { x: 'column', y: 'row', text: (d: HeatCell) => pct(d.preference!) },
+        ),
+      ],
+    }),
+    [cells, order],
+  );
+  return <PlotFigure make={make} height={90 + order.length * 44} label="Pairwise preference matrix of the multileaved rankers" />;
+}

@@ -24,4 +24,8 @@ export const FeatureImportanceChart = deferred('FeatureImportanceChart');
 export const SearchesCtrChart = deferred('SearchesCtrChart');
 export const PositionHistogram = deferred('PositionHistogram');
 export const CtrRelevanceChart = deferred('CtrRelevanceChart');
+export const OutcomeBarsChart = deferred('OutcomeBarsChart');
+export const PreferenceChart = deferred('PreferenceChart');
+export const PreferenceHeatmap = deferred('PreferenceHeatmap');
 export type { ForestRow, LiftPoint } from './figures';
+export type { HeatCell, OutcomeRow, PreferenceRow } from './figures';

@@ -5,6 +5,7 @@ import { StatusBadge } from '../components/badges';
 import { ExaminationChart, FeatureImportanceChart, NdcgChart, VersionsChart } from '../charts';
 import { ErrorState, Loading } from '../components/states';
 import { Downloads, TrainButton } from './model-actions';
+import { ModelAliases } from './model-aliases';
 import { useTitle } from '../components/title';
 import { dateTime, integer, number, relativeTime } from '../format';
 
@@ -110,6 +111,7 @@ export function ModelDetailPage() {
         </section>
       )}
       {m.type === 'ranker' && metrics.ndcg !== undefined && <RankerQuality metrics={metrics} />}
+      {m.type === 'ranker' && <ModelAliases modelId={m.modelId} />}
       <section className="card" aria-labelledby="versions-title">
         <h2 id="versions-title">Versions</h2>
         {versions.error && <ErrorState error={versions.error} />}

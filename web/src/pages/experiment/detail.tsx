@@ -7,6 +7,7 @@ import { AuditTimeline } from './audit';
 import { Configuration } from './configuration';
 import { LifecycleButtons } from './lifecycle';
 import { ResultsError, ResultsSection } from './results';
+import { InterleavingSection } from './interleaving';
 
 export function ExperimentDetailPage() {
   const { experimentId = '' } = useParams();
@@ -47,6 +48,8 @@ export function ExperimentDetailPage() {
       {started ? (
         results.error ? (
           <ResultsError error={results.error} />
+        ) : results.data?.interleaving ? (
+          <InterleavingSection experiment={e} results={results.data} />
         ) : results.data ? (
           <ResultsSection experiment={e} results={results.data} />
         ) : (

@@ -1,0 +1,151 @@
+import type { Experiment, Results } from '../../api/types';
+import { OutcomeBarsChart, PreferenceChart, PreferenceHeatmap, type HeatCell, type OutcomeRow, type PreferenceRow } from '../../charts';
+import { dateTime, integer, interval, percent, pValue } from '../../format';
+
+type Interleaving = NonNullable<Results['interleaving']>;
+
+function BalanceBanner({ il }: { il: Interleaving }) {
+  const shares = Object.entries(il.balance.positionShares)
+    .map(([id, s]) => `${id} ${percent(s, 1)}`)
+    .join(', ');
+  if (il.balance.passed) {
+    return (
+      <p className="callout callout-ok" data-testid="balance-banner">
+        <span aria-hidden="true">✓ </span>
+        <strong>Team balance passed</strong>
+        {il.balance.positionsPValue !== null && <> (positions p = {pValue(il.balance.positionsPValue)})</>}. {il.balance.note}
+        <span className="muted small"> Credited positions: {shares}.</span>
+      </p>
+    );
+  }
+  return (
+    <div className="callout callout-error" role="alert" data-testid="balance-banner">
+      <p>
+        <span aria-hidden="true">⚠ </span>
+        <strong>Team balance failed: these results are untrustworthy.</strong> The teams did not get equal shares of the credited positions
+        (positions p = {pValue(il.balance.positionsPValue)}, first picks p = {pValue(il.balance.firstPicksPValue)}), typically because a
+        ranker returned fewer results than the depth. Shipping is blocked unless forced.
+      </p>
+      <p className="small">Credited positions: {shares}.</p>
+    </div>
+  );
+}
+
+/** Results of an interleaving or multileaving experiment: per-pair outcomes, preferences and, for 3+ rankers, the matrix. */
+export function InterleavingSection({ experiment, results }: { experiment: Experiment; results: Results }) {
+  const il = results.interleaving!;
+  const name = (id: string) => experiment.variants.find((v) => v.id === id)?.name ?? id;
+  const label = (p: Interleaving['pairs'][number]) => `${name(p.variantId)} vs ${name(p.opponentVariantId)}`;
+  const pairs = il.pairs.map(label);
+  const outcomes: OutcomeRow[] = il.pairs.flatMap((p) => [
+    { pair: label(p), outcome: 'wins' as const, queries: p.wins },
+    { pair: label(p), outcome: 'ties' as const, queries: p.ties },
+    { pair: label(p), outcome: 'losses' as const, queries: p.losses },
+  ]);
+  const preferences: PreferenceRow[] = il.pairs.flatMap((p) =>
+    p.preference !== null && p.ci
+      ? [
+          {
+            pair: label(p),
+            preference: p.preference,
+            low: p.ci[0]!,
+            high: p.ci[1]!,
+            verdict: !p.significant ? 'not significant' : p.winner === p.variantId ? 'better' : 'worse',
+          },
+        ]
+      : [],
+  );
+  const cells: HeatCell[] = il.matrix
+    ? il.matrix.variantIds.flatMap((row, i) =>
+        il.matrix!.variantIds.map((column, j) => ({
+          row: name(row),
+          column: name(column),
+          preference: il.matrix!.preference[i]![j] ?? null,
+        })),
+      )
+    : [];
+  return (
+    <section aria-labelledby="results-title" className="card">
+      <h2 id="results-title">Results: {il.method} interleaving</h2>
+      <p className="muted small">
+        {results.method === 'sequential' ? 'Sequential (always-valid) intervals' : 'Per-unit tests'}, α = {results.alpha},{' '}
+        {results.correction} correction · depth {il.depth} · {integer(il.queries)} queries from {integer(il.units)} sessions · computed{' '}
+        {dateTime(results.computedAt)}
+      </p>
+      <BalanceBanner il={il} />
+      <p className="headline" data-testid="summary">
+        {results.summary}
+      </p>
+      {il.queries === 0 ? (
+        <p>
+          No interleaved list has been shown yet. Call <code>POST /api/nous/rank</code> (or <code>…/interleave</code> for external rankers)
+          once per query and send clicks with the same <code>sessionId</code> and <code>queryId</code>.
+        </p>
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table className="table results-table" data-testid="interleaving-pairs">
+              <thead>
+                <tr>
+                  <th scope="col">Pair</th>
+                  <th scope="col">Wins</th>
+                  <th scope="col">Ties</th>
+                  <th scope="col">Losses</th>
+                  <th scope="col">Preference (CI)</th>
+                  <th scope="col">Share of decided</th>
+                  <th scope="col">p</th>
+                  <th scope="col">Adj. p</th>
+                  <th scope="col">Winner</th>
+                </tr>
+              </thead>
+              <tbody>
+                {il.pairs.map((p) => (
+                  <tr key={label(p)}>
+                    <th scope="row">{label(p)}</th>
+                    <td>{integer(p.wins)}</td>
+                    <td>{integer(p.ties)}</td>
+                    <td>{integer(p.losses)}</td>
+                    <td>
+                      {percent(p.preference, 1, true)}
+                      <div className="muted small">{interval(p.ci, (v) => percent(v, 1))}</div>
+                    </td>
+                    <td>
+                      {percent(p.share, 1)}
+                      <div className="muted small">{interval(p.shareCi, (v) => percent(v, 1))}</div>
+                    </td>
+                    <td>{pValue(p.pValue)}</td>
+                    <td>{pValue(p.adjustedPValue)}</td>
+                    <td>{p.winner ? name(p.winner) : <span className="muted">none yet</span>}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <figure className="figure">
+            <figcaption>Queries won, tied and lost by the first ranker of each pair</figcaption>
+            <OutcomeBarsChart rows={outcomes} pairs={pairs} />
+          </figure>
+          {preferences.length > 0 && (
+            <figure className="figure">
+              <figcaption>Preference for the first ranker with its {Math.round((1 - results.alpha) * 100)} % interval</figcaption>
+              <PreferenceChart rows={preferences} />
+            </figure>
+          )}
+          {il.matrix && (
+            <figure className="figure">
+              <figcaption>
+                Preference of each ranker (row) over each other (column); overall order:{' '}
+                {(il.order ?? []).map((s) => `${s.rank}. ${name(s.variantId)}`).join(', ')}
+              </figcaption>
+              <PreferenceHeatmap cells={cells} order={il.matrix.variantIds.map(name)} />
+            </figure>
+          )}
+          <p className="muted small">
+            Ignored clicks: {integer(il.ignoredClicks.notShown)} on results not shown, {integer(il.ignoredClicks.belowDepth)} below the
+            depth, {integer(il.ignoredClicks.repeated)} repeated, {integer(il.ignoredClicks.beforeList)} before the list was recorded.
+          </p>
+        </>
+      )}
+    </section>
+  );
+}
