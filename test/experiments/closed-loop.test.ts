@@ -74,7 +74,7 @@ describeOnEveryDatabase('the closed loop: rankers as variants, interleaving, pro
     const results = heldOut[0]!.docs.slice(0, 5).map((d) => ({ resultId: d.resultId, features: d.features }));
     const res = await postJson(t.app, '/api/nous/rank', { unitId: 'u0', queryId: 'q0', results });
     expect(res.body.data.served).toMatchObject({ source: 'alias', alias: 'production', modelId: 'weak', version: 1 });
-  });
+  }, 120_000);
 
   it('refuses bad interleaving input with a 4xx naming the field', async () => {
     await postJson(t.app, '/api/nous/learn/models', { modelId: 'cm', name: 'cm', type: 'click_model' });
@@ -162,7 +162,7 @@ describeOnEveryDatabase('the closed loop: rankers as variants, interleaving, pro
     // Attribution folded every click once: results do not change when read again.
     const reread = (await getJson(t.app, `${BASE}/${interleavingId}/results`)).body.data.interleaving.pairs[0];
     expect(reread).toEqual(pair);
-  });
+  }, 180_000);
 
   it('external rankers: interleave answers the list with teams; unknown variants and duplicates are 400s naming the field', async () => {
     const url = `${BASE}/${interleavingId}/interleave`;
@@ -248,5 +248,5 @@ describeOnEveryDatabase('the closed loop: rankers as variants, interleaving, pro
     expect(shipped.statusCode, JSON.stringify(shipped.body)).toBe(200);
     expect(shipped.body.data.conclusion.promotion).toMatchObject({ alias: 'production', modelId: 'strong', version: 1 });
     expect((await getJson(t.app, `${ALIASES}/production`)).body.data.modelId).toBe('strong');
-  });
+  }, 120_000);
 });

@@ -92,5 +92,5 @@ describeOnEveryDatabase('multileaving external rankers', (kind) => {
       409,
       'CONFLICT',
     );
-  });
+  }, 180_000);
 });
