@@ -101,14 +101,17 @@ const searchBodies = (n: number, prefix: string) =>
     });
   });
 
-async function measureSearch(prefix: string): Promise<{ times: number[]; served: string }> {
+/** Wall-clock times and the process's CPU time per request (less sensitive to other processes on a shared machine). */
+async function measureSearch(prefix: string): Promise<{ times: number[]; cpu: number[]; served: string }> {
   const all = searchBodies(REQUESTS + 200, prefix);
   let served = '';
   for (let i = 0; i < 200; i += 1)
     await t.app.inject({ method: 'POST', url: '/api/nous/rank', payload: all[i], headers: { 'content-type': 'application/json' } });
   const times: number[] = [];
+  const cpu: number[] = [];
   for (let i = 200; i < all.length; i += 1) {
     const start = process.hrtime.bigint();
+    const cpuStart = process.cpuUsage();
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/nous/rank',
@@ -116,10 +119,12 @@ async function measureSearch(prefix: string): Promise<{ times: number[]; served:
       headers: { 'content-type': 'application/json' },
     });
     times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    const used = process.cpuUsage(cpuStart);
+    cpu.push((used.user + used.system) / 1000);
     if (res.statusCode !== 200) throw new Error(res.body);
     served = res.json().data.served.source;
   }
-  return { times: times.sort((a, b) => a - b), served };
+  return { times: times.sort((a, b) => a - b), cpu: cpu.sort((a, b) => a - b), served };
 }
 
 const E = '/api/nous/ab-testing/experiments';
@@ -142,12 +147,14 @@ for (const explain of [false, true]) {
   ]);
 }
 await t.app.inject({ method: 'PUT', url: '/api/nous/learn/aliases/production', payload: { modelId: 'bench' } });
-const searchRow = (label: string, r: { times: number[]; served: string }) => [
+const searchRow = (label: string, r: { times: number[]; cpu: number[]; served: string }) => [
   label,
   REQUESTS,
   percentile(r.times, 50).toFixed(2),
   percentile(r.times, 95).toFixed(2),
   percentile(r.times, 99).toFixed(2),
+  percentile(r.cpu, 50).toFixed(2),
+  percentile(r.cpu, 95).toFixed(2),
 ];
 rows.push(searchRow('/api/nous/rank (production alias)', await measureSearch('alias')));
 const ab = await experiment('bench ab', { variants: [{ id: 'original' }, { id: 'ltr', model: { modelId: 'bench' } }] });
@@ -164,5 +171,14 @@ rows.push(searchRow('/api/nous/rank (team draft of 2 rankers)', await measureSea
 console.log(
   `\nPOST …/rank, 100 results × ${FEATURES} features, ${model.metrics.trees} trees × 31 leaves, in-process (app.inject). ${machineLine()}\n`,
 );
-printTable(['request', 'n', 'p50 ms', 'p95 ms', 'p99 ms'], rows);
+printTable(
+  ['request', 'n', 'p50 ms', 'p95 ms', 'p99 ms', 'CPU p50 ms', 'CPU p95 ms'],
+  rows.map((r) => (r.length === 5 ? [...r, '', ''] : r)),
+);
+console.log(
+  `load average at the end: ${(await import('node:os'))
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} (2 cores)`,
+);
 await t.close();
