@@ -111,6 +111,7 @@ describeOnEveryDatabase('the closed loop: rankers as variants, interleaving, pro
           { id: 'strong', name: 'ranker-strong', model: { modelId: 'strong' } },
         ],
         promote: { alias: 'production' },
+        seed: 'closed-loop-interleaving',
       },
     });
     expect(created.statusCode, JSON.stringify(created.body)).toBe(201);
@@ -227,20 +228,26 @@ describeOnEveryDatabase('the closed loop: rankers as variants, interleaving, pro
       name: 'ab ranking',
       configuration: {
         variants: [{ id: 'original' }, { id: 'strong', model: { modelId: 'strong' } }],
-        targetMetrics: ['ctr'],
+        targetMetrics: ['mrr', 'ctr'],
         promote: { alias: 'production' },
+        seed: 'closed-loop-ab',
       },
     });
     const id = created.body.data.experimentId as string;
     expect((await postJson(t.app, `${BASE}/${id}/start`, {})).statusCode).toBe(200);
-    const served = await traffic(t, 'ab', 60, 2, 7);
+    const served = await traffic(t, 'ab', 300, 3, 7);
     const arms = new Set(served.map((s) => `${s.variantId}:${s.modelId ?? ''}:${s.version ?? ''}`));
     expect(arms).toEqual(new Set(['original::', 'strong:strong:1']));
     // Exposures recorded as assign records them.
     const assigned = await postJson(t.app, `${BASE}/${id}/assign`, { unitId: 'ab-0' });
     expect(served[0]).toMatchObject({ variantId: assigned.body.data.variantId });
     const results = (await getJson(t.app, `${BASE}/${id}/results`)).body.data;
-    expect(results.metrics[0].variants.reduce((s: number, v: { units: number }) => s + v.units, 0)).toBe(60);
+    expect(results.metrics[0].variants.reduce((s: number, v: { units: number }) => s + v.units, 0)).toBe(300);
+    // The engine's order here is the file's order; the strong ranker raises the reciprocal rank of the first click.
+    const mrr = results.metrics.find((m: { metric: string }) => m.metric === 'mrr').comparisons[0];
+    expect(mrr).toMatchObject({ variantId: 'strong', significant: true });
+    expect(mrr.relativeLift).toBeGreaterThan(0);
+    expect(results.summary).toMatch(/^strong raises mrr by/);
 
     const noModel = await postJson(t.app, `${BASE}/${id}/conclude`, { decision: 'ship', winnerVariantId: 'original', force: true });
     expectError(noModel, 409, 'CONFLICT', '/winnerVariantId');
