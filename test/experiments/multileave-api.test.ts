@@ -93,4 +93,35 @@ describeOnEveryDatabase('multileaving external rankers', (kind) => {
       'CONFLICT',
     );
   }, 180_000);
+
+  it('team balance plays the role of SRM: a ranker that returns too few results fails it, and shipping then needs force', async () => {
+    // One ranking experiment at a time: stop the multileave above first.
+    for (const e of (await getJson(t.app, `${BASE}?status=running`)).body.data.items)
+      await postJson(t.app, `${BASE}/${e.experimentId}/stop`, {});
+    const created = await postJson(t.app, BASE, {
+      name: 'short lists',
+      configuration: { type: 'interleaving', variants: [{ id: 'full' }, { id: 'short' }] },
+    });
+    const id = created.body.data.experimentId as string;
+    expect((await postJson(t.app, `${BASE}/${id}/start`, {})).statusCode).toBe(200);
+    const docs = Array.from({ length: 12 }, (_, i) => `d${i}`);
+    for (let q = 0; q < 40; q += 1) {
+      const res = await postJson(t.app, `${BASE}/${id}/interleave`, {
+        unitId: `b-${q}`,
+        queryId: `b-${q}`,
+        rankings: { full: docs, short: [docs[11]] },
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    const data = (await getJson(t.app, `${BASE}/${id}/results`)).body.data;
+    expect(data.interleaving.balance.passed).toBe(false);
+    expect(data.trustworthy).toBe(false);
+    expect(data.summary).toContain('team balance FAILED');
+    const refused = await postJson(t.app, `${BASE}/${id}/conclude`, { decision: 'ship', winnerVariantId: 'full' });
+    expectError(refused, 409, 'CONFLICT', '/force');
+    expect(refused.body.error.message).toContain('team-balance');
+    const forced = await postJson(t.app, `${BASE}/${id}/conclude`, { decision: 'ship', winnerVariantId: 'full', force: true });
+    expect(forced.statusCode).toBe(200);
+    expect(forced.body.data.conclusion).toMatchObject({ forced: true, winnerVariantId: 'full' });
+  });
 });
