@@ -2,14 +2,9 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Clock } from '../../common/clock.js';
 import { newId } from '../../common/ids.js';
 import { ConflictError, ValidationError, type ErrorDetail } from '../../common/errors.js';
-import {
-  checkDates,
-  isRankingExperiment,
-  normaliseConfiguration,
-  phaseSeed,
-  type ConfigurationInput,
-} from '../definition/experiment-rules.js';
+import { checkDates, normaliseConfiguration, phaseSeed, type ConfigurationInput } from '../definition/experiment-rules.js';
 import { NO_MODELS, type ModelCatalog } from '../ranking/model-catalog.js';
+import { checkOneRankingExperiment, pinModels, pinnedVersions } from './model-pinning.js';
 import type { ConcludeBody, PatchBody } from './experiment-change.schemas.js';
 import type { ExperimentSnapshot, ExperimentView } from '../definition/experiment.schemas.js';
 import { checkVariantModels, throwIfProblems, toExperimentSnapshot, toExperimentView } from '../definition/experiment.service.js';
@@ -36,21 +31,6 @@ function randomizationChanges(before: ExperimentConfiguration, after: Experiment
   return changed;
 }
 
-/** Two experiments can share a unit unless they take disjoint slices of one layer. */
-function canShareUnits(a: ExperimentConfiguration, b: ExperimentConfiguration): boolean {
-  if (!a.layer || !b.layer || a.layer.id !== b.layer.id) return true;
-  return a.layer.range[0] < b.layer.range[1] && b.layer.range[0] < a.layer.range[1];
-}
-
-/** The versions pinned at start, for the audit log: {variantId: {modelId, version}}. */
-function pinnedVersions(c: ExperimentConfiguration): Record<string, { modelId: string; version: number }> {
-  return Object.fromEntries(
-    c.variants.flatMap((v) =>
-      v.model?.pinnedVersion !== undefined ? [[v.id, { modelId: v.model.modelId, version: v.model.pinnedVersion }]] : [],
-    ),
-  );
-}
-
 /** Every change to an experiment after creation: transitions, conclusion, edits, phases. */
 export class ExperimentLifecycleService {
   constructor(
@@ -67,42 +47,6 @@ export class ExperimentLifecycleService {
     /** The model registry, through the port the container fills. */
     private readonly catalog: Pick<ModelCatalog, 'resolveRankable' | 'aliasTarget'> = NO_MODELS,
   ) {}
-
-  /** Each model-backed variant fixed to a version for the phase about to start: its own, or the active one now. */
-  private async pin(c: ExperimentConfiguration): Promise<ExperimentConfiguration> {
-    if (!c.variants.some((v) => v.model)) return c;
-    const variants = [];
-    for (const [i, v] of c.variants.entries()) {
-      if (!v.model) {
-        variants.push(v);
-        continue;
-      }
-      const check = await this.catalog.resolveRankable(v.model.modelId, v.model.version);
-      const path = `/configuration/variants/${i}/model/${check.ok ? 'modelId' : check.field}`;
-      if (!check.ok) throw new ConflictError(`variant ${v.id} cannot start: ${check.message}`, [{ path, message: check.message }]);
-      const version = v.model.version ?? check.activeVersion;
-      if (version === null) {
-        const message = `model ${v.model.modelId} has no trained version yet; train it before starting`;
-        throw new ConflictError(`variant ${v.id} cannot start: ${message}`, [{ path, message }]);
-      }
-      variants.push({ ...v, model: { ...v.model, pinnedVersion: version } });
-    }
-    return { ...c, variants };
-  }
-
-  /** At most one ranking experiment decides a query: refuse a second one that could share a unit with a running one. */
-  private async checkOneRankingExperiment(e: ExperimentRecord): Promise<void> {
-    if (!isRankingExperiment(e.configuration)) return;
-    const others = (await this.store.listServing()).filter(
-      (o) =>
-        o.id !== e.id && o.status === 'running' && isRankingExperiment(o.configuration) && canShareUnits(o.configuration, e.configuration),
-    );
-    const other = others[0];
-    if (other) {
-      const message = `ranking experiment "${other.name}" (${other.id}) is running and could share units with this one; at most one ranking experiment decides a query (separate them with disjoint slices of one layer)`;
-      throw new ConflictError(message, [{ path: '/configuration/layer', message }]);
-    }
-  }
 
   /** updated_at strictly increases, so it is both the optimistic-lock token and the cache revision. */
   private stamp(e: ExperimentRecord): number {
@@ -158,9 +102,9 @@ export class ExperimentLifecycleService {
     }
     const next: ExperimentRecord = { ...e, status: result.next, updatedAt: this.stamp(e) };
     const extra: Partial<ExperimentChange> = {};
-    if (result.next === 'running') await this.checkOneRankingExperiment(e);
+    if (result.next === 'running') await checkOneRankingExperiment(this.store, e);
     if (result.next === 'running' && e.status !== 'paused') {
-      next.configuration = await this.pin(e.configuration);
+      next.configuration = await pinModels(this.catalog, e.configuration);
       extra.startPhase = {
         experimentId: e.id,
         phase: e.phase,
@@ -294,7 +238,7 @@ export class ExperimentLifecycleService {
         `a ${e.status} experiment no longer assigns units; only name, description, dates, targetMetrics, controlVariantId and analysis can change`,
       );
     }
-    if (body.newPhase) configuration = await this.pin(configuration);
+    if (body.newPhase) configuration = await pinModels(this.catalog, configuration);
     else if (ENROLLED.has(e.status) || FROZEN.has(e.status)) {
       // Without a new phase the arms keep serving the versions pinned when the phase started.
       const pinnedModel = new Map(current.variants.map((v) => [v.id, v.model]));
