@@ -56,6 +56,7 @@ export const EXPERIMENTS_PERSONAL_DATA: PersonalDataTable[] = [
   { table: 'experiment_units', column: 'unit_id', kind: 'experimentUnits' },
   { table: 'experiment_searches', column: 'unit_id', kind: 'experimentSearches' },
   { table: 'experiment_unit_covariates', column: 'unit_id', kind: 'experimentCovariates' },
+  { table: 'interleaved_queries', column: 'unit_id', kind: 'interleavedQueries' },
 ];
 
 /**

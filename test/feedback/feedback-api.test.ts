@@ -180,6 +180,7 @@ describeOnEveryDatabase('feedback API', (kind) => {
         experimentUnits: 0,
         experimentSearches: 0,
         experimentCovariates: 0,
+        interleavedQueries: 0,
         analyticsSearches: 0,
         analyticsSessions: 0,
         analyticsSessionQueries: 0,

@@ -84,8 +84,23 @@ describeOnEveryDatabase('erasure of a session', (kind) => {
     });
     const id = created.body.data.experimentId;
     expect((await request(t.app, { method: 'POST', url: `${BASE}/experiments/${id}/start` })).statusCode).toBe(200);
+    // An interleaving experiment of two external rankers records the list each session was shown.
+    const interleaving = await postJson(t.app, `${BASE}/experiments`, {
+      name: 'erasure interleaving',
+      configuration: { type: 'interleaving', variants: [{ id: 'bm25' }, { id: 'vector' }] },
+    });
+    const interleavingId = interleaving.body.data.experimentId;
+    expect((await request(t.app, { method: 'POST', url: `${BASE}/experiments/${interleavingId}/start` })).statusCode).toBe(200);
     await fillEveryTable(VICTIM, id);
     await fillEveryTable(BYSTANDER, id);
+    for (const unitId of [VICTIM, BYSTANDER]) {
+      const shown = await postJson(t.app, `${BASE}/experiments/${interleavingId}/interleave`, {
+        unitId,
+        queryId: `${unitId}-q1`,
+        rankings: { bm25: ['doc-1', 'doc-2'], vector: ['doc-2', 'doc-1'] },
+      });
+      expect(shown.statusCode, JSON.stringify(shown.body)).toBe(200);
+    }
     const { attributionService, covariateService } = t.container.experiments.services;
     await covariateService.drain();
     expect(await attributionService.catchUp()).toBeGreaterThan(0);
@@ -100,6 +115,7 @@ describeOnEveryDatabase('erasure of a session', (kind) => {
       'experiment_searches.unit_id',
       'experiment_unit_covariates.unit_id',
       'analytics_entities.key',
+      'interleaved_queries.unit_id',
     ]) {
       expect(before[where], where).toBeGreaterThan(0);
     }
@@ -114,9 +130,10 @@ describeOnEveryDatabase('erasure of a session', (kind) => {
         feedbackItems: 3,
         feedbackSubmissions: 2,
         idempotencyKeys: 1,
-        experimentUnits: 1,
+        experimentUnits: 2, // one in the A/B test, one in the interleaving experiment
         experimentSearches: before['experiment_searches.unit_id'],
         experimentCovariates: before['experiment_unit_covariates.unit_id'],
+        interleavedQueries: 1,
         // Two searches (the one before exposure and q1) and the session; no pair: the items carry no queryHash.
         analyticsSearches: 2,
         analyticsSessions: 1,
@@ -130,7 +147,7 @@ describeOnEveryDatabase('erasure of a session', (kind) => {
 
     // Erasing again finds nothing; results still answer from the variant sums, which identify no one.
     const again = await request(t.app, { method: 'DELETE', url: `/api/cortex/feedback?sessionId=${VICTIM}` });
-    expect(Object.values(again.body.data.removed)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(Object.values(again.body.data.removed)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
     const results = await request(t.app, { method: 'GET', url: `${BASE}/experiments/${id}/results` });
     expect(results.statusCode).toBe(200);
   });

@@ -386,7 +386,6 @@ export function learningSpecs(fx: Fixtures): RouteSpec[] {
   ];
 }
 
-
 const ANALYTICS = '/api/cortex/analytics';
 
 export function analyticsSpecs(): RouteSpec[] {
@@ -420,6 +419,8 @@ export function analyticsSpecs(): RouteSpec[] {
       runs: 100,
     },
   ];
+}
+
 const searchRankBody = fc.record(
   {
     unitId: id,

@@ -404,6 +404,10 @@ export interface paths {
                 sessionId: string;
                 deletedItems: number;
                 deletedSubmissions: number;
+                /** @description Rows removed per kind, from every table keyed by the session: feedbackItems, feedbackSubmissions, experimentUnits, experimentSearches, experimentCovariates, and the kinds later modules declare. */
+                removed: {
+                  [key: string]: number;
+                };
               };
             };
           };
@@ -4141,6 +4145,419 @@ export interface paths {
         };
       };
     };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/cortex/analytics/overview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Searches, sessions, CTR, abandonment, first clicks, conversions and zero results over a window, as a time series */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Start of the window (default: 7 days before `to`); rounded down to the hour. */
+          from?: string;
+          /** @description End of the window (default: now); rounded up to the hour. At most 400 days after `from`. */
+          to?: string;
+          /** @description Restrict to one value of a dimension (needs `value`). */
+          dimension?: 'deviceType' | 'searchType' | 'language' | 'category';
+          /** @description The dimension value, e.g. mobile. */
+          value?: string;
+          /** @description Bucket size of the time series (UTC). */
+          interval?: 'hour' | 'day';
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                window: {
+                  /** Format: date-time */
+                  from: string;
+                  /** Format: date-time */
+                  to: string;
+                };
+                /** @enum {string|null} */
+                dimension: 'deviceType' | 'searchType' | 'language' | 'category' | null;
+                value: string | null;
+                /**
+                 * Format: date-time
+                 * @description Every feedback item received before this time is in the figures.
+                 */
+                dataFreshAsOf: string | null;
+                /** @enum {string} */
+                interval: 'hour' | 'day';
+                totals: {
+                  /** @description Distinct queryId. */
+                  searches: number;
+                  sessions: number;
+                  impressions: number;
+                  clicks: number;
+                  /** @description clicks / impressions */
+                  ctr: number | null;
+                  /** @description searches without a click / searches */
+                  abandonmentRate: number | null;
+                  meanFirstClickPosition: number | null;
+                  /** @description mean over searches of 1 / position of the first click (0 without one) */
+                  mrr: number | null;
+                  conversions: number;
+                  /** @description searches whose customMetadata.resultCount was 0 */
+                  zeroResultSearches: number;
+                  /** @description zero-result searches / searches that sent resultCount */
+                  zeroResultRate: number | null;
+                  distinctQueries: number;
+                };
+                series: {
+                  /** Format: date-time */
+                  start: string;
+                  /** @description Distinct queryId. */
+                  searches: number;
+                  sessions: number;
+                  impressions: number;
+                  clicks: number;
+                  /** @description clicks / impressions */
+                  ctr: number | null;
+                  /** @description searches without a click / searches */
+                  abandonmentRate: number | null;
+                  meanFirstClickPosition: number | null;
+                  /** @description mean over searches of 1 / position of the first click (0 without one) */
+                  mrr: number | null;
+                  conversions: number;
+                  /** @description searches whose customMetadata.resultCount was 0 */
+                  zeroResultSearches: number;
+                  /** @description zero-result searches / searches that sent resultCount */
+                  zeroResultRate: number | null;
+                }[];
+                histogram: {
+                  position: string;
+                  firstClicks: number;
+                  share: number | null;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/cortex/analytics/queries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Queries with their figures, share and change against the previous window (Holm-corrected across the page) */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Start of the window (default: 7 days before `to`); rounded down to the hour. */
+          from?: string;
+          /** @description End of the window (default: now); rounded up to the hour. At most 400 days after `from`. */
+          to?: string;
+          /** @description Restrict to one value of a dimension (needs `value`). */
+          dimension?: 'deviceType' | 'searchType' | 'language' | 'category';
+          /** @description The dimension value, e.g. mobile. */
+          value?: string;
+          sort?: 'searches' | 'ctr' | 'abandonment' | 'firstClickPosition' | 'change' | 'zeroResults';
+          order?: 'asc' | 'desc';
+          /** @description Leave out queries with fewer searches. */
+          minSearches?: number;
+          limit?: number;
+          /** @description nextCursor of the previous page (same sort and order). */
+          cursor?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                window: {
+                  /** Format: date-time */
+                  from: string;
+                  /** Format: date-time */
+                  to: string;
+                };
+                /** @enum {string|null} */
+                dimension: 'deviceType' | 'searchType' | 'language' | 'category' | null;
+                value: string | null;
+                /**
+                 * Format: date-time
+                 * @description Every feedback item received before this time is in the figures.
+                 */
+                dataFreshAsOf: string | null;
+                items: {
+                  queryHash: string;
+                  /** @description customMetadata.queryText, when a client sent it */
+                  queryText?: string;
+                  /** @description Distinct queryId. */
+                  searches: number;
+                  sessions: number;
+                  impressions: number;
+                  clicks: number;
+                  /** @description clicks / impressions */
+                  ctr: number | null;
+                  /** @description searches without a click / searches */
+                  abandonmentRate: number | null;
+                  meanFirstClickPosition: number | null;
+                  /** @description mean over searches of 1 / position of the first click (0 without one) */
+                  mrr: number | null;
+                  conversions: number;
+                  /** @description searches whose customMetadata.resultCount was 0 */
+                  zeroResultSearches: number;
+                  /** @description zero-result searches / searches that sent resultCount */
+                  zeroResultRate: number | null;
+                  share: number | null;
+                  change: {
+                    previousSearches: number;
+                    ctr: {
+                      previous: number | null;
+                      delta: number | null;
+                      pValue: number | null;
+                      adjustedPValue: number | null;
+                      significant: boolean;
+                    };
+                    abandonmentRate: {
+                      previous: number | null;
+                      delta: number | null;
+                      pValue: number | null;
+                      adjustedPValue: number | null;
+                      significant: boolean;
+                    };
+                  };
+                  trend: {
+                    /** @enum {string} */
+                    interval: 'hour' | 'day';
+                    searches: number[];
+                  };
+                }[];
+                nextCursor: string | null;
+              };
+            };
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/cortex/analytics/queries/{queryHash}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One query: figures, time series, click positions, and its results with CTR by position and a click model's relevance */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Start of the window (default: 7 days before `to`); rounded down to the hour. */
+          from?: string;
+          /** @description End of the window (default: now); rounded up to the hour. At most 400 days after `from`. */
+          to?: string;
+          /** @description Restrict to one value of a dimension (needs `value`). */
+          dimension?: 'deviceType' | 'searchType' | 'language' | 'category';
+          /** @description The dimension value, e.g. mobile. */
+          value?: string;
+          /** @description Bucket size of the time series (UTC). */
+          interval?: 'hour' | 'day';
+          /** @description Click model whose relevance is shown (default: `default`). */
+          model?: string;
+        };
+        header?: never;
+        path: {
+          queryHash: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                window: {
+                  /** Format: date-time */
+                  from: string;
+                  /** Format: date-time */
+                  to: string;
+                };
+                /** @enum {string|null} */
+                dimension: 'deviceType' | 'searchType' | 'language' | 'category' | null;
+                value: string | null;
+                /**
+                 * Format: date-time
+                 * @description Every feedback item received before this time is in the figures.
+                 */
+                dataFreshAsOf: string | null;
+                /** @enum {string} */
+                interval: 'hour' | 'day';
+                queryHash: string;
+                queryText: string | null;
+                figures: {
+                  /** @description Distinct queryId. */
+                  searches: number;
+                  sessions: number;
+                  impressions: number;
+                  clicks: number;
+                  /** @description clicks / impressions */
+                  ctr: number | null;
+                  /** @description searches without a click / searches */
+                  abandonmentRate: number | null;
+                  meanFirstClickPosition: number | null;
+                  /** @description mean over searches of 1 / position of the first click (0 without one) */
+                  mrr: number | null;
+                  conversions: number;
+                  /** @description searches whose customMetadata.resultCount was 0 */
+                  zeroResultSearches: number;
+                  /** @description zero-result searches / searches that sent resultCount */
+                  zeroResultRate: number | null;
+                  share: number | null;
+                };
+                series: {
+                  /** Format: date-time */
+                  start: string;
+                  /** @description Distinct queryId. */
+                  searches: number;
+                  sessions: number;
+                  impressions: number;
+                  clicks: number;
+                  /** @description clicks / impressions */
+                  ctr: number | null;
+                  /** @description searches without a click / searches */
+                  abandonmentRate: number | null;
+                  meanFirstClickPosition: number | null;
+                  /** @description mean over searches of 1 / position of the first click (0 without one) */
+                  mrr: number | null;
+                  conversions: number;
+                  /** @description searches whose customMetadata.resultCount was 0 */
+                  zeroResultSearches: number;
+                  /** @description zero-result searches / searches that sent resultCount */
+                  zeroResultRate: number | null;
+                }[];
+                histogram: {
+                  position: string;
+                  firstClicks: number;
+                  share: number | null;
+                }[];
+                positions: {
+                  position: number | null;
+                  impressions: number;
+                  clicks: number;
+                  ctr: number | null;
+                }[];
+                results: {
+                  resultId: string;
+                  impressions: number;
+                  clicks: number;
+                  ctr: number | null;
+                  meanPosition: number | null;
+                  byPosition: {
+                    position: number | null;
+                    impressions: number;
+                    clicks: number;
+                    ctr: number | null;
+                  }[];
+                  /** @description the click model's relevance estimate; null when it has not seen the pair */
+                  relevance: number | null;
+                }[];
+                relevanceModel: {
+                  modelId: string;
+                  version: number | null;
+                  reason: string | null;
+                };
+              };
+            };
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
