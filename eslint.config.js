@@ -29,7 +29,7 @@ const pure = (what, allowed) =>
   `${what} is pure code (plain data in, plain data out): it imports nothing of the service${allowed ? `, only ${allowed}` : ''}`;
 
 export default [
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'web/**'] },
+  { ignores: ['dist/**', '**/dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'web/**'] },
   // typescript-eslint's recommended rules, without type information (fast on two cores).
   js.configs.recommended,
   ...tseslint.configs.recommended,
