@@ -1,0 +1,1 @@
+export function measureBeacon(): Promise<{ code: Uint8Array; minified: number; gzipped: number; budget: number }>;
