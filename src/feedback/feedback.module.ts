@@ -9,6 +9,8 @@ import { FeedbackRetentionService } from './feedback-retention.service.js';
 import { KyselyFeedbackStore } from './feedback.kysely-store.js';
 import { feedbackRoutes } from './feedback.routes.js';
 import { FeedbackService } from './feedback.service.js';
+import { ubiRoutes } from './ubi/ubi.routes.js';
+import { UbiService } from './ubi/ubi.service.js';
 
 export interface FeedbackDependencies {
   database: DatabaseHandle;
@@ -32,7 +34,10 @@ export const FEEDBACK_PERSONAL_DATA: PersonalDataTable[] = [
 
 export type FeedbackModule = DomainModule<{ feedbackService: FeedbackService; retention: FeedbackRetentionService }>;
 
-/** Feedback ingestion: POST/GET/DELETE /api/cortex/feedback, and the idempotency-key expiry job. */
+/**
+ * Feedback ingestion: POST/GET/DELETE /api/cortex/feedback, UBI in (/api/cortex/ubi/…) and export out,
+ * the idempotency-key expiry and retention jobs.
+ */
 export function createFeedbackModule({ database, clock, metrics, eraser, retentionDays = 0 }: FeedbackDependencies): FeedbackModule {
   const sessionEraser = eraser ?? createSessionEraser(database.db, database.capabilities, FEEDBACK_PERSONAL_DATA);
   const feedbackService = new FeedbackService(new KyselyFeedbackStore(database.db), clock, metrics, sessionEraser);
@@ -45,6 +50,7 @@ export function createFeedbackModule({ database, clock, metrics, eraser, retenti
     services: { feedbackService, retention },
     routes: async (app) => {
       await app.register(feedbackRoutes, { feedbackService });
+      await app.register(ubiRoutes, { ubiService: new UbiService(feedbackService), feedbackService });
     },
     tasks: [
       { name: 'idempotency-expiry', intervalMs: 3_600_000, run: () => feedbackService.expireIdempotencyKeys(), observed: true },

@@ -248,6 +248,41 @@ const letor = fc.integer({ min: 1, max: 1_000 }).map((seed) => syntheticLetor({ 
 const EXP = '/api/nous/ab-testing/experiments';
 const MODELS = '/api/nous/learn/models';
 
+// UBI 1.3.0 documents, valid and not (issue 14).
+const ubiEvent = fc.record(
+  {
+    action_name: fc.oneof(fc.constantFrom('click', 'impression', 'click_through', 'add_to_cart'), fc.string({ maxLength: 120 })),
+    timestamp: fc.oneof(isoRecent, isoAny, fc.constantFrom('2018-11-13T20:20:39', 'yesterday')),
+    query_id: id,
+    session_id: id,
+    client_id: id,
+    event_attributes: fc.record(
+      {
+        position: fc.oneof(
+          fc.record({ ordinal: fc.integer({ min: -2, max: 20_000 }) }),
+          fc.record({ xy: fc.record({ x: fc.double(), y: fc.double() }) }),
+        ),
+        object: fc.record({ object_id: fc.oneof(id, fc.integer(), fc.double()) }, { requiredKeys: [] }),
+        dwell_time: fc.oneof(fc.integer({ min: -5, max: 100_000_000 }), fc.string()),
+      },
+      { requiredKeys: [] },
+    ),
+  },
+  { requiredKeys: [] },
+);
+const ubiQuery = fc.record(
+  {
+    user_query: fc.oneof(fc.string({ maxLength: 300 }), fc.integer()),
+    query_id: id,
+    client_id: id,
+    timestamp: fc.oneof(isoRecent, fc.string()),
+    query_response_hit_ids: fc.oneof(fc.array(id, { maxLength: 30 }), fc.array(fc.anything(), { maxLength: 3 })),
+    query_attributes: fc.oneof(fc.object(), fc.anything()),
+  },
+  { requiredKeys: [] },
+);
+const ubiBody = (doc: fc.Arbitrary<unknown>) => fc.oneof(doc, fc.array(doc, { maxLength: 5 }), fc.anything());
+
 export function feedbackSpecs(fx: Fixtures): RouteSpec[] {
   const feedbackId = fc.oneof(
     fc.constantFrom(...fx.feedbackIds),
@@ -279,6 +314,15 @@ export function feedbackSpecs(fx: Fixtures): RouteSpec[] {
     },
     // Erasing is a valid request that changes the database: keep the fixture sessions mostly.
     { method: 'DELETE', path: '/api/cortex/feedback', query: { sessionId: fc.oneof(id, fc.constantFrom('nobody')) } },
+    { method: 'POST', path: '/api/cortex/ubi/events', body: ubiBody(ubiEvent), runs: 150 },
+    { method: 'POST', path: '/api/cortex/ubi/queries', body: ubiBody(ubiQuery), runs: 150 },
+    {
+      method: 'GET',
+      path: '/api/cortex/feedback/export',
+      query: { format: fc.constantFrom('ubi', 'ndjson', 'csv', 'xml'), sessionId, since: isoAny, until: isoAny, cursor },
+      rawSuccess: true,
+      runs: 100,
+    },
   ];
 }
 
