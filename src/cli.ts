@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { runDemoCommand } from './cli-demo.js';
+import { IMPORT_HELP, runExportCommand, runImportCommand } from './cli-import.js';
 import { KEYS_HELP, runKeysCommand } from './cli-keys.js';
 import { ConfigError, databaseOptions, loadConfig } from './config.js';
 import { serveUntilSignalled } from './main.js';
@@ -17,6 +18,8 @@ Commands:
   migrate    Apply pending database migrations and exit
   keys       Create, list and revoke API keys (searchloop keys --help)
   demo       A simulated search site driving the whole loop through the API (searchloop demo --help)
+  import     Bulk import feedback from NDJSON, UBI or CSV (searchloop import --help)
+  export     Export feedback as UBI, NDJSON or CSV (searchloop import --help)
 
 Configuration (environment variables):
   PORT               port to listen on (default 3000)
@@ -46,6 +49,18 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     return runKeysCommand(argv.slice(1), loadConfig(), (text) => process.stdout.write(text));
+  }
+  if (argv[0] === 'import' || argv[0] === 'export') {
+    if (argv.includes('--help') || argv.includes('-h')) {
+      process.stdout.write(IMPORT_HELP);
+      return 0;
+    }
+    const io = {
+      out: (t: string) => process.stdout.write(t),
+      err: (t: string) => process.stderr.write(t),
+      tty: process.stderr.isTTY === true,
+    };
+    return argv[0] === 'import' ? runImportCommand(argv.slice(1), loadConfig, io) : runExportCommand(argv.slice(1), loadConfig, io);
   }
   const { positionals, values } = parseArgs({
     args: argv,

@@ -5,7 +5,7 @@ import type { FeedbackFilter, FeedbackRecord, FeedbackStore, IdempotencyRecord, 
 // 23 columns × 400 rows stays under SQLite's 32 766 bound-parameter limit.
 const INSERT_CHUNK = 400;
 
-function toRow(r: FeedbackRecord): Insertable<FeedbackItemTable> {
+export function toRow(r: FeedbackRecord): Insertable<FeedbackItemTable> {
   return {
     id: r.id,
     submission_id: r.submissionId,

@@ -9,8 +9,16 @@ import { FeedbackRetentionService } from './feedback-retention.service.js';
 import { KyselyFeedbackStore } from './feedback.kysely-store.js';
 import { feedbackRoutes } from './feedback.routes.js';
 import { FeedbackService } from './feedback.service.js';
+import { KyselyFeedbackImportStore } from './import/import.kysely-store.js';
+import { importRoutes } from './import/import.routes.js';
+import { FeedbackImportService } from './import/import.service.js';
 import { ubiRoutes } from './ubi/ubi.routes.js';
 import { UbiService } from './ubi/ubi.service.js';
+
+// What the CLI's import and export use (the root knows the module only through this file).
+export { exportFeedback, type ExportFormat } from './ubi/feedback-export.js';
+export { LineParser, splitCsvLine, type ImportFormat } from './import/import-lines.js';
+export type { ImportBatchReport, ParsedImportLine } from './import/import.service.js';
 
 export interface FeedbackDependencies {
   database: DatabaseHandle;
@@ -32,7 +40,11 @@ export const FEEDBACK_PERSONAL_DATA: PersonalDataTable[] = [
   { table: 'idempotency_keys', column: 'session_id', kind: 'idempotencyKeys' },
 ];
 
-export type FeedbackModule = DomainModule<{ feedbackService: FeedbackService; retention: FeedbackRetentionService }>;
+export type FeedbackModule = DomainModule<{
+  feedbackService: FeedbackService;
+  importService: FeedbackImportService;
+  retention: FeedbackRetentionService;
+}>;
 
 /**
  * Feedback ingestion: POST/GET/DELETE /api/cortex/feedback, UBI in (/api/cortex/ubi/…) and export out,
@@ -46,11 +58,13 @@ export function createFeedbackModule({ database, clock, metrics, eraser, retenti
     clock,
     retentionDays,
   );
+  const importService = new FeedbackImportService(new KyselyFeedbackImportStore(database.db), feedbackService, clock);
   return {
-    services: { feedbackService, retention },
+    services: { feedbackService, importService, retention },
     routes: async (app) => {
       await app.register(feedbackRoutes, { feedbackService });
       await app.register(ubiRoutes, { ubiService: new UbiService(feedbackService), feedbackService });
+      await app.register(importRoutes, { importService });
     },
     tasks: [
       { name: 'idempotency-expiry', intervalMs: 3_600_000, run: () => feedbackService.expireIdempotencyKeys(), observed: true },

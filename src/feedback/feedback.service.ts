@@ -97,7 +97,7 @@ export class FeedbackService {
   }
 
   /** Checks the rules JSON Schema cannot express and flattens the items into records. */
-  private toRecords(body: FeedbackSubmissionBody, submissionId: string, receivedAt: number): FeedbackRecord[] {
+  toRecords(body: FeedbackSubmissionBody, submissionId: string, receivedAt: number): FeedbackRecord[] {
     const problems: ErrorDetail[] = [];
     const records = body.feedback.map((item: FeedbackItemInput, seq) => {
       const path = `/feedback/${seq}`;

@@ -272,6 +272,13 @@ export interface AnalyticsProgressTable {
   fresh_as_of: number | null;
 }
 
+/** Bulk import: the digest of each imported line's item, so a re-import stores nothing new. */
+export interface FeedbackImportKeyTable {
+  import_key: string;
+  item_id: string;
+  imported_at: number;
+}
+
 export interface Database {
   feedback_submissions: FeedbackSubmissionTable;
   feedback_items: FeedbackItemTable;
@@ -299,6 +306,7 @@ export interface Database {
   model_aliases: ModelAliasTable;
   model_alias_events: ModelAliasEventTable;
   interleaved_queries: InterleavedQueryTable;
+  feedback_import_keys: FeedbackImportKeyTable;
 }
 
 export interface ModelAliasTable {

@@ -317,6 +317,30 @@ export function feedbackSpecs(fx: Fixtures): RouteSpec[] {
     { method: 'POST', path: '/api/cortex/ubi/events', body: ubiBody(ubiEvent), runs: 150 },
     { method: 'POST', path: '/api/cortex/ubi/queries', body: ubiBody(ubiQuery), runs: 150 },
     {
+      method: 'POST',
+      path: '/api/cortex/feedback/import',
+      body: fc.record(
+        {
+          format: fc.constantFrom('auto', 'feedback', 'ubi', 'csv', 'xml'),
+          csvHeader: fc.oneof(fc.constant(['sessionId', 'queryId', 'userAction', 'rating']), fc.array(fc.string(), { maxLength: 4 })),
+          lines: fc.array(
+            fc.record({
+              line: fc.integer({ min: -1, max: 100 }),
+              text: fc.oneof(
+                fc.json(),
+                ubiEvent.map((d) => JSON.stringify(d)),
+                feedbackBody.map((b) => JSON.stringify(b)),
+                fc.constantFrom('s-1,q-1,click,', 's-1,q-1,,4', '"unbalanced,x', ''),
+              ),
+            }),
+            { maxLength: 6 },
+          ),
+        },
+        { requiredKeys: ['lines'] },
+      ),
+      runs: 150,
+    },
+    {
       method: 'GET',
       path: '/api/cortex/feedback/export',
       query: { format: fc.constantFrom('ubi', 'ndjson', 'csv', 'xml'), sessionId, since: isoAny, until: isoAny, cursor },

@@ -742,6 +742,100 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/cortex/feedback/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Bulk import: a batch of lines of an NDJSON (feedback or UBI) or CSV file, idempotent on re-import */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /**
+             * @description Default auto.
+             * @enum {string}
+             */
+            format?: 'auto' | 'feedback' | 'ubi' | 'csv';
+            /** @description The CSV file’s header. */
+            csvHeader?: string[];
+            lines: {
+              /** @description Line number in the file. */
+              line: number;
+              text: string;
+            }[];
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                lines: number;
+                /** @description Items stored by this batch. */
+                imported: number;
+                /** @description Items already imported before (or twice in the batch): nothing stored. */
+                duplicates: number;
+                rejected: {
+                  line: number;
+                  reason: string;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/nous/learn/models': {
     parameters: {
       query?: never;
