@@ -62,6 +62,7 @@ async function* readLines(input: NodeJS.ReadableStream, startOffset: number, sta
 
 class Progress {
   private last = 0;
+  private lastCounts = '';
   private readonly started = Date.now();
   constructor(
     private readonly total: number | undefined,
@@ -81,7 +82,10 @@ class Progress {
       const width = 24;
       const bar = done === undefined ? '' : `[${'#'.repeat(Math.round(done * width)).padEnd(width, '.')}] ${(done * 100).toFixed(1)}% `;
       this.write(`\r${bar}${counts}${eta}\x1b[K${final ? '\n' : ''}`);
-    } else this.write(`import: ${done === undefined ? '' : `${(done * 100).toFixed(1)}% `}${counts}${eta}\n`);
+    } else if (!(final && this.lastCounts === counts.replace(/, \d+ items\/s$/, ''))) {
+      this.write(`import: ${done === undefined ? '' : `${(done * 100).toFixed(1)}% `}${counts}${eta}\n`);
+    }
+    this.lastCounts = counts.replace(/, \d+ items\/s$/, '');
   }
 }
 
@@ -101,27 +105,31 @@ interface State {
   totals: Totals;
 }
 
-type Importer = (lines: Line[], parser: LineParser) => Promise<ImportBatchReport>;
+/** Prepares a batch now (CPU) and returns the write to await (I/O), so the next batch is prepared meanwhile. */
+type Importer = (lines: Line[], parser: LineParser) => () => Promise<ImportBatchReport>;
 
 async function httpImporter(url: string, key: string | undefined, format: ImportFormat): Promise<Importer> {
-  return async (lines, parser) => {
+  return (lines, parser) => {
     const body = JSON.stringify({
       format,
       ...(parser.csvHeader ? { csvHeader: parser.csvHeader } : {}),
       lines: lines.map((l) => ({ line: l.line, text: l.text })),
     });
-    for (let attempt = 0; ; attempt++) {
-      const res = await fetch(`${url.replace(/\/+$/, '')}/api/cortex/feedback/import`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
-        body,
-      }).catch(() => undefined);
-      if (res?.ok) return ((await res.json()) as { data: ImportBatchReport }).data;
-      const retryable = !res || res.status === 429 || res.status >= 500;
-      if (!retryable || attempt >= 8) throw new Error(`import request failed: ${res ? `${res.status} ${await res.text()}` : 'no answer'}`);
-      const wait = Number(res?.headers.get('retry-after')) * 1000 || Math.random() * Math.min(30_000, 250 * 2 ** attempt);
-      await new Promise((r) => setTimeout(r, wait));
-    }
+    return async () => {
+      for (let attempt = 0; ; attempt++) {
+        const res = await fetch(`${url.replace(/\/+$/, '')}/api/cortex/feedback/import`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+          body,
+        }).catch(() => undefined);
+        if (res?.ok) return ((await res.json()) as { data: ImportBatchReport }).data;
+        const retryable = !res || res.status === 429 || res.status >= 500;
+        if (!retryable || attempt >= 8)
+          throw new Error(`import request failed: ${res ? `${res.status} ${await res.text()}` : 'no answer'}`);
+        const wait = Number(res?.headers.get('retry-after')) * 1000 || Math.random() * Math.min(30_000, 250 * 2 ** attempt);
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    };
   };
 }
 
@@ -172,8 +180,11 @@ export async function runImportCommand(
     const database = await openDatabase(cfg.database, databaseOptions(cfg));
     await migrateToLatest(database);
     const feedback = createFeedbackModule({ database, clock: systemClock });
-    importer = (lines, p) =>
-      feedback.services.importService.importBatch(lines.flatMap((l) => (p.parse(l.text, l.line) ?? []) as ParsedImportLine | []));
+    const service = feedback.services.importService;
+    importer = (lines, p) => {
+      const prepared = service.prepare(lines.flatMap((l) => (p.parse(l.text, l.line) ?? []) as ParsedImportLine | []));
+      return () => service.write(prepared);
+    };
     close = () => database.close();
   }
 
@@ -181,11 +192,19 @@ export async function runImportCommand(
   const progress = new Progress(stat?.size, io.tty, io.err);
   let batch: Line[] = [];
   let position = state?.offset ?? 0;
+  // One batch is written while the next is read and prepared; its position is saved once committed.
+  let writing: Promise<void> = Promise.resolve();
   const flush = async () => {
     if (batch.length === 0) return;
-    const report = await importer(batch, parser);
+    const write = importer(batch, parser);
     const last = batch.at(-1)!;
     batch = [];
+    await writing;
+    writing = write().then((report) => record(report, last));
+    // Handled when awaited (next batch or the end); marked now so Node does not call it unhandled meanwhile.
+    writing.catch(() => undefined);
+  };
+  const record = (report: ImportBatchReport, last: Line) => {
     totals.lines += report.lines;
     totals.imported += report.imported;
     totals.duplicates += report.duplicates;
@@ -227,7 +246,9 @@ export async function runImportCommand(
       if (batch.length >= batchSize) await flush();
     }
     await flush();
+    await writing;
   } finally {
+    await writing.catch(() => undefined);
     await close();
   }
   progress.update(position, totals, true);

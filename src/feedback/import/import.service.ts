@@ -16,6 +16,12 @@ export interface ImportBatchReport {
   rejected: { line: number; reason: string }[];
 }
 
+export interface PreparedImportBatch {
+  report: ImportBatchReport;
+  entries: ImportEntry[];
+  at: number;
+}
+
 /**
  * The digest that makes an item the same item on every import: its stored fields (so a line of
  * our own export, or the same event written differently, is the same item), with the event time
@@ -42,7 +48,16 @@ export class FeedbackImportService {
     private readonly clock: Clock,
   ) {}
 
+  /** Checks and parses, then writes in one transaction. */
   async importBatch(lines: ParsedImportLine[]): Promise<ImportBatchReport> {
+    return this.write(this.prepare(lines));
+  }
+
+  /**
+   * The CPU half of a batch (rules, records, digests), apart from the write so a caller can
+   * prepare the next batch while the database commits this one.
+   */
+  prepare(lines: ParsedImportLine[]): PreparedImportBatch {
     const now = this.clock.now();
     const report: ImportBatchReport = { lines: lines.length, imported: 0, duplicates: 0, rejected: [] };
     const submissionOf = new Map<string, { id: string; seq: number }>();
@@ -76,9 +91,11 @@ export class FeedbackImportService {
         entries.push({ key, record: { ...record, submissionId: submission.id, seq: submission.seq++ } });
       });
     }
-    const stored = await this.store.importBatch(entries, now);
-    report.imported = stored.inserted;
-    report.duplicates += stored.duplicates;
-    return report;
+    return { report, entries, at: now };
+  }
+
+  async write(batch: PreparedImportBatch): Promise<ImportBatchReport> {
+    const stored = await this.store.importBatch(batch.entries, batch.at);
+    return { ...batch.report, imported: stored.inserted, duplicates: batch.report.duplicates + stored.duplicates };
   }
 }
