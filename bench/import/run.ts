@@ -4,7 +4,7 @@
  * ceiling measured in the same run: the same items, already built, inserted by Kysely in the
  * same transaction sizes, with no parsing, checking or de-duplication.
  *
- *   npm run bench:import          (ITEMS=200000 BATCH=5000 BENCH_PG_URL=postgres://…)
+ *   npm run bench:import          (ITEMS=50000 ROUNDS=3 BATCH=5000 BENCH_PG_URL=postgres://…)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,8 +18,9 @@ import { openDatabase, type DatabaseTarget } from '../../src/storage/database.js
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { machineLine } from '../support/processes.js';
 
-const ITEMS = Number(process.env.ITEMS ?? 200_000);
+const ITEMS = Number(process.env.ITEMS ?? 50_000);
 const BATCH = Number(process.env.BATCH ?? 5000);
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'searchloop-bench-import-'));
 const START = Date.parse('2026-10-01T00:00:00Z');
@@ -142,25 +143,48 @@ await writeFile(file);
 const mb = (fs.statSync(file).size / 1e6).toFixed(1);
 const results: { db: string; ceiling: number; rate: number; again: number; report: string }[] = [];
 
-const sqliteImport = path.join(dir, 'import.db');
-const sqliteCeiling = path.join(dir, 'ceiling.db');
-const ceilSqlite = await ceiling({ kind: 'sqlite', path: sqliteCeiling });
-results.push({ db: 'SQLite', ceiling: ceilSqlite, ...(await importRun({ DATABASE_URL: `sqlite:${sqliteImport}` }, file)) });
+// The machine is shared: the ceiling and the import alternate, ROUNDS times each on fresh
+// databases, and the medians are compared (a burst of load then hits both sides alike).
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+async function rounds(
+  db: string,
+  target: (round: number, role: 'ceiling' | 'import') => Promise<{ target: DatabaseTarget; env: NodeJS.ProcessEnv }>,
+) {
+  const ceilings: number[] = [];
+  const rates: number[] = [];
+  const agains: number[] = [];
+  let report = '';
+  for (let round = 0; round < ROUNDS; round++) {
+    ceilings.push(await ceiling((await target(round, 'ceiling')).target));
+    const run = await importRun((await target(round, 'import')).env, file);
+    rates.push(run.rate);
+    agains.push(run.again);
+    report = run.report;
+  }
+  results.push({ db, ceiling: median(ceilings), rate: median(rates), again: median(agains), report });
+}
 
-const importSchema = await pgSchema();
-const ceilingSchema = await pgSchema();
-if (importSchema && ceilingSchema) {
-  const ceilPg = await ceiling({ kind: 'postgres', url: PG_URL, schema: ceilingSchema });
-  results.push({ db: 'PostgreSQL', ceiling: ceilPg, ...(await importRun({ DATABASE_URL: PG_URL, DATABASE_SCHEMA: importSchema }, file)) });
+await rounds('SQLite', async (round, role) => {
+  const p = path.join(dir, `${role}-${round}.db`);
+  return { target: { kind: 'sqlite', path: p }, env: { DATABASE_URL: `sqlite:${p}` } };
+});
+
+const created: string[] = [];
+if (await pgSchema().then((s) => s && created.push(s))) {
+  await rounds('PostgreSQL', async () => {
+    const schema = (await pgSchema())!;
+    created.push(schema);
+    return { target: { kind: 'postgres', url: PG_URL, schema }, env: { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema } };
+  });
   const client = new pg.Client({ connectionString: PG_URL });
   await client.connect();
-  await client.query(`drop schema ${importSchema} cascade; drop schema ${ceilingSchema} cascade`);
+  for (const schema of created) await client.query(`drop schema ${schema} cascade`);
   await client.end();
 } else process.stdout.write(`PostgreSQL at ${PG_URL} did not answer: SQLite only\n`);
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const lines = [
-  `bench:import — ${ITEMS.toLocaleString('en-US')} items (${mb} MB NDJSON), transactions of ${BATCH} — ${machineLine()}`,
+  `bench:import — ${ITEMS.toLocaleString('en-US')} items (${mb} MB NDJSON), transactions of ${BATCH}, medians of ${ROUNDS} alternating rounds — ${machineLine()}`,
   '',
   '| database | raw insert ceiling (items/s) | searchloop import (items/s) | % of ceiling | re-run, all duplicates (items/s) |',
   '|---|---:|---:|---:|---:|',
