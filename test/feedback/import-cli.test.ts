@@ -131,6 +131,12 @@ describeOnEveryDatabase('searchloop import / export', (kind) => {
     const stored = (await t.app.inject({ method: 'GET', url: '/api/cortex/feedback?sessionId=csv-s' })).json().data.items;
     expect(stored[0].metadata).toMatchObject({ resultId: 'd,1', customMetadata: { position: 1, dwellTime: 35000, device: 'mobile' } });
     expect(stored[2]).toMatchObject({ rating: 4, queryId: 'q2' });
+    // And out again over HTTP: the CSV export of the session, header plus its three items.
+    const out = path.join(dir, `export-${kind}.csv`);
+    expect(await runExportCommand(['--url', url, '--format', 'csv', '--session', 'csv-s', '-o', out], config, quiet().io)).toBe(0);
+    const rows = fs.readFileSync(out, 'utf8').trim().split('\n');
+    expect(rows).toHaveLength(4);
+    expect(rows[1]).toMatch(/^csv-s,q1,,"d,1",1,click,2026-10-02T10:00:00.000Z,,35000,,"{""device"":""mobile""}",/);
   });
 });
 
