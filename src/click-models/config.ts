@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_DEPTH, assertDepth } from './encode.js';
 import { CLICK_MODEL_ALGORITHMS, type ClickModelConfig, type PseudoCounts, type ResolvedConfig } from './types.js';
 
-export const DEFAULT_ITERATIONS = 50;
+export const DEFAULT_ITERATIONS = 500;
 export const DEFAULT_TOLERANCE = 1e-6;
 export const DEFAULT_EXAMINATION_MIN_IMPRESSIONS = 20;
 export const DEFAULT_PRIOR: PseudoCounts = { positive: 1, negative: 1 };

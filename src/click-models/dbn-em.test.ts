@@ -54,11 +54,12 @@ function bruteForceStats(
       }
     }
     const total = configs.reduce((sum, c) => sum + c.p, 0);
-    for (const { p, examined, a, s } of configs) {
+    for (const { p, examined, s } of configs) {
       const w = p / total;
       keys.forEach((k, r) => {
-        add(stats.numA, k, w * (a[r] as number));
-        add(stats.denA, k, w);
+        // α's update is clicks over expected examinations (see dbn.ts).
+        add(stats.numA, k, session.clicks[r] ? w : 0);
+        add(stats.denA, k, r < examined ? w : 0);
         if (session.clicks[r]) {
           add(stats.numS, k, w * (s[r] as number));
           add(stats.denS, k, w);

@@ -39,7 +39,7 @@ export interface ClickModelConfig {
   readonly algorithm: ClickModelAlgorithm;
   /** Ranks deeper than this are ignored. Default 10. */
   readonly maxDepth?: number;
-  /** EM iterations at most (pbm, ubm, dbn). Default 50. */
+  /** EM iterations at most (pbm, ubm, dbn); EM stops earlier once no parameter moves by `tolerance`. Default 500. */
   readonly iterations?: number;
   /** EM stops once no parameter moves more than this. Default 1e-6. */
   readonly tolerance?: number;
