@@ -9,54 +9,62 @@ import type { BinMapper } from './binning.js';
  * was tried for dense features and measured no faster in V8, so there is one path.
  */
 export class HistogramBuilder {
-  /** Column-major bins, also used to partition rows (rows stay sorted, so reads are monotone). */
-  readonly colBins: Uint8Array;
   private readonly rowPtr: Int32Array;
   private readonly slots: Int32Array;
   private readonly cols: Int32Array;
   private readonly mask: Uint8Array;
   private readonly numUsable: number;
 
+  /**
+   * `colBins` is column-major (feature f's bins at f·numRows …), shared with the row
+   * partitioner (and, in multi-threaded training, with every worker). Only features in
+   * [lo, hi) are indexed: a worker builds the histograms of its own block of features.
+   */
   constructor(
-    rowBins: Uint8Array,
-    private readonly numRows: number,
-    private readonly numFeatures: number,
+    colBins: Uint8Array,
+    numRows: number,
+    numFeatures: number,
     private readonly mapper: BinMapper,
+    private readonly lo = 0,
+    private readonly hi = numFeatures,
   ) {
     const n = numRows;
-    const F = numFeatures;
     const { numBins, offsets } = mapper;
-    this.colBins = new Uint8Array(n * F);
-    this.mask = new Uint8Array(F);
-    let nnz = 0;
+    this.mask = new Uint8Array(numFeatures);
+    const perRow = new Int32Array(n + 1);
     let numUsable = 0;
-    for (let f = 0; f < F; f++) {
-      let present = 0;
-      const miss = numBins[f]!;
-      for (let r = 0; r < n; r++) {
-        const b = rowBins[r * F + f]!;
-        this.colBins[f * n + r] = b;
-        if (b !== miss) present++;
-      }
+    for (let f = lo; f < hi; f++) {
       // Constant features can never be split on, so their cells are left out.
       if (numBins[f]! < 2) continue;
-      nnz += present;
       numUsable++;
+      const miss = numBins[f]!;
+      for (let r = 0, base = f * n; r < n; r++) if (colBins[base + r] !== miss) perRow[r + 1]!++;
     }
     this.numUsable = numUsable;
-    this.rowPtr = new Int32Array(n + 1);
+    for (let r = 0; r < n; r++) perRow[r + 1]! += perRow[r]!;
+    this.rowPtr = perRow;
+    const nnz = perRow[n]!;
     this.slots = new Int32Array(nnz);
     this.cols = new Int32Array(nnz);
-    let e = 0;
-    for (let r = 0; r < n; r++) {
-      for (let f = 0; f < F; f++) {
-        const b = rowBins[r * F + f]!;
-        if (b === numBins[f] || numBins[f]! < 2) continue;
-        this.slots[e] = offsets[f]! + b;
-        this.cols[e++] = f;
+    // Filled feature by feature, so each row's cells are in ascending feature order.
+    const at = perRow.slice(0, n);
+    for (let f = lo; f < hi; f++) {
+      if (numBins[f]! < 2) continue;
+      const miss = numBins[f]!;
+      const off = offsets[f]!;
+      for (let r = 0, base = f * n; r < n; r++) {
+        const b = colBins[base + r]!;
+        if (b === miss) continue;
+        const e = at[r]!++;
+        this.slots[e] = off + b;
+        this.cols[e] = f;
       }
-      this.rowPtr[r + 1] = e;
     }
+  }
+
+  /** Whether feature f is in this builder's block. */
+  owns(f: number): boolean {
+    return f >= this.lo && f < this.hi;
   }
 
   /** Histogram of rows[begin, end) over `features`; g0/h0 are the node's gradient totals. */
@@ -78,6 +86,7 @@ export class HistogramBuilder {
     mask.fill(0);
     for (let j = 0; j < features.length; j++) {
       const f = features[j]!;
+      if (f < this.lo || f >= this.hi) continue;
       hist.fill(0, offsets[f]! * 3, offsets[f + 1]! * 3);
       mask[f] = 1;
       if (numBins[f]! >= 2) selected++;
@@ -115,6 +124,7 @@ export class HistogramBuilder {
     }
     for (let j = 0; j < features.length; j++) {
       const f = features[j]!;
+      if (f < this.lo || f >= this.hi) continue;
       const base = offsets[f]! * 3;
       const miss = base + numBins[f]! * 3;
       let g = g0;

@@ -12,7 +12,17 @@ export {
   discount,
   sigmoid,
 } from './objectives.js';
-export { type TrainParams, type TrainResult, type IterationLog, DEFAULT_PARAMS, train, splitForValidation } from './train.js';
+export {
+  type TrainParams,
+  type TrainResult,
+  type TrainRuntime,
+  type IterationLog,
+  DEFAULT_PARAMS,
+  train,
+  splitForValidation,
+} from './train.js';
+export { type SpawnSplitWorker, featureBlocks } from './parallel-splitter.js';
+export { type SplitWorkerData, serveSplitWorker } from './split-protocol.js';
 export {
   type Model,
   type ObjectiveName,

@@ -1,10 +1,11 @@
-import { binDataset, buildBinMapper } from './binning.js';
+import { binDataset, buildBinMapper, type BinMapper } from './binning.js';
 import { subsetQueries, subsetRows, type Dataset } from './dataset.js';
 import { logLoss, ndcgAt } from './metrics.js';
 import type { Model, ObjectiveName } from './model.js';
 import { binaryObjective, lambdaRankObjective, sigmoid, type Objective } from './objectives.js';
 import { mulberry32, sampleIndices, shuffleInPlace } from '../random/index.js';
 import { predictTree } from './tree.js';
+import type { SpawnSplitWorker } from './parallel-splitter.js';
 import { predictBinned, TreeBuilder } from './tree-builder.js';
 
 export interface TrainParams {
@@ -35,6 +36,13 @@ export interface TrainParams {
   truncationLevel: number;
   sigma: number;
   normalizeLambdas: boolean;
+  /**
+   * Threads that build histograms (feature-parallel, worker threads over shared memory).
+   * More than 1 needs `TrainRuntime.spawnSplitWorker`; `trainThreaded` in
+   * src/learning/training/ranker-threads.ts provides it and reads 0 as every core. The trees
+   * are the same for any count. Default 1. Not stored in the model.
+   */
+  threads: number;
 }
 
 /** Defaults: LightGBM's for the tree shape, XGBoost's lambda = 1. See README for the tuning notes. */
@@ -57,6 +65,7 @@ export const DEFAULT_PARAMS: Omit<TrainParams, 'objective'> = {
   truncationLevel: 30,
   sigma: 1,
   normalizeLambdas: true,
+  threads: 1,
 };
 
 export interface IterationLog {
@@ -90,8 +99,19 @@ export function splitForValidation(data: Dataset, fraction: number, seed: number
   return { train: pick(data, train), valid: pick(data, valid) };
 }
 
-export function train(data: Dataset, params: Partial<TrainParams> & { objective: ObjectiveName }, validation?: Dataset): TrainResult {
+/** What multi-threaded training needs from outside this pure folder. */
+export interface TrainRuntime {
+  spawnSplitWorker?: SpawnSplitWorker;
+}
+
+export function train(
+  data: Dataset,
+  params: Partial<TrainParams> & { objective: ObjectiveName },
+  validation?: Dataset,
+  runtime: TrainRuntime = {},
+): TrainResult {
   const p: TrainParams = { ...DEFAULT_PARAMS, ...params };
+  if (!Number.isInteger(p.threads) || p.threads < 1) throw new RangeError(`threads must be a positive integer, got ${p.threads}`);
   let trainSet = data;
   let validSet = validation;
   if (!validSet && p.validationFraction > 0)
@@ -110,14 +130,32 @@ export function train(data: Dataset, params: Partial<TrainParams> & { objective:
   const bins = binDataset(trainSet, mapper);
   const n = trainSet.numRows;
   const F = trainSet.numFeatures;
-  const builder = new TreeBuilder(bins, n, F, mapper, p);
+  const builder = new TreeBuilder(bins, n, F, mapper, p, p.threads, runtime.spawnSplitWorker);
+  try {
+    return boost(p, objective, trainSet, validSet, mapper, bins, builder);
+  } finally {
+    builder.close();
+  }
+}
+
+function boost(
+  p: TrainParams,
+  objective: Objective,
+  trainSet: Dataset,
+  validSet: Dataset | undefined,
+  mapper: BinMapper,
+  bins: Uint8Array,
+  builder: TreeBuilder,
+): TrainResult {
+  const ranking = p.objective === 'lambdarank';
+  const n = trainSet.numRows;
+  const F = trainSet.numFeatures;
   const usable = Int32Array.from([...Array(F).keys()].filter((f) => mapper.numBins[f]! >= 2));
   const rng = mulberry32(p.seed);
 
   const baseScore = objective.initScore(trainSet.labels);
   const scores = new Float64Array(n).fill(baseScore);
-  const grad = new Float64Array(n);
-  const hess = new Float64Array(n);
+  const { grad, hess } = builder;
   const validScores = validSet ? new Float64Array(validSet.numRows).fill(baseScore) : null;
   const model: Model = {
     format: 'searchloop-gbdt',
@@ -127,7 +165,7 @@ export function train(data: Dataset, params: Partial<TrainParams> & { objective:
     featureNames: [...trainSet.featureNames],
     trees: [],
     bestIteration: 0,
-    params: { ...p },
+    params: modelParams(p),
   };
   const history: IterationLog[] = [];
   const higherIsBetter = ranking;
@@ -138,7 +176,7 @@ export function train(data: Dataset, params: Partial<TrainParams> & { objective:
     objective.gradients(scores, grad, hess);
     const rows = p.baggingFraction < 1 ? sampleIndices(n, Math.max(1, Math.round(n * p.baggingFraction)), rng) : null;
     const feats = p.featureFraction < 1 ? pickFeatures(usable, p.featureFraction, rng) : usable;
-    const tree = builder.build(grad, hess, rows, feats);
+    const tree = builder.build(rows, feats);
     model.trees.push(tree);
     for (let r = 0; r < n; r++) scores[r]! += predictBinned(tree, bins, F, mapper.numBins, r);
     if (!validSet || !validScores) {
@@ -165,6 +203,12 @@ export function train(data: Dataset, params: Partial<TrainParams> & { objective:
     trainRows: n,
     validRows: validSet?.numRows ?? 0,
   };
+}
+
+/** The parameters a model records: everything that shapes it, not how many threads built it. */
+function modelParams(p: TrainParams): Model['params'] {
+  const { threads: _threads, ...rest } = p;
+  return { ...rest };
 }
 
 function pickFeatures(usable: Int32Array, fraction: number, rng: () => number): Int32Array {

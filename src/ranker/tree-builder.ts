@@ -1,7 +1,8 @@
 import type { BinMapper } from './binning.js';
-import { findBestSplit, type SplitCandidate, type SplitParams } from './split-finder.js';
+import { LocalLeafSplitter, type LeafRange, type LeafSplitter, type SplitterData } from './leaf-splitter.js';
+import { ParallelLeafSplitter, type SpawnSplitWorker } from './parallel-splitter.js';
+import type { SplitCandidate, SplitParams } from './split-finder.js';
 import type { Tree } from './tree.js';
-import { HistogramBuilder } from './histogram.js';
 
 export interface TreeParams extends SplitParams {
   numLeaves: number;
@@ -14,7 +15,8 @@ interface Leaf {
   index: number;
   begin: number;
   end: number;
-  hist: Float64Array | null;
+  /** Histogram slot in the splitter, -1 when the leaf has none (it will not be split). */
+  slot: number;
   g: number;
   h: number;
   depth: number;
@@ -24,33 +26,68 @@ interface Leaf {
   isLeft: boolean;
 }
 
+/** A typed array over shared memory when other threads must see it, else over plain memory. */
+function buffer(bytes: number, shared: boolean): ArrayBufferLike {
+  return shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
+}
+
 /**
- * Leaf-wise (best-first) histogram tree learner. One instance per training run: it owns
- * the row-index buffers and a pool of histograms reused across trees.
+ * Leaf-wise (best-first) histogram tree learner. One instance per training run: it owns the
+ * row-index buffer, the gradients (`grad`, `hess`, filled by the objective) and a splitter
+ * that keeps one histogram per slot, reused across trees. With `threads` > 1 the histograms
+ * are built and scanned feature-parallel in worker threads over shared memory; the trees are
+ * identical to single-threaded ones. Call `close()` when done (it stops the workers).
  */
 export class TreeBuilder {
+  readonly grad: Float64Array;
+  readonly hess: Float64Array;
   private readonly rows: Int32Array;
   private readonly scratch: Int32Array;
-  private readonly pool: Float64Array[] = [];
-  private readonly hb: HistogramBuilder;
-  private numUsable = 0;
+  private readonly colBins: Uint8Array;
+  private readonly splitter: LeafSplitter;
+  private readonly freeSlots: number[] = [];
+  private nextSlot = 0;
 
   constructor(
-    bins: Uint8Array,
+    rowBins: Uint8Array,
     private readonly numRows: number,
     numFeatures: number,
     private readonly mapper: BinMapper,
     private readonly p: TreeParams,
+    threads = 1,
+    spawn?: SpawnSplitWorker,
   ) {
-    this.rows = new Int32Array(numRows);
-    this.scratch = new Int32Array(numRows);
-    for (let f = 0; f < numFeatures; f++) if (mapper.numBins[f]! >= 2) this.numUsable++;
-    this.hb = new HistogramBuilder(bins, numRows, numFeatures, mapper);
+    if (threads > 1 && !spawn) throw new RangeError('threads > 1 needs a worker spawner (see src/learning/training/ranker-threads.ts)');
+    const n = numRows;
+    const F = numFeatures;
+    const shared = threads > 1;
+    this.rows = new Int32Array(buffer(n * 4, shared));
+    this.scratch = new Int32Array(n);
+    this.grad = new Float64Array(buffer(n * 8, shared));
+    this.hess = new Float64Array(buffer(n * 8, shared));
+    // Column-major bins: the partition reads one column, a histogram block a few.
+    this.colBins = new Uint8Array(buffer(n * F, shared));
+    for (let r = 0; r < n; r++) for (let f = 0; f < F; f++) this.colBins[f * n + r] = rowBins[r * F + f]!;
+    const data: SplitterData = {
+      colBins: this.colBins,
+      rows: this.rows,
+      grad: this.grad,
+      hess: this.hess,
+      numRows: n,
+      numFeatures: F,
+      mapper,
+      params: { lambda: p.lambda, minDataInLeaf: p.minDataInLeaf, minChildHessian: p.minChildHessian, minSplitGain: p.minSplitGain },
+    };
+    this.splitter = shared && spawn ? new ParallelLeafSplitter(data, threads, spawn) : new LocalLeafSplitter(data);
   }
 
-  /** Grow one tree on the given rows (a bagged subset or all) and features. */
-  build(grad: Float64Array, hess: Float64Array, rowSubset: Int32Array | null, features: Int32Array): Tree {
-    const p = this.p;
+  close(): void {
+    this.splitter.close();
+  }
+
+  /** Grow one tree on the given rows (a bagged subset or all) and features, from `grad`/`hess`. */
+  build(rowSubset: Int32Array | null, features: Int32Array): Tree {
+    const { p, grad, hess } = this;
     let n = this.numRows;
     if (rowSubset) {
       this.rows.set(rowSubset);
@@ -76,9 +113,9 @@ export class TreeBuilder {
       leafCover: [],
       splitBin: [],
     };
-    const root: Leaf = { index: 0, begin: 0, end: n, hist: this.alloc(), g, h, depth: 0, best: null, parent: -1, isLeft: true };
-    this.buildHist(root.hist!, root.begin, root.end, g, h, grad, hess, features);
-    this.evaluate(root, features);
+    this.splitter.setFeatures(features);
+    const root: Leaf = { index: 0, begin: 0, end: n, slot: this.alloc(), g, h, depth: 0, best: null, parent: -1, isLeft: true };
+    this.settle(root, this.splitter.root(root.slot, this.range(root)));
     const leaves: Leaf[] = [root];
     while (leaves.length < p.numLeaves) {
       let pick = -1;
@@ -88,7 +125,7 @@ export class TreeBuilder {
       }
       if (pick < 0) break;
       const leaf = leaves[pick]!;
-      const right = this.split(tree, leaf, leaves.length, grad, hess, features);
+      const right = this.split(tree, leaf, leaves.length);
       leaves.push(right);
     }
     for (const leaf of leaves) {
@@ -99,7 +136,7 @@ export class TreeBuilder {
     return tree;
   }
 
-  private split(tree: Tree, leaf: Leaf, newIndex: number, grad: Float64Array, hess: Float64Array, features: Int32Array): Leaf {
+  private split(tree: Tree, leaf: Leaf, newIndex: number): Leaf {
     const s = leaf.best!;
     const node = tree.feature.length;
     const cuts = this.mapper.cuts[s.feature]!;
@@ -120,7 +157,7 @@ export class TreeBuilder {
       index: newIndex,
       begin: mid,
       end: leaf.end,
-      hist: null,
+      slot: -1,
       g: s.rightG,
       h: s.rightH,
       depth,
@@ -142,34 +179,26 @@ export class TreeBuilder {
       return right;
     }
     // Histogram subtraction: build the smaller child, derive the larger from the parent.
-    const parentHist = leaf.hist!;
+    const parentSlot = leaf.slot;
     const small = s.leftCount <= s.rightCount ? leaf : right;
     const large = small === leaf ? right : leaf;
-    const smallHist = this.alloc();
-    this.buildHist(smallHist, small.begin, small.end, small.g, small.h, grad, hess, features);
-    const { offsets } = this.mapper;
-    if (features.length === this.numUsable) {
-      for (let k = 0, e = this.mapper.totalBins * 3; k < e; k++) parentHist[k]! -= smallHist[k]!;
-    } else {
-      for (let j = 0; j < features.length; j++) {
-        const f = features[j]!;
-        for (let k = offsets[f]! * 3, e = offsets[f + 1]! * 3; k < e; k++) parentHist[k]! -= smallHist[k]!;
-      }
-    }
-    small.hist = smallHist;
-    large.hist = parentHist;
-    this.evaluate(leaf, features);
-    this.evaluate(right, features);
+    small.slot = this.alloc();
+    large.slot = parentSlot;
+    const [smallBest, largeBest] = this.splitter.children(parentSlot, small.slot, this.range(small), this.range(large));
+    this.settle(leaf, leaf === small ? smallBest : largeBest);
+    this.settle(right, right === small ? smallBest : largeBest);
     return right;
   }
 
-  private evaluate(leaf: Leaf, features: Int32Array): void {
+  /** A leaf with fewer than 2 × minDataInLeaf rows cannot be split: its histogram is not scanned. */
+  private range(leaf: Leaf): LeafRange {
     const count = leaf.end - leaf.begin;
-    leaf.best =
-      count >= 2 * this.p.minDataInLeaf
-        ? findBestSplit(leaf.hist!, features, this.mapper.numBins, this.mapper.offsets, leaf.g, leaf.h, count, this.p)
-        : null;
-    if (!leaf.best) this.release(leaf);
+    return { begin: leaf.begin, end: leaf.end, g: leaf.g, h: leaf.h, evaluate: count >= 2 * this.p.minDataInLeaf };
+  }
+
+  private settle(leaf: Leaf, best: SplitCandidate | null): void {
+    leaf.best = best;
+    if (!best) this.release(leaf);
   }
 
   /** Stable in-place partition of rows[begin, end) by the split; returns the first right row. */
@@ -177,7 +206,7 @@ export class TreeBuilder {
     const { rows, scratch } = this;
     const f = s.feature;
     const missingBin = this.mapper.numBins[f]!;
-    const col = this.hb.colBins;
+    const col = this.colBins;
     const base = f * this.numRows;
     let l = begin;
     let r = 0;
@@ -192,30 +221,17 @@ export class TreeBuilder {
     return l;
   }
 
-  private buildHist(
-    hist: Float64Array,
-    begin: number,
-    end: number,
-    g0: number,
-    h0: number,
-    grad: Float64Array,
-    hess: Float64Array,
-    features: Int32Array,
-  ): void {
-    this.hb.build(hist, this.rows, begin, end, g0, h0, grad, hess, features);
-  }
-
   private value(g: number, h: number): number {
     return (-g / (h + this.p.lambda)) * this.p.learningRate;
   }
 
-  private alloc(): Float64Array {
-    return this.pool.pop() ?? new Float64Array(this.mapper.totalBins * 3);
+  private alloc(): number {
+    return this.freeSlots.pop() ?? this.nextSlot++;
   }
 
   private release(leaf: Leaf): void {
-    if (leaf.hist) this.pool.push(leaf.hist);
-    leaf.hist = null;
+    if (leaf.slot >= 0) this.freeSlots.push(leaf.slot);
+    leaf.slot = -1;
   }
 }
 

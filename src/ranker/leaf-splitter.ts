@@ -1,0 +1,104 @@
+import type { BinMapper } from './binning.js';
+import { HistogramBuilder } from './histogram.js';
+import { findBestSplit, type SplitCandidate, type SplitParams } from './split-finder.js';
+
+/** One side of a split as the splitter sees it: rows[begin, end) and their gradient totals. */
+export interface LeafRange {
+  begin: number;
+  end: number;
+  g: number;
+  h: number;
+  /** Look for this leaf's best split (false when it is too small or too deep to split). */
+  evaluate: boolean;
+}
+
+/**
+ * What the tree builder asks of the histograms: build a leaf's histogram into a slot and find
+ * its best split. The builder owns the rows, the partition and the slot numbers; a splitter
+ * owns the histograms (one per slot). `LocalLeafSplitter` does it in this thread for a block
+ * of features; `ParallelLeafSplitter` (parallel-splitter.ts) gives each thread a block.
+ */
+export interface LeafSplitter {
+  /** The features of the next tree (feature sampling); called before `root`. */
+  setFeatures(features: Int32Array): void;
+  root(slot: number, leaf: LeafRange): SplitCandidate | null;
+  /**
+   * Build the smaller child into `newSlot`, turn the parent's histogram in `parentSlot` into the
+   * larger child's by subtraction, and evaluate both: [smaller's best, larger's best].
+   */
+  children(parentSlot: number, newSlot: number, small: LeafRange, large: LeafRange): [SplitCandidate | null, SplitCandidate | null];
+  close(): void;
+}
+
+export interface SplitterData {
+  readonly colBins: Uint8Array;
+  readonly rows: Int32Array;
+  readonly grad: Float64Array;
+  readonly hess: Float64Array;
+  readonly numRows: number;
+  readonly numFeatures: number;
+  readonly mapper: Pick<BinMapper, 'numBins' | 'offsets' | 'totalBins'>;
+  readonly params: SplitParams;
+}
+
+export class LocalLeafSplitter implements LeafSplitter {
+  private readonly hb: HistogramBuilder;
+  private readonly hists: Float64Array[] = [];
+  private features: Int32Array = new Int32Array(0);
+
+  constructor(
+    private readonly d: SplitterData,
+    private readonly lo = 0,
+    private readonly hi = d.numFeatures,
+  ) {
+    this.hb = new HistogramBuilder(d.colBins, d.numRows, d.numFeatures, d.mapper as BinMapper, lo, hi);
+  }
+
+  setFeatures(features: Int32Array): void {
+    if (this.lo === 0 && this.hi === this.d.numFeatures) this.features = features;
+    else this.features = features.filter((f) => f >= this.lo && f < this.hi);
+  }
+
+  root(slot: number, leaf: LeafRange): SplitCandidate | null {
+    const hist = this.hist(slot);
+    this.build(hist, leaf);
+    return this.best(hist, leaf);
+  }
+
+  children(parentSlot: number, newSlot: number, small: LeafRange, large: LeafRange): [SplitCandidate | null, SplitCandidate | null] {
+    const parent = this.hist(parentSlot);
+    const child = this.hist(newSlot);
+    this.build(child, small);
+    const { offsets } = this.d.mapper;
+    const features = this.features;
+    for (let j = 0; j < features.length; j++) {
+      const f = features[j]!;
+      for (let k = offsets[f]! * 3, e = offsets[f + 1]! * 3; k < e; k++) parent[k]! -= child[k]!;
+    }
+    return [this.best(child, small), this.best(parent, large)];
+  }
+
+  close(): void {
+    this.hists.length = 0;
+  }
+
+  private build(hist: Float64Array, leaf: LeafRange): void {
+    const { rows, grad, hess } = this.d;
+    this.hb.build(hist, rows, leaf.begin, leaf.end, leaf.g, leaf.h, grad, hess, this.features);
+  }
+
+  private best(hist: Float64Array, leaf: LeafRange): SplitCandidate | null {
+    if (!leaf.evaluate) return null;
+    const { numBins, offsets } = this.d.mapper;
+    return findBestSplit(hist, this.features, numBins, offsets, leaf.g, leaf.h, leaf.end - leaf.begin, this.d.params);
+  }
+
+  private hist(slot: number): Float64Array {
+    let h = this.hists[slot];
+    if (!h) {
+      h = new Float64Array(this.d.mapper.totalBins * 3);
+      this.hists[slot] = h;
+    }
+    return h;
+  }
+}
