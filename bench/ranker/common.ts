@@ -10,6 +10,8 @@ export const HERE = dirname(fileURLToPath(import.meta.url));
 
 export interface XgbRun {
   seconds: number;
+  /** CPU time of the training call, all threads. */
+  cpuSeconds: number;
   /** Peak RSS up to the end of training (data loaded + DMatrix + training). */
   peakRssMb: number;
   /** Peak RSS once the LETOR file is parsed, before the DMatrix and training. */
@@ -23,7 +25,7 @@ export function runXgboost(
   objective: string,
   trainFile: string,
   predictFiles: string[],
-  opts: { rounds: number; eta: number; leaves: number; nthread?: number },
+  opts: { rounds: number; eta: number; leaves: number; nthread?: number; seed?: number },
 ): XgbRun {
   const args = [
     join(HERE, 'xgb_ltr.py'),
@@ -34,7 +36,11 @@ export function runXgboost(
     String(opts.leaves),
     ...predictFiles,
   ];
-  const env = { ...process.env, ...(opts.nthread ? { XGB_NTHREAD: String(opts.nthread) } : {}) };
+  const env = {
+    ...process.env,
+    ...(opts.nthread ? { XGB_NTHREAD: String(opts.nthread) } : {}),
+    ...(opts.seed ? { XGB_SEED: String(opts.seed) } : {}),
+  };
   const out = execFileSync(PYTHON, args, { env, maxBuffer: 1 << 30, encoding: 'utf8' });
   return JSON.parse(out) as XgbRun;
 }

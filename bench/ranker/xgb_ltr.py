@@ -1,7 +1,7 @@
 """XGBoost reference for bench/ranker: train on a LETOR file, predict on others, print JSON.
 
 Invoked by ltr.ts / scale.ts with Debian's /usr/bin/python3 (xgboost 1.7.4, numpy, scipy).
-Usage: [XGB_NTHREAD=n] xgb_ltr.py <objective> <train.letor> <rounds> <eta> <max_leaves> [predict.letor ...]
+Usage: [XGB_NTHREAD=n] [XGB_SEED=s] xgb_ltr.py <objective> <train.letor> <rounds> <eta> <max_leaves> [predict.letor ...]
 Absent sparse entries are missing values (XGBoost's libsvm reading), as in our parser.
 """
 import json
@@ -56,15 +56,17 @@ def main():
         "max_leaves": int(leaves),
         "grow_policy": "lossguide",
         "max_depth": 0,
-        "seed": 1,
+        "seed": int(os.environ.get("XGB_SEED", "1")),
         "verbosity": 0,
     }
     if os.environ.get("XGB_NTHREAD"):
         params["nthread"] = int(os.environ["XGB_NTHREAD"])
     rss_loaded_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     t0 = time.perf_counter()
+    c0 = time.process_time()
     booster = xgb.train(params, dtrain, num_boost_round=int(rounds))
     seconds = time.perf_counter() - t0
+    cpu_seconds = time.process_time() - c0
     peak_train_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     preds = []
     for path in [train_path] + predict_paths:
@@ -72,7 +74,7 @@ def main():
         if px.shape[1] < x.shape[1]:
             px = sp.csr_matrix((px.data, px.indices, px.indptr), shape=(px.shape[0], x.shape[1]))
         preds.append(booster.predict(xgb.DMatrix(px[:, : x.shape[1]]), output_margin=True).tolist())
-    json.dump({"seconds": seconds, "peakRssMb": peak_train_mb, "loadedRssMb": rss_loaded_mb, "predictions": preds, "version": xgb.__version__}, sys.stdout)
+    json.dump({"seconds": seconds, "cpuSeconds": cpu_seconds, "peakRssMb": peak_train_mb, "loadedRssMb": rss_loaded_mb, "predictions": preds, "version": xgb.__version__}, sys.stdout)
 
 
 if __name__ == "__main__":

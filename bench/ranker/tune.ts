@@ -1,0 +1,29 @@
+/**
+ * Tuning of the trainer's defaults on validation splits only: the training part of the bench's
+ * split (seed 42) is split again by query (3 seeds, 20% validation); the bench's test queries
+ * are never read. Prints mean validation NDCG@10 per setting.
+ * Run: npx tsx bench/ranker/tune.ts
+ */
+import { readFileSync } from 'node:fs';
+import { parseLetor } from '../../src/ranker/letor.js';
+import { ndcgAt } from '../../src/ranker/metrics.js';
+import { predictRaw } from '../../src/ranker/model.js';
+import { splitForValidation, train, type TrainParams } from '../../src/ranker/train.js';
+import { printTable } from './common.js';
+import { sampleSplit } from './data.js';
+
+const { trainFile } = sampleSplit(42);
+const data = parseLetor(readFileSync(trainFile, 'utf8'), { maxFeatureIndex: 300 });
+const grid: Partial<TrainParams>[] = [];
+for (const minChildHessian of [1e-3, 0.1, 1])
+  for (const minDataInLeaf of [20, 50]) for (const lambda of [1, 10]) grid.push({ minChildHessian, minDataInLeaf, lambda });
+const rows: string[][] = [];
+for (const g of grid) {
+  const scores = [11, 12, 13].map((seed) => {
+    const { train: tr, valid } = splitForValidation(data, 0.2, seed);
+    const { model } = train(tr, { objective: 'lambdarank', ...g });
+    return ndcgAt(valid.labels, predictRaw(model, valid.features, valid.numRows), valid.groups!, 10);
+  });
+  rows.push([JSON.stringify(g), (scores.reduce((a, b) => a + b, 0) / scores.length).toFixed(4), scores.map((s) => s.toFixed(4)).join(' ')]);
+}
+printTable(['setting', 'mean valid NDCG@10', 'per split'], rows);
