@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chance, integer, interval, number, pValue, percent } from '../../web/src/format.js';
+import { chance, integer, interval, number, pValue, scaled } from '../../web/src/format.js';
 import { TestClock } from '../support/test-clock.js';
 import {
   DESKTOP,
@@ -104,11 +104,17 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', { timeout: 90_000 }, () 
           expect(await row.locator('[data-field=value]').textContent()).toBe(number(v.value));
           const c = metric.comparisons.find((x: { variantId: string }) => x.variantId === v.variantId);
           if (!c) continue;
-          expect(await row.locator('[data-field=relativeLift]').textContent()).toBe(percent(c.relativeLift, 2, true));
-          expect(await row.locator('[data-field=relativeCi]').textContent()).toBe(interval(c.relativeCi, (x) => percent(x, 2)));
-          expect(await row.locator('[data-field=ci]').textContent()).toBe(interval(c.ci, (x) => number(x)));
+          // Every number of the row is on the results' one scale; the other scale's estimate is labelled.
+          const s = results.scale;
+          expect(await row.locator('[data-field=estimate]').textContent()).toBe(scaled(s, c.estimate, true));
+          expect(await row.locator('[data-field=interval]').textContent()).toBe(interval(c.interval, (x) => scaled(s, x)));
           expect(await row.locator('[data-field=pValue]').textContent()).toBe(pValue(c.pValue));
-          expect(await row.locator('[data-field=adjustedPValue]').textContent()).toBe(pValue(c.adjustedPValue));
+          expect(await row.locator('[data-field=adjustedPValue]').textContent()).toBe(
+            pValue(c.adjustedPValue) + interval(c.adjustedInterval, (x) => scaled(s, x)),
+          );
+          expect(await row.locator('[data-field=otherScale]').textContent()).toBe(
+            `${c.otherScale.scale}: ${scaled(c.otherScale.scale, c.otherScale.estimate, true)}`,
+          );
           expect(await row.locator('[data-field=chanceToBeatControl]').textContent()).toBe(chance(c.chanceToBeatControl));
           const verdict = await row.locator('[data-field=verdict]').textContent();
           expect(verdict).toContain(!c.significant ? 'not significant' : c.improved ? 'significant, better' : 'significant, worse');
@@ -118,6 +124,8 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', { timeout: 90_000 }, () 
       const ctr = results.metrics.find((m: { metric: string }) => m.metric === 'ctr').comparisons[0];
       expect(ctr.significant).toBe(true);
       expect(await w.page.getByTestId('summary').textContent()).toBe(results.summary);
+      expect(results.scale).toBe('relative');
+      expect(await w.page.getByTestId('results-scale').textContent()).toContain('relative scale');
       expect(await w.page.getByTestId('srm-banner').textContent()).toContain(results.srm.passed ? 'Sample ratio check passed' : 'mismatch');
       // The forest plot and one cumulative chart per metric, drawn once the chart code has loaded.
       await expect.poll(() => w.page.locator('figure .plot svg').count()).toBeGreaterThanOrEqual(1 + results.metrics.length);

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { assign, type AssignableExperiment } from '../../src/experiments/assignment/index.js';
 import { createRng } from '../../src/random/index.js';
-import { bayesianTest, holm, sampleSize, sequentialTest, srmCheck, welchTest } from '../../src/stats/index.js';
+import { bayesianTest, compareArms, compareProportions, holm, sampleSize, srmCheck } from '../../src/stats/index.js';
 import { expectError, getJson, postJson, request } from '../support/http.js';
 import { useTestApp } from '../support/test-app.js';
 import { TestClock } from '../support/test-clock.js';
@@ -108,9 +108,27 @@ describeOnEveryDatabase('experiment results', (kind) => {
       { variantId: 'control', units: c.n, numerator: c.sumX, denominator: c.n, value: c.sumX / c.n },
       { variantId: 'treatment', units: v.n, numerator: v.sumX, denominator: v.n, value: v.sumX / v.n },
     ]);
-    const expected = welchTest(c, v, { alpha: 0.05 });
-    expect(metric.comparisons[0].absoluteLift).toBeCloseTo(expected.absoluteLift!, 12);
-    expect(metric.comparisons[0].pValue).toBeCloseTo(expected.pValue!, 12);
+    // A proportion of sessions: the score test and its inverted interval, on the relative scale by default.
+    const expected = compareProportions(c.sumX, c.n, v.sumX, v.n, { alpha: 0.05, scale: 'relative' });
+    const cmp = metric.comparisons[0];
+    expect(cmp).toMatchObject({ scale: 'relative', test: 'score', ci: null, otherScale: { scale: 'absolute' } });
+    expect(cmp.absoluteLift).toBeCloseTo(expected.absoluteLift!, 12);
+    expect(cmp.estimate).toBeCloseTo(expected.relativeLift!, 12);
+    expect(cmp.pValue).toBeCloseTo(expected.pValue!, 12);
+    expect(cmp.interval[0]).toBeCloseTo(expected.interval![0], 9);
+    expect(cmp.interval[1]).toBeCloseTo(expected.interval![1], 9);
+    expect(cmp.relativeCi).toEqual(cmp.interval);
+    expect(cmp.otherScale.estimate).toBeCloseTo(expected.absoluteLift!, 12);
+    const absolute = (await getJson(t.app, `${BASE}/experiments/${id}/results?scale=absolute`)).body.data;
+    const abs = absolute.metrics[0].comparisons[0];
+    const expectedAbs = compareProportions(c.sumX, c.n, v.sumX, v.n, { alpha: 0.05, scale: 'absolute' });
+    expect(absolute.scale).toBe('absolute');
+    expect(abs).toMatchObject({ scale: 'absolute', relativeCi: null, otherScale: { scale: 'relative' } });
+    expect(abs.estimate).toBeCloseTo(expectedAbs.absoluteLift!, 12);
+    expect(abs.interval[0]).toBeCloseTo(expectedAbs.interval![0], 9);
+    expect(abs.interval[1]).toBeCloseTo(expectedAbs.interval![1], 9);
+    expect(abs.ci).toEqual(abs.interval);
+    expect(abs.pValue).toBeCloseTo(expectedAbs.pValue!, 12);
   });
 
   it('reports per-variant sums and comparisons that equal the statistics computed from the raw sessions', async () => {
@@ -139,18 +157,25 @@ describeOnEveryDatabase('experiment results', (kind) => {
       { variantId: 'control', units: c.n, numerator: c.sumX, denominator: c.sumY, value: c.sumX / c.sumY },
       { variantId: 'treatment', units: v.n, numerator: v.sumX, denominator: v.sumY, value: v.sumX / v.sumY },
     ]);
-    const expected = welchTest(c, v, { alpha: 0.05 });
+    // ctr is a ratio of per-session sums: the delta method, on the relative scale by default.
+    const expected = compareArms(c, v, { alpha: 0.05, scale: 'relative' });
     const cmp = ctr.comparisons[0];
-    expect(cmp.variantId).toBe('treatment');
-    expect(cmp.controlVariantId).toBe('control');
+    expect(data.scale).toBe('relative');
+    expect(cmp).toMatchObject({ variantId: 'treatment', controlVariantId: 'control', scale: 'relative', test: 'welch-t', ci: null });
     expect(cmp.absoluteLift).toBeCloseTo(expected.absoluteLift!, 12);
     expect(cmp.relativeLift).toBeCloseTo(expected.relativeLift!, 12);
-    expect(cmp.ci[0]).toBeCloseTo(expected.ci![0], 12);
+    expect(cmp.estimate).toBeCloseTo(expected.relativeLift!, 12);
+    expect(cmp.interval[0]).toBeCloseTo(expected.relativeCi![0], 12);
+    expect(cmp.interval[1]).toBeCloseTo(expected.relativeCi![1], 12);
+    expect(cmp.relativeCi).toEqual(cmp.interval);
     expect(cmp.pValue).toBeCloseTo(expected.pValue!, 12);
+    expect(cmp.otherScale).toEqual({ scale: 'absolute', estimate: cmp.absoluteLift, reason: null });
     const abandonment = data.metrics.find((m: { metric: string }) => m.metric === 'abandonment_rate').comparisons[0];
     expect(cmp.adjustedPValue).toBeCloseTo(holm([cmp.pValue, abandonment.pValue]).adjusted[0]!, 12);
     expect(cmp.significant).toBe(cmp.adjustedPValue < 0.05);
-    expect(cmp.chanceToBeatControl).toBeCloseTo(bayesianTest(c, v).chanceToBeatControl!, 12);
+    // The adjusted interval agrees with the adjusted p-value.
+    expect(cmp.adjustedInterval[0] > 0 || cmp.adjustedInterval[1] < 0).toBe(cmp.significant);
+    expect(cmp.chanceToBeatControl).toBeCloseTo(bayesianTest(c, v, { scale: 'relative' }).chanceToBeatControl!, 12);
     expect(cmp.power).toBeGreaterThan(0);
     const srm = srmCheck([c.n, v.n], [0.5, 0.5]);
     expect(data.srm.pValue).toBeCloseTo(srm.pValue!, 12);
@@ -165,19 +190,34 @@ describeOnEveryDatabase('experiment results', (kind) => {
     expect(ctrSeries.length).toBe(4);
     // Each day's treatment point carries the lift and interval of the data up to that day; the last equals the totals'.
     const lastLift = ctrSeries.filter((p: { variantId: string }) => p.variantId === 'treatment').at(-1);
-    expect(lastLift.relativeLift).toBeCloseTo(expected.relativeLift!, 12);
-    expect(lastLift.relativeCi[0]).toBeCloseTo(expected.relativeCi![0], 12);
-    expect(lastLift.relativeCi[1]).toBeCloseTo(expected.relativeCi![1], 12);
-    expect(last.relativeLift).toBeNull();
-    expect(last.relativeCi).toBeNull();
+    expect(lastLift.estimate).toBeCloseTo(expected.relativeLift!, 12);
+    expect(lastLift.interval[0]).toBeCloseTo(expected.relativeCi![0], 12);
+    expect(lastLift.interval[1]).toBeCloseTo(expected.relativeCi![1], 12);
+    expect(last.estimate).toBeNull();
+    expect(last.interval).toBeNull();
     expect(data.dataFreshAsOf).not.toBeNull();
+
+    // On the absolute scale every verdict moves with it; the Bayesian view too.
+    const absolute = (await getJson(t.app, `${BASE}/experiments/${id}/results?scale=absolute`)).body.data;
+    const abs = absolute.metrics[0].comparisons[0];
+    const absExpected = compareArms(c, v, { alpha: 0.05, scale: 'absolute' });
+    expect(abs).toMatchObject({ scale: 'absolute', relativeCi: null, otherScale: { scale: 'relative', reason: null } });
+    expect(abs.estimate).toBeCloseTo(absExpected.absoluteLift!, 12);
+    expect(abs.interval[0]).toBeCloseTo(absExpected.ci![0], 12);
+    expect(abs.interval[1]).toBeCloseTo(absExpected.ci![1], 12);
+    expect(abs.pValue).toBeCloseTo(absExpected.pValue!, 12);
+    expect(abs.chanceToBeatControl).toBeCloseTo(bayesianTest(c, v, { scale: 'absolute' }).chanceToBeatControl!, 12);
+    expect(absolute.summary).toMatch(/^treatment raises ctr by an absolute \d/);
 
     const sequential = await getJson(t.app, `${BASE}/experiments/${id}/results?method=sequential&correction=none`);
     const seq = sequential.body.data.metrics[0].comparisons[0];
-    const seqExpected = sequentialTest(c, v, { alpha: 0.05, tuningParameter: 5000 });
+    const seqExpected = compareArms(c, v, { alpha: 0.05, method: 'sequential', tuningParameter: 5000 });
+    expect(seq.test).toBe('confidence-sequence');
     expect(seq.pValue).toBeCloseTo(seqExpected.pValue!, 12);
+    expect(seq.interval[0]).toBeCloseTo(seqExpected.relativeCi![0], 12);
     expect(seq.adjustedPValue).toBe(seq.pValue);
-    expect(seq.ci[1] - seq.ci[0]).toBeGreaterThan(cmp.ci[1] - cmp.ci[0]);
+    expect(seq.adjustedInterval).toEqual(seq.interval);
+    expect(seq.interval[1] - seq.interval[0]).toBeGreaterThan(cmp.interval[1] - cmp.interval[0]);
   });
 
   it('uses covariates sent with assign for CUPED and reports the variance reduction', async () => {
@@ -266,6 +306,7 @@ describeOnEveryDatabase('experiment results', (kind) => {
     expectError(await getJson(t.app, `${BASE}/experiments/nope/results`), 404, 'NOT_FOUND');
     expectError(await getJson(t.app, `${BASE}/experiments/${id}/results?phase=3`), 400, 'VALIDATION_ERROR', '/phase');
     expectError(await getJson(t.app, `${BASE}/experiments/${id}/results?method=bayes`), 400, 'VALIDATION_ERROR', '/method');
+    expectError(await getJson(t.app, `${BASE}/experiments/${id}/results?scale=log`), 400, 'VALIDATION_ERROR', '/scale');
   });
 
   it('sizes an experiment from the request, and from recent feedback when inputs are missing', async () => {

@@ -17,6 +17,11 @@ export function number(value: number | null | undefined, signed = false): string
   return signed && value > 0 ? `+${text}` : text;
 }
 
+/** A lift on a results scale: relative as a percentage, absolute in the metric's units. */
+export function scaled(scale: string, value: number | null | undefined, signed = false): string {
+  return scale === 'relative' ? percent(value, 2, signed) : number(value, signed);
+}
+
 /** A probability such as chance to beat control: one decimal, never a false certainty of 0 % or 100 %. */
 export function chance(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return dash;

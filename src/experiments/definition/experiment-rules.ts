@@ -14,6 +14,7 @@ export const EXPERIMENT_LIMITS = { maxVariants: 20, maxTargetMetrics: 20, varian
 
 /** `configuration.analysis` when a setting is not given (and for rows written before it existed). */
 export const ANALYSIS_DEFAULTS = {
+  scale: 'relative',
   method: 'fixed',
   alpha: 0.05,
   correction: 'holm',

@@ -73,6 +73,12 @@ export const LayerInput = Type.Object(
 
 export const AnalysisInput = Type.Object(
   {
+    scale: Type.Optional(
+      StringEnum(['relative', 'absolute'] as const, {
+        description:
+          'The one scale of the p-value, interval, significance, correction and Bayesian view: relative ((B − A)/|A|, default) or absolute (B − A).',
+      }),
+    ),
     method: Type.Optional(
       StringEnum(['fixed', 'sequential'] as const, {
         description: 'fixed horizon (one look) or sequential (always-valid; safe to look daily). Default fixed.',
@@ -192,6 +198,7 @@ export const ExperimentSnapshot = Type.Object({
     conditions: Type.Optional(Type.Unknown()),
     controlVariantId: Type.Optional(Type.String()),
     analysis: Type.Object({
+      scale: Type.String(),
       method: Type.String(),
       alpha: Type.Number(),
       correction: Type.String(),

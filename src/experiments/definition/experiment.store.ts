@@ -45,6 +45,8 @@ export interface ExperimentConfiguration {
 }
 
 export interface AnalysisSettings {
+  /** The one scale of every verdict of a results read (p-value, interval, significance, Bayesian view). */
+  scale: 'relative' | 'absolute';
   method: 'fixed' | 'sequential';
   alpha: number;
   correction: 'holm' | 'benjamini-hochberg' | 'none';

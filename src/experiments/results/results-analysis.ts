@@ -1,20 +1,22 @@
 import {
   DEFAULT_PROPER_PRIOR,
+  analyzeEffect,
   armMoments,
   bayesianEffectTest,
-  benjaminiHochberg,
+  compareProportions,
+  correctComparisons,
   estimateCupedEffect,
   estimateEffect,
-  fixedHorizonTest,
-  holm,
   powerAchieved,
-  sequentialEffectTest,
   type CupedSums,
   type EffectEstimate,
+  type FrequentistResult,
+  type GaussianPrior,
   type RatioSums,
+  type Scale,
 } from '../../stats/index.js';
 import type { AnalysisSettings } from '../definition/experiment.store.js';
-import { METRIC_CATALOGUE, type MetricName } from '../../vocabulary/index.js';
+import { metricDefinition, type MetricName } from '../../vocabulary/index.js';
 import type { CovariateSums } from './results.store.js';
 
 export const addSums = (a: RatioSums, b: RatioSums): RatioSums => ({
@@ -27,13 +29,29 @@ export const addSums = (a: RatioSums, b: RatioSums): RatioSums => ({
 });
 export const ZERO_SUMS: RatioSums = { n: 0, sumX: 0, sumY: 0, sumX2: 0, sumY2: 0, sumXY: 0 };
 
+type Pair = [number, number];
+const pair = (i: readonly [number, number] | null): Pair | null => (i ? [i[0], i[1]] : null);
+
+/** The settings one read is computed with: the experiment's, overridden by the request. */
+export type ReadSettings = AnalysisSettings;
+
 export interface ComparisonResult {
   variantId: string;
   controlVariantId: string;
+  /** The scale of estimate, interval, pValue, adjustedPValue, significant, improved and the Bayesian view. */
+  scale: Scale;
+  /** welch-t, normal, score (Miettinen–Nurminen, proportions) or confidence-sequence; null without a test. */
+  test: string | null;
+  estimate: number | null;
+  /** At alpha, from the same procedure as pValue: excludes 0 exactly when pValue < alpha. */
+  interval: Pair | null;
+  /** The interval at the level that agrees with adjustedPValue: excludes 0 exactly when significant. */
+  adjustedInterval: Pair | null;
+  otherScale: { scale: Scale; estimate: number | null; reason: string | null };
   absoluteLift: number | null;
   relativeLift: number | null;
-  ci: [number, number] | null;
-  relativeCi: [number, number] | null;
+  ci: Pair | null;
+  relativeCi: Pair | null;
   pValue: number | null;
   adjustedPValue: number | null;
   significant: boolean;
@@ -45,28 +63,73 @@ export interface ComparisonResult {
   reason: string | null;
 }
 
-const direction = (metric: MetricName) => METRIC_CATALOGUE.find((m) => m.name === metric)!.direction;
+/** A comparison with the stats result it came from (kept for the correction, never serialised). */
+export interface Analysed {
+  metric: MetricName;
+  variantName: string;
+  result: ComparisonResult;
+  test: FrequentistResult;
+}
 
-function cupedInputs(c: CovariateSums): CupedSums {
-  return { ...c };
+const direction = (metric: MetricName) => metricDefinition(metric).direction;
+
+/** A proportion of sessions: each session converts (X ∈ {0, 1}) and counts once (Y = 1). */
+export function isSessionProportion(metric: MetricName): boolean {
+  const y = metricDefinition(metric).y;
+  return y.length === 1 && y[0]![0] === 'one' && y[0]![1] === 1;
+}
+
+/**
+ * The proper prior on the chosen scale. `bayesianPrior: 'proper'` means N(0, 0.3²) on the relative
+ * lift (GrowthBook's); on the absolute scale the same belief is N(0, (0.3·|control mean|)²).
+ */
+function priorFor(settings: ReadSettings, effect: EffectEstimate): 'improper' | GaussianPrior {
+  if (settings.bayesianPrior !== 'proper') return 'improper';
+  if (settings.scale === 'relative') return DEFAULT_PROPER_PRIOR;
+  const a = Math.abs(effect.controlMean ?? 0);
+  return a > 0 ? { mean: 0, stdDev: DEFAULT_PROPER_PRIOR.stdDev * a } : 'improper';
+}
+
+/**
+ * The frequentist test on the read's scale and method. Proportions of sessions without CUPED, fixed
+ * horizon: the Miettinen–Nurminen score test and its inverted interval (valid with zero cells, see
+ * src/stats/README.md); everything else (ratio metrics such as ctr, CUPED-adjusted or sequential):
+ * the delta method through analyzeEffect, which refuses zero-variance arms with ZERO_VARIANCE.
+ */
+export function testEffect(
+  metric: MetricName,
+  effect: EffectEstimate,
+  sums: { control: RatioSums; variant: RatioSums } | null,
+  settings: ReadSettings,
+): FrequentistResult {
+  const options = {
+    scale: settings.scale,
+    method: settings.method,
+    alpha: settings.alpha,
+    tuningParameter: settings.sequentialTuning,
+    direction: direction(metric),
+  };
+  if (sums && isSessionProportion(metric)) {
+    return compareProportions(sums.control.sumX, sums.control.n, sums.variant.sumX, sums.variant.n, options);
+  }
+  return analyzeEffect(effect, options);
 }
 
 /**
  * One metric, one treatment against control: the effect (CUPED-adjusted when both arms carry
- * covariates and the setting is on), the chosen test, the Bayesian view and the power so far.
- * The p-value is adjusted later, across every metric and treatment.
+ * covariates and the setting is on), the test on one scale, the Bayesian view on the same scale and
+ * the power so far. The p-value is adjusted later, across every metric and treatment.
  */
 export function compare(
   metric: MetricName,
   control: { id: string; sums: RatioSums; covariates?: CovariateSums },
   variant: { id: string; sums: RatioSums; covariates?: CovariateSums },
-  settings: AnalysisSettings,
-): ComparisonResult {
-  const dir = direction(metric);
+  settings: ReadSettings,
+): { result: ComparisonResult; test: FrequentistResult } {
   let effect: EffectEstimate = estimateEffect(control.sums, variant.sums);
   let cuped: ComparisonResult['cuped'] = null;
   if (settings.cuped && control.covariates && variant.covariates && control.covariates.covered > 0 && variant.covariates.covered > 0) {
-    const adjusted = estimateCupedEffect(cupedInputs(control.covariates), cupedInputs(variant.covariates));
+    const adjusted = estimateCupedEffect({ ...control.covariates } as CupedSums, { ...variant.covariates } as CupedSums);
     if (adjusted.absoluteVariance !== null) {
       effect = adjusted;
       cuped = {
@@ -76,13 +139,11 @@ export function compare(
       };
     }
   }
-  const test =
-    settings.method === 'sequential'
-      ? sequentialEffectTest(effect, { alpha: settings.alpha, tuningParameter: settings.sequentialTuning, direction: dir })
-      : fixedHorizonTest(effect, { alpha: settings.alpha, direction: dir });
+  const test = testEffect(metric, effect, cuped ? null : { control: control.sums, variant: variant.sums }, settings);
   const bayes = bayesianEffectTest(effect, {
-    prior: settings.bayesianPrior === 'proper' ? DEFAULT_PROPER_PRIOR : 'improper',
-    direction: dir,
+    scale: settings.scale,
+    prior: priorFor(settings, effect),
+    direction: direction(metric),
     alpha: settings.alpha,
   });
   const a = armMoments(control.sums);
@@ -99,13 +160,19 @@ export function compare(
           alpha: settings.alpha,
         }).power
       : null;
-  return {
+  const result: ComparisonResult = {
     variantId: variant.id,
     controlVariantId: control.id,
+    scale: test.scale,
+    test: test.basis?.kind ?? null,
+    estimate: test.estimate,
+    interval: pair(test.interval),
+    adjustedInterval: null,
+    otherScale: { ...test.otherScale },
     absoluteLift: test.absoluteLift,
     relativeLift: test.relativeLift,
-    ci: test.ci ? [test.ci[0], test.ci[1]] : null,
-    relativeCi: test.relativeCi ? [test.relativeCi[0], test.relativeCi[1]] : null,
+    ci: pair(test.ci),
+    relativeCi: pair(test.relativeCi),
     pValue: test.pValue,
     adjustedPValue: null,
     significant: false,
@@ -114,24 +181,26 @@ export function compare(
     risk: bayes.risk ? { control: bayes.risk.control, variant: bayes.risk.variant } : null,
     cuped,
     power,
-    reason: test.reason,
+    reason: test.reason ?? bayes.reason,
   };
+  return { result, test };
 }
 
-/** Adjusts every comparison's p-value together and decides significance at alpha. */
-export function applyCorrection(comparisons: { metric: MetricName; result: ComparisonResult }[], settings: AnalysisSettings): void {
-  const raw = comparisons.map((c) => c.result.pValue);
-  const adjusted =
-    settings.correction === 'holm'
-      ? holm(raw, settings.alpha).adjusted
-      : settings.correction === 'benjamini-hochberg'
-        ? benjaminiHochberg(raw, settings.alpha).adjusted
-        : raw;
-  comparisons.forEach(({ metric, result }, i) => {
-    const p = adjusted[i] ?? null;
-    result.adjustedPValue = p;
-    result.significant = p !== null && p < settings.alpha;
-    if (result.absoluteLift === null) result.improved = null;
-    else result.improved = result.significant && (direction(metric) === 'higher' ? result.absoluteLift > 0 : result.absoluteLift < 0);
+/**
+ * Adjusts every comparison's p-value together (on the read's scale) and decides significance at
+ * alpha: significant ⇔ adjustedPValue < alpha ⇔ adjustedInterval excludes 0 (correctComparisons).
+ */
+export function applyCorrection(comparisons: readonly Analysed[], settings: ReadSettings): void {
+  const corrected = correctComparisons(
+    comparisons.map((c) => c.test),
+    settings.correction,
+    settings.alpha,
+  );
+  comparisons.forEach(({ result }, i) => {
+    const c = corrected[i]!;
+    result.adjustedPValue = c.adjustedPValue;
+    result.adjustedInterval = pair(c.adjustedInterval);
+    result.significant = c.significant;
+    result.improved = c.improved;
   });
 }

@@ -3,6 +3,9 @@ import { StringEnum } from '../../http/string-enum.js';
 
 export const ResultsQuery = Type.Object(
   {
+    scale: Type.Optional(
+      StringEnum(['relative', 'absolute'] as const, { description: "Overrides the experiment's analysis.scale for this read." }),
+    ),
     method: Type.Optional(
       StringEnum(['fixed', 'sequential'] as const, { description: "Overrides the experiment's analysis.method for this read." }),
     ),
@@ -17,18 +20,39 @@ export type ResultsQuery = Static<typeof ResultsQuery>;
 const Nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
 const Interval = Type.Union([Type.Array(Type.Number(), { minItems: 2, maxItems: 2 }), Type.Null()]);
 
+const ScaleName = StringEnum(['relative', 'absolute'] as const);
+
 export const Comparison = Type.Object({
   variantId: Type.String(),
   controlVariantId: Type.String(),
-  absoluteLift: Nullable(Type.Number()),
-  relativeLift: Nullable(Type.Number()),
-  ci: Interval,
-  relativeCi: Interval,
-  pValue: Nullable(Type.Number()),
+  scale: ScaleName,
+  test: Type.Union([Type.String(), Type.Null()], {
+    description: 'welch-t, normal, score (Miettinen–Nurminen, proportions of sessions) or confidence-sequence; null without a test.',
+  }),
+  estimate: Nullable(Type.Number({ description: 'The lift on `scale`: (B − A)/|A| or B − A.' })),
+  interval: Type.Union([Type.Array(Type.Number(), { minItems: 2, maxItems: 2 }), Type.Null()], {
+    description: 'Interval of `estimate` at alpha from the same procedure as pValue: excludes 0 exactly when pValue < alpha.',
+  }),
+  adjustedInterval: Type.Union([Type.Array(Type.Number(), { minItems: 2, maxItems: 2 }), Type.Null()], {
+    description: 'Interval of `estimate` at the level α·p/p̃ that agrees with adjustedPValue: excludes 0 exactly when significant.',
+  }),
+  otherScale: Type.Object(
+    { scale: ScaleName, estimate: Nullable(Type.Number()), reason: Type.Union([Type.String(), Type.Null()]) },
+    { description: "The other scale's point estimate, for context only: no interval, no verdict." },
+  ),
+  absoluteLift: Nullable(Type.Number({ description: 'Point estimate B − A (whatever the scale).' })),
+  relativeLift: Nullable(Type.Number({ description: 'Point estimate (B − A)/|A| (whatever the scale).' })),
+  ci: Type.Union([Type.Array(Type.Number(), { minItems: 2, maxItems: 2 }), Type.Null()], {
+    description: 'Legacy: = interval when scale is absolute, else null.',
+  }),
+  relativeCi: Type.Union([Type.Array(Type.Number(), { minItems: 2, maxItems: 2 }), Type.Null()], {
+    description: 'Legacy: = interval when scale is relative, else null.',
+  }),
+  pValue: Nullable(Type.Number({ description: 'Two-sided p-value of no difference on `scale`.' })),
   adjustedPValue: Nullable(Type.Number()),
   significant: Type.Boolean({ description: 'adjustedPValue < alpha' }),
   improved: Type.Union([Type.Boolean(), Type.Null()], { description: 'significant and in the better direction' }),
-  chanceToBeatControl: Nullable(Type.Number()),
+  chanceToBeatControl: Nullable(Type.Number({ description: 'Posterior probability of a better lift, on `scale`.' })),
   risk: Type.Union([Type.Object({ control: Type.Number(), variant: Type.Number() }), Type.Null()]),
   cuped: Type.Union([
     Type.Object({ theta: Nullable(Type.Number()), varianceReduction: Nullable(Type.Number()), unitsWithCovariate: Type.Integer() }),
@@ -36,7 +60,8 @@ export const Comparison = Type.Object({
   ]),
   power: Nullable(Type.Number({ description: 'Power reached so far against a true relative effect of analysis.mde.' })),
   reason: Type.Union([Type.String(), Type.Null()], {
-    description: 'Why a field is null (EMPTY_ARM, TOO_FEW_UNITS, ZERO_DENOMINATOR, ZERO_VARIANCE, ZERO_CONTROL_MEAN).',
+    description:
+      'Why a field is null (EMPTY_ARM, TOO_FEW_UNITS, ZERO_DENOMINATOR, ZERO_VARIANCE, ZERO_CONTROL_MEAN, CONTROL_MEAN_NEAR_ZERO, INVALID_INPUT).',
   }),
 });
 
@@ -125,6 +150,7 @@ export const ResultsView = Type.Object({
   dataFreshAsOf: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
     description: 'Feedback received before this time is included.',
   }),
+  scale: ScaleName,
   method: Type.String(),
   alpha: Type.Number(),
   correction: Type.String(),
@@ -147,14 +173,16 @@ export const ResultsView = Type.Object({
           variantId: Type.String(),
           units: Type.Integer(),
           value: Nullable(Type.Number()),
-          relativeLift: Nullable(Type.Number({ description: 'Against control, up to that day; null for the control.' })),
-          relativeCi: Interval,
+          estimate: Nullable(
+            Type.Number({ description: 'Lift on the read’s scale against control, up to that day; null for the control.' }),
+          ),
+          interval: Interval,
         }),
       ),
     }),
     {
       description:
-        "Cumulative by exposure date: each day, the metric over the units exposed up to the end of that day (UTC), and each treatment's relative lift with its interval (the method's, unadjusted, without CUPED).",
+        "Cumulative by exposure date: each day, the metric over the units exposed up to the end of that day (UTC), and each treatment's lift on the read's scale with its interval (the method's, unadjusted, without CUPED).",
     },
   ),
   summary: Type.String(),

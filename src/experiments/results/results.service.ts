@@ -5,7 +5,7 @@ import { srmCheck, type RatioSums } from '../../stats/index.js';
 import type { ExperimentRecord, ExperimentStore, VariantRecord } from '../definition/experiment.store.js';
 import type { ExposureStore } from '../exposure/exposure.store.js';
 import { METRIC_CATALOGUE, type MetricName } from '../../vocabulary/index.js';
-import { addSums, applyCorrection, compare, ZERO_SUMS, type ComparisonResult } from './results-analysis.js';
+import { addSums, applyCorrection, compare, ZERO_SUMS, type Analysed, type ReadSettings } from './results-analysis.js';
 import { summarise } from './results-summary.js';
 import type { ResultsQuery, ResultsView } from './results.schemas.js';
 import type { CovariateSums, ResultsStore } from './results.store.js';
@@ -73,8 +73,9 @@ export class ResultsService {
     const e = await this.load(experimentId);
     const phase = query.phase ?? e.phase;
     if (phase > e.phase) throw ValidationError.field('/phase', `the experiment is in phase ${e.phase}`, 'querystring');
-    const settings = {
+    const settings: ReadSettings = {
       ...e.configuration.analysis,
+      ...(query.scale ? { scale: query.scale } : {}),
       ...(query.method ? { method: query.method } : {}),
       ...(query.alpha ? { alpha: query.alpha } : {}),
       ...(query.correction ? { correction: query.correction } : {}),
@@ -121,18 +122,18 @@ export class ResultsService {
     }
     const cov = (m: MetricName, id: string) => covariates.get(m)?.find((c) => c.variantId === id);
 
-    const all: { metric: MetricName; variantName: string; result: ComparisonResult }[] = [];
+    const all: Analysed[] = [];
     const metricResults = metrics.map((metric) => {
       const comparisons = variants
         .filter((v) => v.id !== control.id)
         .map((v) => {
-          const result = compare(
+          const { result, test } = compare(
             metric,
             { id: control.id, sums: totals(metric, control.id), covariates: cov(metric, control.id) },
             { id: v.id, sums: totals(metric, v.id), covariates: cov(metric, v.id) },
             settings,
           );
-          all.push({ metric, variantName: v.name, result });
+          all.push({ metric, variantName: v.name, result, test });
           return result;
         });
       return {
@@ -148,8 +149,8 @@ export class ResultsService {
     applyCorrection(all, settings);
 
     const days = [...new Set(daily.map((d) => d.day))].sort((a, b) => a - b);
-    // Each day's cumulative lift with its interval (unadjusted, without CUPED: covariates are not
-    // kept per day). With method sequential these intervals are valid at every look.
+    // Each day's cumulative lift on the read's scale with its interval (unadjusted, without CUPED:
+    // covariates are not kept per day). With method sequential these intervals are valid at every look.
     const series = metrics.map((metric) => ({
       metric,
       points: days.flatMap((day) =>
@@ -158,14 +159,14 @@ export class ResultsService {
           const lift =
             v.id === control.id
               ? null
-              : compare(metric, { id: control.id, sums: totals(metric, control.id, day) }, { id: v.id, sums: s }, settings);
+              : compare(metric, { id: control.id, sums: totals(metric, control.id, day) }, { id: v.id, sums: s }, settings).result;
           return {
             date: new Date(day * DAY_MS).toISOString().slice(0, 10),
             variantId: v.id,
             units: s.n,
             value: s.sumY > 0 ? s.sumX / s.sumY : null,
-            relativeLift: lift?.relativeLift ?? null,
-            relativeCi: lift?.relativeCi ?? null,
+            estimate: lift?.estimate ?? null,
+            interval: lift?.interval ?? null,
           };
         }),
       ),
@@ -177,6 +178,7 @@ export class ResultsService {
       phase,
       computedAt: toIso(this.clock.now()),
       dataFreshAsOf: fresh === null ? null : toIso(fresh),
+      scale: settings.scale,
       method: settings.method,
       alpha: settings.alpha,
       correction: settings.correction,
@@ -184,7 +186,7 @@ export class ResultsService {
       srm,
       metrics: metricResults,
       series,
-      summary: summarise(all, settings.correction, settings.method, srm),
+      summary: summarise(all, settings, srm),
     };
   }
 }

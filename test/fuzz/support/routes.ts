@@ -382,6 +382,7 @@ export function experimentSpecs(fx: Fixtures): RouteSpec[] {
         alpha: fc.constantFrom('0.05', '0.1', '0.5'),
         correction: fc.constantFrom('holm', 'benjamini-hochberg', 'none'),
         phase: fc.constantFrom('0', '1', '2'),
+        scale: fc.constantFrom('relative', 'absolute'),
       },
       runs: 100,
     },

@@ -404,10 +404,6 @@ export interface paths {
                 sessionId: string;
                 deletedItems: number;
                 deletedSubmissions: number;
-                /** @description Rows removed per kind, from every table keyed by the session: feedbackItems, feedbackSubmissions, experimentUnits, experimentSearches, experimentCovariates, and the kinds later modules declare. */
-                removed: {
-                  [key: string]: number;
-                };
               };
             };
           };
@@ -498,338 +494,6 @@ export interface paths {
     };
     put?: never;
     post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/cortex/ubi/queries': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** OpenSearch UBI 1.3.0 query documents in (one, an array, or NDJSON), stored as feedback */
-    post: {
-      parameters: {
-        query?: never;
-        header?: {
-          /** @description Retries with the same key return the first answer and store nothing twice (kept 24 h). */
-          'idempotency-key'?: string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      /** @description A UBI query document, an array of them, or NDJSON. */
-      requestBody: {
-        content: {
-          'application/json': unknown;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                /** @description UBI documents accepted. */
-                documents: number;
-                /** @description Feedback items they became. */
-                items: number;
-                /** @description The feedback submissions stored (one per session and 1000 items). */
-                feedbackIds: string[];
-              };
-            };
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/cortex/ubi/events': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** OpenSearch UBI 1.3.0 event documents in (one, an array, or NDJSON), stored as feedback */
-    post: {
-      parameters: {
-        query?: never;
-        header?: {
-          /** @description Retries with the same key return the first answer and store nothing twice (kept 24 h). */
-          'idempotency-key'?: string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      /** @description A UBI event document, an array of them, or NDJSON. */
-      requestBody: {
-        content: {
-          'application/json': unknown;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                /** @description UBI documents accepted. */
-                documents: number;
-                /** @description Feedback items they became. */
-                items: number;
-                /** @description The feedback submissions stored (one per session and 1000 items). */
-                feedbackIds: string[];
-              };
-            };
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/cortex/feedback/export': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Export feedback, oldest first, streamed: UBI 1.3.0 NDJSON, our NDJSON, or CSV */
-    get: {
-      parameters: {
-        query?: {
-          /** @description ubi: NDJSON of UBI 1.3.0 events and queries; ndjson: our items; csv: our items with a header. Default ndjson. */
-          format?: 'ubi' | 'ndjson' | 'csv';
-          /** @description Only this session. */
-          sessionId?: string;
-          /** @description Event time ≥ since. */
-          since?: string;
-          /** @description Event time < until. */
-          until?: string;
-          /** @description Resume after the line that carried this cursor (`cursor` / `searchloop_cursor`). */
-          cursor?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description The file, streamed (not in the envelope). */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': string;
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/cortex/feedback/import': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Bulk import: a batch of lines of an NDJSON (feedback or UBI) or CSV file, idempotent on re-import */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /**
-             * @description Default auto.
-             * @enum {string}
-             */
-            format?: 'auto' | 'feedback' | 'ubi' | 'csv';
-            /** @description The CSV file’s header. */
-            csvHeader?: string[];
-            lines: {
-              /** @description Line number in the file. */
-              line: number;
-              text: string;
-            }[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                lines: number;
-                /** @description Items stored by this batch. */
-                imported: number;
-                /** @description Items already imported before (or twice in the batch): nothing stored. */
-                duplicates: number;
-                rejected: {
-                  line: number;
-                  reason: string;
-                }[];
-              };
-            };
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
     delete?: never;
     options?: never;
     head?: never;
@@ -1677,295 +1341,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/api/nous/learn/aliases/{alias}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Where an alias points, and the version it serves now */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Lower-case letters, digits, ".", "_", "-"; e.g. production. */
-          alias: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                alias: string;
-                modelId: string;
-                /** @description null: follows the model’s active version. */
-                version: number | null;
-                /** @description The version POST /api/nous/rank serves now. */
-                servingVersion: number | null;
-                /** Format: date-time */
-                updatedAt: string;
-                updatedBy: string;
-              };
-            };
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
-    /** Point an alias at a ranker (a fixed version, or its active version); the move is kept in the history */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Lower-case letters, digits, ".", "_", "-"; e.g. production. */
-          alias: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description A ranker of the registry. */
-            modelId: string;
-            /** @description A fixed version; without it the alias follows the active version. */
-            version?: number;
-            /** @description Why, for the history. */
-            reason?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                alias: string;
-                modelId: string;
-                /** @description null: follows the model’s active version. */
-                version: number | null;
-                /** @description The version POST /api/nous/rank serves now. */
-                servingVersion: number | null;
-                /** Format: date-time */
-                updatedAt: string;
-                updatedBy: string;
-              };
-            };
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/nous/learn/aliases': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Every alias, alphabetical */
-    get: {
-      parameters: {
-        query: {
-          limit: number;
-          /** @description nextCursor of the previous page. */
-          cursor?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                items: {
-                  alias: string;
-                  modelId: string;
-                  /** @description null: follows the model’s active version. */
-                  version: number | null;
-                  /** @description The version POST /api/nous/rank serves now. */
-                  servingVersion: number | null;
-                  /** Format: date-time */
-                  updatedAt: string;
-                  updatedBy: string;
-                }[];
-                /** @description Pass as cursor for the next page; null on the last page. */
-                nextCursor: string | null;
-              };
-            };
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/nous/learn/aliases/{alias}/events': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** An alias's append-only history: who, when, from, to, why */
-    get: {
-      parameters: {
-        query: {
-          limit: number;
-          /** @description nextCursor of the previous page. */
-          cursor?: string;
-        };
-        header?: never;
-        path: {
-          /** @description Lower-case letters, digits, ".", "_", "-"; e.g. production. */
-          alias: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                items: {
-                  eventId: string;
-                  /** Format: date-time */
-                  at: string;
-                  actor: string;
-                  from: {
-                    modelId: string;
-                    version: number | null;
-                  } | null;
-                  to: {
-                    modelId: string;
-                    version: number | null;
-                  };
-                  reason: string | null;
-                  /** @description The experiment whose conclusion made the move. */
-                  experimentId: string | null;
-                }[];
-                /** @description Pass as cursor for the next page; null on the last page. */
-                nextCursor: string | null;
-              };
-            };
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/api/nous/ab-testing/experiments': {
     parameters: {
       query?: never;
@@ -2015,12 +1390,6 @@ export interface paths {
                     config: {
                       [key: string]: unknown;
                     };
-                    model?: {
-                      modelId: string;
-                      version?: number;
-                      /** @description The version this phase serves, fixed when it started. */
-                      pinnedVersion?: number;
-                    };
                   }[];
                   configuration: {
                     variants: {
@@ -2029,12 +1398,6 @@ export interface paths {
                       weight: number;
                       config: {
                         [key: string]: unknown;
-                      };
-                      model?: {
-                        modelId: string;
-                        version?: number;
-                        /** @description The version this phase serves, fixed when it started. */
-                        pinnedVersion?: number;
                       };
                     }[];
                     trafficAllocation: number;
@@ -2047,6 +1410,7 @@ export interface paths {
                     conditions?: unknown;
                     controlVariantId?: string;
                     analysis: {
+                      scale: string;
                       method: string;
                       alpha: number;
                       correction: string;
@@ -2054,15 +1418,6 @@ export interface paths {
                       mde: number;
                       bayesianPrior: string;
                       cuped: boolean;
-                    };
-                    /** @enum {string} */
-                    type?: 'ab' | 'interleaving';
-                    interleaving?: {
-                      method: string;
-                      depth: number;
-                    };
-                    promote?: {
-                      alias: string;
                     };
                   };
                   /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -2073,18 +1428,8 @@ export interface paths {
                     notes: string | null;
                     /** Format: date-time */
                     concludedAt: string;
-                    /** @description Shipped over a failed SRM (or team-balance) check. */
+                    /** @description Shipped over a failed SRM check. */
                     forced?: boolean;
-                    /** @description The alias move made with the conclusion; move the alias back to roll back. */
-                    promotion?: {
-                      alias: string;
-                      modelId: string;
-                      version: number;
-                      from: {
-                        modelId: string;
-                        version: number | null;
-                      } | null;
-                    };
                   } | null;
                   /** Format: date-time */
                   createdAt: string;
@@ -2144,13 +1489,6 @@ export interface paths {
                 config?: {
                   [key: string]: unknown;
                 };
-                /** @description The ranker behind this variant; a variant without a model is the original order (the engine’s own ranking). */
-                model?: {
-                  /** @description A ranker of the model registry. */
-                  modelId: string;
-                  /** @description A fixed version; without it the variant is pinned to the active version at start. */
-                  version?: number;
-                };
               }[];
               /**
                * @description Fraction of units that enter the experiment, in (0, 1]; default 1.
@@ -2183,6 +1521,11 @@ export interface paths {
               controlVariantId?: string;
               analysis?: {
                 /**
+                 * @description The one scale of the p-value, interval, significance, correction and Bayesian view: relative ((B − A)/|A|, default) or absolute (B − A).
+                 * @enum {string}
+                 */
+                scale?: 'relative' | 'absolute';
+                /**
                  * @description fixed horizon (one look) or sequential (always-valid; safe to look daily). Default fixed.
                  * @enum {string}
                  */
@@ -2205,24 +1548,6 @@ export interface paths {
                 bayesianPrior?: 'improper' | 'proper';
                 /** @description Use pre-exposure covariates when units have them; default true. */
                 cuped?: boolean;
-              };
-              /**
-               * @description ab (default): each unit sees one variant; interleaving: each participating unit sees the rankers interleaved.
-               * @enum {string}
-               */
-              type?: 'ab' | 'interleaving';
-              interleaving?: {
-                /**
-                 * @description team-draft (exactly 2 variants) or team-draft-multileave (3–8); default by the number of variants.
-                 * @enum {string}
-                 */
-                method?: 'team-draft' | 'team-draft-multileave';
-                /** @description Interleaved positions that carry credit, default 10. */
-                depth?: number;
-              };
-              promote?: {
-                /** @description Model alias that concluding with ship moves to the winner’s pinned version (e.g. production). */
-                alias: string;
               };
             };
           };
@@ -2255,12 +1580,6 @@ export interface paths {
                   config: {
                     [key: string]: unknown;
                   };
-                  model?: {
-                    modelId: string;
-                    version?: number;
-                    /** @description The version this phase serves, fixed when it started. */
-                    pinnedVersion?: number;
-                  };
                 }[];
                 configuration: {
                   variants: {
@@ -2269,12 +1588,6 @@ export interface paths {
                     weight: number;
                     config: {
                       [key: string]: unknown;
-                    };
-                    model?: {
-                      modelId: string;
-                      version?: number;
-                      /** @description The version this phase serves, fixed when it started. */
-                      pinnedVersion?: number;
                     };
                   }[];
                   trafficAllocation: number;
@@ -2287,6 +1600,7 @@ export interface paths {
                   conditions?: unknown;
                   controlVariantId?: string;
                   analysis: {
+                    scale: string;
                     method: string;
                     alpha: number;
                     correction: string;
@@ -2294,15 +1608,6 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
-                  };
-                  /** @enum {string} */
-                  type?: 'ab' | 'interleaving';
-                  interleaving?: {
-                    method: string;
-                    depth: number;
-                  };
-                  promote?: {
-                    alias: string;
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -2313,18 +1618,8 @@ export interface paths {
                   notes: string | null;
                   /** Format: date-time */
                   concludedAt: string;
-                  /** @description Shipped over a failed SRM (or team-balance) check. */
+                  /** @description Shipped over a failed SRM check. */
                   forced?: boolean;
-                  /** @description The alias move made with the conclusion; move the alias back to roll back. */
-                  promotion?: {
-                    alias: string;
-                    modelId: string;
-                    version: number;
-                    from: {
-                      modelId: string;
-                      version: number | null;
-                    } | null;
-                  };
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -2416,12 +1711,6 @@ export interface paths {
                   config: {
                     [key: string]: unknown;
                   };
-                  model?: {
-                    modelId: string;
-                    version?: number;
-                    /** @description The version this phase serves, fixed when it started. */
-                    pinnedVersion?: number;
-                  };
                 }[];
                 configuration: {
                   variants: {
@@ -2430,12 +1719,6 @@ export interface paths {
                     weight: number;
                     config: {
                       [key: string]: unknown;
-                    };
-                    model?: {
-                      modelId: string;
-                      version?: number;
-                      /** @description The version this phase serves, fixed when it started. */
-                      pinnedVersion?: number;
                     };
                   }[];
                   trafficAllocation: number;
@@ -2448,6 +1731,7 @@ export interface paths {
                   conditions?: unknown;
                   controlVariantId?: string;
                   analysis: {
+                    scale: string;
                     method: string;
                     alpha: number;
                     correction: string;
@@ -2455,15 +1739,6 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
-                  };
-                  /** @enum {string} */
-                  type?: 'ab' | 'interleaving';
-                  interleaving?: {
-                    method: string;
-                    depth: number;
-                  };
-                  promote?: {
-                    alias: string;
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -2474,18 +1749,8 @@ export interface paths {
                   notes: string | null;
                   /** Format: date-time */
                   concludedAt: string;
-                  /** @description Shipped over a failed SRM (or team-balance) check. */
+                  /** @description Shipped over a failed SRM check. */
                   forced?: boolean;
-                  /** @description The alias move made with the conclusion; move the alias back to roll back. */
-                  promotion?: {
-                    alias: string;
-                    modelId: string;
-                    version: number;
-                    from: {
-                      modelId: string;
-                      version: number | null;
-                    } | null;
-                  };
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -2545,13 +1810,6 @@ export interface paths {
                 config?: {
                   [key: string]: unknown;
                 };
-                /** @description The ranker behind this variant; a variant without a model is the original order (the engine’s own ranking). */
-                model?: {
-                  /** @description A ranker of the model registry. */
-                  modelId: string;
-                  /** @description A fixed version; without it the variant is pinned to the active version at start. */
-                  version?: number;
-                };
               }[];
               trafficAllocation?: number;
               targetMetrics?: (
@@ -2576,6 +1834,11 @@ export interface paths {
               controlVariantId?: string | null;
               analysis?: {
                 /**
+                 * @description The one scale of the p-value, interval, significance, correction and Bayesian view: relative ((B − A)/|A|, default) or absolute (B − A).
+                 * @enum {string}
+                 */
+                scale?: 'relative' | 'absolute';
+                /**
                  * @description fixed horizon (one look) or sequential (always-valid; safe to look daily). Default fixed.
                  * @enum {string}
                  */
@@ -2599,10 +1862,6 @@ export interface paths {
                 /** @description Use pre-exposure covariates when units have them; default true. */
                 cuped?: boolean;
               };
-              promote?: {
-                /** @description Model alias that concluding with ship moves to the winner’s pinned version (e.g. production). */
-                alias: string;
-              } | null;
             };
             /** @description Start a new phase: re-randomize with a new seed; the old phase keeps its data apart. Needed to lower traffic or change variants, seed, layer or conditions while running. */
             newPhase?: boolean;
@@ -2636,12 +1895,6 @@ export interface paths {
                   config: {
                     [key: string]: unknown;
                   };
-                  model?: {
-                    modelId: string;
-                    version?: number;
-                    /** @description The version this phase serves, fixed when it started. */
-                    pinnedVersion?: number;
-                  };
                 }[];
                 configuration: {
                   variants: {
@@ -2650,12 +1903,6 @@ export interface paths {
                     weight: number;
                     config: {
                       [key: string]: unknown;
-                    };
-                    model?: {
-                      modelId: string;
-                      version?: number;
-                      /** @description The version this phase serves, fixed when it started. */
-                      pinnedVersion?: number;
                     };
                   }[];
                   trafficAllocation: number;
@@ -2668,6 +1915,7 @@ export interface paths {
                   conditions?: unknown;
                   controlVariantId?: string;
                   analysis: {
+                    scale: string;
                     method: string;
                     alpha: number;
                     correction: string;
@@ -2675,15 +1923,6 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
-                  };
-                  /** @enum {string} */
-                  type?: 'ab' | 'interleaving';
-                  interleaving?: {
-                    method: string;
-                    depth: number;
-                  };
-                  promote?: {
-                    alias: string;
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -2694,18 +1933,8 @@ export interface paths {
                   notes: string | null;
                   /** Format: date-time */
                   concludedAt: string;
-                  /** @description Shipped over a failed SRM (or team-balance) check. */
+                  /** @description Shipped over a failed SRM check. */
                   forced?: boolean;
-                  /** @description The alias move made with the conclusion; move the alias back to roll back. */
-                  promotion?: {
-                    alias: string;
-                    modelId: string;
-                    version: number;
-                    from: {
-                      modelId: string;
-                      version: number | null;
-                    } | null;
-                  };
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -2795,12 +2024,6 @@ export interface paths {
                   config: {
                     [key: string]: unknown;
                   };
-                  model?: {
-                    modelId: string;
-                    version?: number;
-                    /** @description The version this phase serves, fixed when it started. */
-                    pinnedVersion?: number;
-                  };
                 }[];
                 configuration: {
                   variants: {
@@ -2809,12 +2032,6 @@ export interface paths {
                     weight: number;
                     config: {
                       [key: string]: unknown;
-                    };
-                    model?: {
-                      modelId: string;
-                      version?: number;
-                      /** @description The version this phase serves, fixed when it started. */
-                      pinnedVersion?: number;
                     };
                   }[];
                   trafficAllocation: number;
@@ -2827,6 +2044,7 @@ export interface paths {
                   conditions?: unknown;
                   controlVariantId?: string;
                   analysis: {
+                    scale: string;
                     method: string;
                     alpha: number;
                     correction: string;
@@ -2834,15 +2052,6 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
-                  };
-                  /** @enum {string} */
-                  type?: 'ab' | 'interleaving';
-                  interleaving?: {
-                    method: string;
-                    depth: number;
-                  };
-                  promote?: {
-                    alias: string;
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -2853,18 +2062,8 @@ export interface paths {
                   notes: string | null;
                   /** Format: date-time */
                   concludedAt: string;
-                  /** @description Shipped over a failed SRM (or team-balance) check. */
+                  /** @description Shipped over a failed SRM check. */
                   forced?: boolean;
-                  /** @description The alias move made with the conclusion; move the alias back to roll back. */
-                  promotion?: {
-                    alias: string;
-                    modelId: string;
-                    version: number;
-                    from: {
-                      modelId: string;
-                      version: number | null;
-                    } | null;
-                  };
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -2949,12 +2148,6 @@ export interface paths {
                   config: {
                     [key: string]: unknown;
                   };
-                  model?: {
-                    modelId: string;
-                    version?: number;
-                    /** @description The version this phase serves, fixed when it started. */
-                    pinnedVersion?: number;
-                  };
                 }[];
                 configuration: {
                   variants: {
@@ -2963,12 +2156,6 @@ export interface paths {
                     weight: number;
                     config: {
                       [key: string]: unknown;
-                    };
-                    model?: {
-                      modelId: string;
-                      version?: number;
-                      /** @description The version this phase serves, fixed when it started. */
-                      pinnedVersion?: number;
                     };
                   }[];
                   trafficAllocation: number;
@@ -2981,6 +2168,7 @@ export interface paths {
                   conditions?: unknown;
                   controlVariantId?: string;
                   analysis: {
+                    scale: string;
                     method: string;
                     alpha: number;
                     correction: string;
@@ -2988,15 +2176,6 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
-                  };
-                  /** @enum {string} */
-                  type?: 'ab' | 'interleaving';
-                  interleaving?: {
-                    method: string;
-                    depth: number;
-                  };
-                  promote?: {
-                    alias: string;
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -3007,18 +2186,8 @@ export interface paths {
                   notes: string | null;
                   /** Format: date-time */
                   concludedAt: string;
-                  /** @description Shipped over a failed SRM (or team-balance) check. */
+                  /** @description Shipped over a failed SRM check. */
                   forced?: boolean;
-                  /** @description The alias move made with the conclusion; move the alias back to roll back. */
-                  promotion?: {
-                    alias: string;
-                    modelId: string;
-                    version: number;
-                    from: {
-                      modelId: string;
-                      version: number | null;
-                    } | null;
-                  };
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -3103,12 +2272,6 @@ export interface paths {
                   config: {
                     [key: string]: unknown;
                   };
-                  model?: {
-                    modelId: string;
-                    version?: number;
-                    /** @description The version this phase serves, fixed when it started. */
-                    pinnedVersion?: number;
-                  };
                 }[];
                 configuration: {
                   variants: {
@@ -3117,12 +2280,6 @@ export interface paths {
                     weight: number;
                     config: {
                       [key: string]: unknown;
-                    };
-                    model?: {
-                      modelId: string;
-                      version?: number;
-                      /** @description The version this phase serves, fixed when it started. */
-                      pinnedVersion?: number;
                     };
                   }[];
                   trafficAllocation: number;
@@ -3135,6 +2292,7 @@ export interface paths {
                   conditions?: unknown;
                   controlVariantId?: string;
                   analysis: {
+                    scale: string;
                     method: string;
                     alpha: number;
                     correction: string;
@@ -3142,15 +2300,6 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
-                  };
-                  /** @enum {string} */
-                  type?: 'ab' | 'interleaving';
-                  interleaving?: {
-                    method: string;
-                    depth: number;
-                  };
-                  promote?: {
-                    alias: string;
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -3161,18 +2310,8 @@ export interface paths {
                   notes: string | null;
                   /** Format: date-time */
                   concludedAt: string;
-                  /** @description Shipped over a failed SRM (or team-balance) check. */
+                  /** @description Shipped over a failed SRM check. */
                   forced?: boolean;
-                  /** @description The alias move made with the conclusion; move the alias back to roll back. */
-                  promotion?: {
-                    alias: string;
-                    modelId: string;
-                    version: number;
-                    from: {
-                      modelId: string;
-                      version: number | null;
-                    } | null;
-                  };
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -3257,12 +2396,6 @@ export interface paths {
                   config: {
                     [key: string]: unknown;
                   };
-                  model?: {
-                    modelId: string;
-                    version?: number;
-                    /** @description The version this phase serves, fixed when it started. */
-                    pinnedVersion?: number;
-                  };
                 }[];
                 configuration: {
                   variants: {
@@ -3271,12 +2404,6 @@ export interface paths {
                     weight: number;
                     config: {
                       [key: string]: unknown;
-                    };
-                    model?: {
-                      modelId: string;
-                      version?: number;
-                      /** @description The version this phase serves, fixed when it started. */
-                      pinnedVersion?: number;
                     };
                   }[];
                   trafficAllocation: number;
@@ -3289,6 +2416,7 @@ export interface paths {
                   conditions?: unknown;
                   controlVariantId?: string;
                   analysis: {
+                    scale: string;
                     method: string;
                     alpha: number;
                     correction: string;
@@ -3296,15 +2424,6 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
-                  };
-                  /** @enum {string} */
-                  type?: 'ab' | 'interleaving';
-                  interleaving?: {
-                    method: string;
-                    depth: number;
-                  };
-                  promote?: {
-                    alias: string;
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -3315,18 +2434,8 @@ export interface paths {
                   notes: string | null;
                   /** Format: date-time */
                   concludedAt: string;
-                  /** @description Shipped over a failed SRM (or team-balance) check. */
+                  /** @description Shipped over a failed SRM check. */
                   forced?: boolean;
-                  /** @description The alias move made with the conclusion; move the alias back to roll back. */
-                  promotion?: {
-                    alias: string;
-                    modelId: string;
-                    version: number;
-                    from: {
-                      modelId: string;
-                      version: number | null;
-                    } | null;
-                  };
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -3411,12 +2520,6 @@ export interface paths {
                   config: {
                     [key: string]: unknown;
                   };
-                  model?: {
-                    modelId: string;
-                    version?: number;
-                    /** @description The version this phase serves, fixed when it started. */
-                    pinnedVersion?: number;
-                  };
                 }[];
                 configuration: {
                   variants: {
@@ -3425,12 +2528,6 @@ export interface paths {
                     weight: number;
                     config: {
                       [key: string]: unknown;
-                    };
-                    model?: {
-                      modelId: string;
-                      version?: number;
-                      /** @description The version this phase serves, fixed when it started. */
-                      pinnedVersion?: number;
                     };
                   }[];
                   trafficAllocation: number;
@@ -3443,6 +2540,7 @@ export interface paths {
                   conditions?: unknown;
                   controlVariantId?: string;
                   analysis: {
+                    scale: string;
                     method: string;
                     alpha: number;
                     correction: string;
@@ -3450,15 +2548,6 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
-                  };
-                  /** @enum {string} */
-                  type?: 'ab' | 'interleaving';
-                  interleaving?: {
-                    method: string;
-                    depth: number;
-                  };
-                  promote?: {
-                    alias: string;
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -3469,18 +2558,8 @@ export interface paths {
                   notes: string | null;
                   /** Format: date-time */
                   concludedAt: string;
-                  /** @description Shipped over a failed SRM (or team-balance) check. */
+                  /** @description Shipped over a failed SRM check. */
                   forced?: boolean;
-                  /** @description The alias move made with the conclusion; move the alias back to roll back. */
-                  promotion?: {
-                    alias: string;
-                    modelId: string;
-                    version: number;
-                    from: {
-                      modelId: string;
-                      version: number | null;
-                    } | null;
-                  };
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -3545,7 +2624,7 @@ export interface paths {
             /** @description Served to every unit after concluding. */
             winnerVariantId?: string;
             notes?: string;
-            /** @description Ship even though the sample-ratio (or team-balance) check failed (the results are untrustworthy). */
+            /** @description Ship even though the sample-ratio check failed (the results are untrustworthy). */
             force?: boolean;
           };
         };
@@ -3577,12 +2656,6 @@ export interface paths {
                   config: {
                     [key: string]: unknown;
                   };
-                  model?: {
-                    modelId: string;
-                    version?: number;
-                    /** @description The version this phase serves, fixed when it started. */
-                    pinnedVersion?: number;
-                  };
                 }[];
                 configuration: {
                   variants: {
@@ -3591,12 +2664,6 @@ export interface paths {
                     weight: number;
                     config: {
                       [key: string]: unknown;
-                    };
-                    model?: {
-                      modelId: string;
-                      version?: number;
-                      /** @description The version this phase serves, fixed when it started. */
-                      pinnedVersion?: number;
                     };
                   }[];
                   trafficAllocation: number;
@@ -3609,6 +2676,7 @@ export interface paths {
                   conditions?: unknown;
                   controlVariantId?: string;
                   analysis: {
+                    scale: string;
                     method: string;
                     alpha: number;
                     correction: string;
@@ -3616,15 +2684,6 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
-                  };
-                  /** @enum {string} */
-                  type?: 'ab' | 'interleaving';
-                  interleaving?: {
-                    method: string;
-                    depth: number;
-                  };
-                  promote?: {
-                    alias: string;
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -3635,18 +2694,8 @@ export interface paths {
                   notes: string | null;
                   /** Format: date-time */
                   concludedAt: string;
-                  /** @description Shipped over a failed SRM (or team-balance) check. */
+                  /** @description Shipped over a failed SRM check. */
                   forced?: boolean;
-                  /** @description The alias move made with the conclusion; move the alias back to roll back. */
-                  promotion?: {
-                    alias: string;
-                    modelId: string;
-                    version: number;
-                    from: {
-                      modelId: string;
-                      version: number | null;
-                    } | null;
-                  };
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -3957,6 +3006,8 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @description Overrides the experiment's analysis.scale for this read. */
+          scale?: 'relative' | 'absolute';
           /** @description Overrides the experiment's analysis.method for this read. */
           method?: 'fixed' | 'sequential';
           alpha?: number;
@@ -3992,6 +3043,8 @@ export interface paths {
                  * @description Feedback received before this time is included.
                  */
                 dataFreshAsOf: string | null;
+                /** @enum {string} */
+                scale: 'relative' | 'absolute';
                 method: string;
                 alpha: number;
                 correction: string;
@@ -4021,16 +3074,39 @@ export interface paths {
                   comparisons: {
                     variantId: string;
                     controlVariantId: string;
+                    /** @enum {string} */
+                    scale: 'relative' | 'absolute';
+                    /** @description welch-t, normal, score (Miettinen–Nurminen, proportions of sessions) or confidence-sequence; null without a test. */
+                    test: string | null;
+                    /** @description The lift on `scale`: (B − A)/|A| or B − A. */
+                    estimate: number | null;
+                    /** @description Interval of `estimate` at alpha from the same procedure as pValue: excludes 0 exactly when pValue < alpha. */
+                    interval: number[] | null;
+                    /** @description Interval of `estimate` at the level α·p/p̃ that agrees with adjustedPValue: excludes 0 exactly when significant. */
+                    adjustedInterval: number[] | null;
+                    /** @description The other scale's point estimate, for context only: no interval, no verdict. */
+                    otherScale: {
+                      /** @enum {string} */
+                      scale: 'relative' | 'absolute';
+                      estimate: number | null;
+                      reason: string | null;
+                    };
+                    /** @description Point estimate B − A (whatever the scale). */
                     absoluteLift: number | null;
+                    /** @description Point estimate (B − A)/|A| (whatever the scale). */
                     relativeLift: number | null;
+                    /** @description Legacy: = interval when scale is absolute, else null. */
                     ci: number[] | null;
+                    /** @description Legacy: = interval when scale is relative, else null. */
                     relativeCi: number[] | null;
+                    /** @description Two-sided p-value of no difference on `scale`. */
                     pValue: number | null;
                     adjustedPValue: number | null;
                     /** @description adjustedPValue < alpha */
                     significant: boolean;
                     /** @description significant and in the better direction */
                     improved: boolean | null;
+                    /** @description Posterior probability of a better lift, on `scale`. */
                     chanceToBeatControl: number | null;
                     risk: {
                       control: number;
@@ -4043,71 +3119,11 @@ export interface paths {
                     } | null;
                     /** @description Power reached so far against a true relative effect of analysis.mde. */
                     power: number | null;
-                    /** @description Why a field is null (EMPTY_ARM, TOO_FEW_UNITS, ZERO_DENOMINATOR, ZERO_VARIANCE, ZERO_CONTROL_MEAN). */
+                    /** @description Why a field is null (EMPTY_ARM, TOO_FEW_UNITS, ZERO_DENOMINATOR, ZERO_VARIANCE, ZERO_CONTROL_MEAN, CONTROL_MEAN_NEAR_ZERO, INVALID_INPUT). */
                     reason: string | null;
                   }[];
                 }[];
-                interleaving?: {
-                  method: string;
-                  depth: number;
-                  /** @description Interleaved lists recorded in the phase. */
-                  queries: number;
-                  units: number;
-                  pairs: {
-                    variantId: string;
-                    opponentVariantId: string;
-                    queries: number;
-                    wins: number;
-                    losses: number;
-                    ties: number;
-                    units: number;
-                    /** @description (wins + ties/2)/queries − 0.5, from variantId’s side. */
-                    preference: number | null;
-                    ci: number[] | null;
-                    /** @description Share of decided queries variantId won. */
-                    share: number | null;
-                    shareCi: number[] | null;
-                    pValue: number | null;
-                    adjustedPValue: number | null;
-                    significant: boolean;
-                    winner: string | null;
-                    test: string | null;
-                    reason: string | null;
-                  }[];
-                  balance: {
-                    passed: boolean;
-                    /** @description Each team’s share of the credited (top-depth) positions. */
-                    positionShares: {
-                      [key: string]: number;
-                    };
-                    positionsPValue: number | null;
-                    firstPicks: {
-                      [key: string]: number;
-                    };
-                    firstPicksPValue: number | null;
-                    note: string | null;
-                  };
-                  ignoredClicks: {
-                    notShown: number;
-                    belowDepth: number;
-                    beforeList: number;
-                    repeated: number;
-                  };
-                  matrix?: {
-                    variantIds: string[];
-                    /** @description Row over column; Holm-corrected significance is in pairs. */
-                    preference: (number | null)[][];
-                  };
-                  order?: {
-                    variantId: string;
-                    rank: number;
-                    copeland: number;
-                    significantWins: number;
-                    significantLosses: number;
-                    meanPreference: number | null;
-                  }[];
-                };
-                /** @description Cumulative by exposure date: each day, the metric over the units exposed up to the end of that day (UTC), and each treatment's relative lift with its interval (the method's, unadjusted, without CUPED). */
+                /** @description Cumulative by exposure date: each day, the metric over the units exposed up to the end of that day (UTC), and each treatment's lift on the read's scale with its interval (the method's, unadjusted, without CUPED). */
                 series: {
                   metric: string;
                   points: {
@@ -4115,9 +3131,9 @@ export interface paths {
                     variantId: string;
                     units: number;
                     value: number | null;
-                    /** @description Against control, up to that day; null for the control. */
-                    relativeLift: number | null;
-                    relativeCi: number[] | null;
+                    /** @description Lift on the read’s scale against control, up to that day; null for the control. */
+                    estimate: number | null;
+                    interval: number[] | null;
                   }[];
                 }[];
                 summary: string;
@@ -4247,649 +3263,6 @@ export interface paths {
         };
       };
     };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/nous/rank': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** One call per query: the order to show (ranking experiment, else the production alias, else the original order) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description The sessionId its feedback will carry. */
-            unitId: string;
-            /** @description The queryId its feedback will carry: clicks on this list are credited by it. */
-            queryId: string;
-            queryHash?: string;
-            /** @description In the search engine’s own order (the original order). */
-            results: {
-              resultId: string;
-              /** @description Feature name → value. */
-              features?: {
-                [key: string]: number;
-              };
-            }[];
-            /** @description Targeting attributes (strings, numbers, booleans, null, or arrays of strings/numbers), at most 50. */
-            attributes?: {
-              /** @description Pre-exposure values per metric name (for CUPED variance reduction), kept from the first exposure. */
-              covariates?: {
-                [key: string]: number;
-              };
-            } & {
-              [key: string]: string | number | boolean | (never | null) | (string | number)[];
-            };
-            context?: {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                queryId: string;
-                results: {
-                  resultId: string;
-                  rank: number;
-                  /** @description The model’s score, when a model ordered the list. */
-                  score?: number;
-                  /** @description Interleaving: the variant whose ranker placed this result. */
-                  team?: string;
-                }[];
-                served: {
-                  /** @enum {string} */
-                  source: 'experiment' | 'alias' | 'original';
-                  experimentId?: string;
-                  variantId?: string;
-                  modelId?: string;
-                  version?: number;
-                  alias?: string;
-                  /** @description Interleaving method, for an interleaved list. */
-                  method?: string;
-                };
-              };
-            };
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/nous/ab-testing/experiments/{experimentId}/interleave': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Interleave the lists of external rankers (one per variant) and record the list shown for crediting */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          experimentId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            unitId: string;
-            queryId: string;
-            /** @description One list of result ids per variant id, best first (e.g. the two queries the client ran). */
-            rankings: {
-              [key: string]: string[];
-            };
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                queryId: string;
-                /** @description False when the unit is outside the experiment’s traffic: the control’s list is returned unteamed. */
-                inExperiment: boolean;
-                results: {
-                  resultId: string;
-                  rank: number;
-                  /** @description The model’s score, when a model ordered the list. */
-                  score?: number;
-                  /** @description Interleaving: the variant whose ranker placed this result. */
-                  team?: string;
-                }[];
-                served: {
-                  /** @enum {string} */
-                  source: 'experiment' | 'alias' | 'original';
-                  experimentId?: string;
-                  variantId?: string;
-                  modelId?: string;
-                  version?: number;
-                  alias?: string;
-                  /** @description Interleaving method, for an interleaved list. */
-                  method?: string;
-                };
-              };
-            };
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/cortex/analytics/overview': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Searches, sessions, CTR, abandonment, first clicks, conversions and zero results over a window, as a time series */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Start of the window (default: 7 days before `to`); rounded down to the hour. */
-          from?: string;
-          /** @description End of the window (default: now); rounded up to the hour. At most 400 days after `from`. */
-          to?: string;
-          /** @description Restrict to one value of a dimension (needs `value`). */
-          dimension?: 'deviceType' | 'searchType' | 'language' | 'category';
-          /** @description The dimension value, e.g. mobile. */
-          value?: string;
-          /** @description Bucket size of the time series (UTC). */
-          interval?: 'hour' | 'day';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                window: {
-                  /** Format: date-time */
-                  from: string;
-                  /** Format: date-time */
-                  to: string;
-                };
-                /** @enum {string|null} */
-                dimension: 'deviceType' | 'searchType' | 'language' | 'category' | null;
-                value: string | null;
-                /**
-                 * Format: date-time
-                 * @description Every feedback item received before this time is in the figures.
-                 */
-                dataFreshAsOf: string | null;
-                /** @enum {string} */
-                interval: 'hour' | 'day';
-                totals: {
-                  /** @description Distinct queryId. */
-                  searches: number;
-                  sessions: number;
-                  impressions: number;
-                  clicks: number;
-                  /** @description clicks / impressions */
-                  ctr: number | null;
-                  /** @description searches without a click / searches */
-                  abandonmentRate: number | null;
-                  meanFirstClickPosition: number | null;
-                  /** @description mean over searches of 1 / position of the first click (0 without one) */
-                  mrr: number | null;
-                  conversions: number;
-                  /** @description searches whose customMetadata.resultCount was 0 */
-                  zeroResultSearches: number;
-                  /** @description zero-result searches / searches that sent resultCount */
-                  zeroResultRate: number | null;
-                  distinctQueries: number;
-                };
-                series: {
-                  /** Format: date-time */
-                  start: string;
-                  /** @description Distinct queryId. */
-                  searches: number;
-                  sessions: number;
-                  impressions: number;
-                  clicks: number;
-                  /** @description clicks / impressions */
-                  ctr: number | null;
-                  /** @description searches without a click / searches */
-                  abandonmentRate: number | null;
-                  meanFirstClickPosition: number | null;
-                  /** @description mean over searches of 1 / position of the first click (0 without one) */
-                  mrr: number | null;
-                  conversions: number;
-                  /** @description searches whose customMetadata.resultCount was 0 */
-                  zeroResultSearches: number;
-                  /** @description zero-result searches / searches that sent resultCount */
-                  zeroResultRate: number | null;
-                }[];
-                histogram: {
-                  position: string;
-                  firstClicks: number;
-                  share: number | null;
-                }[];
-              };
-            };
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/cortex/analytics/queries': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Queries with their figures, share and change against the previous window (Holm-corrected across the page) */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Start of the window (default: 7 days before `to`); rounded down to the hour. */
-          from?: string;
-          /** @description End of the window (default: now); rounded up to the hour. At most 400 days after `from`. */
-          to?: string;
-          /** @description Restrict to one value of a dimension (needs `value`). */
-          dimension?: 'deviceType' | 'searchType' | 'language' | 'category';
-          /** @description The dimension value, e.g. mobile. */
-          value?: string;
-          sort?: 'searches' | 'ctr' | 'abandonment' | 'firstClickPosition' | 'change' | 'zeroResults';
-          order?: 'asc' | 'desc';
-          /** @description Leave out queries with fewer searches. */
-          minSearches?: number;
-          limit?: number;
-          /** @description nextCursor of the previous page (same sort and order). */
-          cursor?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                window: {
-                  /** Format: date-time */
-                  from: string;
-                  /** Format: date-time */
-                  to: string;
-                };
-                /** @enum {string|null} */
-                dimension: 'deviceType' | 'searchType' | 'language' | 'category' | null;
-                value: string | null;
-                /**
-                 * Format: date-time
-                 * @description Every feedback item received before this time is in the figures.
-                 */
-                dataFreshAsOf: string | null;
-                items: {
-                  queryHash: string;
-                  /** @description customMetadata.queryText, when a client sent it */
-                  queryText?: string;
-                  /** @description Distinct queryId. */
-                  searches: number;
-                  sessions: number;
-                  impressions: number;
-                  clicks: number;
-                  /** @description clicks / impressions */
-                  ctr: number | null;
-                  /** @description searches without a click / searches */
-                  abandonmentRate: number | null;
-                  meanFirstClickPosition: number | null;
-                  /** @description mean over searches of 1 / position of the first click (0 without one) */
-                  mrr: number | null;
-                  conversions: number;
-                  /** @description searches whose customMetadata.resultCount was 0 */
-                  zeroResultSearches: number;
-                  /** @description zero-result searches / searches that sent resultCount */
-                  zeroResultRate: number | null;
-                  share: number | null;
-                  change: {
-                    previousSearches: number;
-                    ctr: {
-                      previous: number | null;
-                      delta: number | null;
-                      pValue: number | null;
-                      adjustedPValue: number | null;
-                      significant: boolean;
-                    };
-                    abandonmentRate: {
-                      previous: number | null;
-                      delta: number | null;
-                      pValue: number | null;
-                      adjustedPValue: number | null;
-                      significant: boolean;
-                    };
-                  };
-                  trend: {
-                    /** @enum {string} */
-                    interval: 'hour' | 'day';
-                    searches: number[];
-                  };
-                }[];
-                nextCursor: string | null;
-              };
-            };
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/cortex/analytics/queries/{queryHash}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** One query: figures, time series, click positions, and its results with CTR by position and a click model's relevance */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Start of the window (default: 7 days before `to`); rounded down to the hour. */
-          from?: string;
-          /** @description End of the window (default: now); rounded up to the hour. At most 400 days after `from`. */
-          to?: string;
-          /** @description Restrict to one value of a dimension (needs `value`). */
-          dimension?: 'deviceType' | 'searchType' | 'language' | 'category';
-          /** @description The dimension value, e.g. mobile. */
-          value?: string;
-          /** @description Bucket size of the time series (UTC). */
-          interval?: 'hour' | 'day';
-          /** @description Click model whose relevance is shown (default: `default`). */
-          model?: string;
-        };
-        header?: never;
-        path: {
-          queryHash: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                window: {
-                  /** Format: date-time */
-                  from: string;
-                  /** Format: date-time */
-                  to: string;
-                };
-                /** @enum {string|null} */
-                dimension: 'deviceType' | 'searchType' | 'language' | 'category' | null;
-                value: string | null;
-                /**
-                 * Format: date-time
-                 * @description Every feedback item received before this time is in the figures.
-                 */
-                dataFreshAsOf: string | null;
-                /** @enum {string} */
-                interval: 'hour' | 'day';
-                queryHash: string;
-                queryText: string | null;
-                figures: {
-                  /** @description Distinct queryId. */
-                  searches: number;
-                  sessions: number;
-                  impressions: number;
-                  clicks: number;
-                  /** @description clicks / impressions */
-                  ctr: number | null;
-                  /** @description searches without a click / searches */
-                  abandonmentRate: number | null;
-                  meanFirstClickPosition: number | null;
-                  /** @description mean over searches of 1 / position of the first click (0 without one) */
-                  mrr: number | null;
-                  conversions: number;
-                  /** @description searches whose customMetadata.resultCount was 0 */
-                  zeroResultSearches: number;
-                  /** @description zero-result searches / searches that sent resultCount */
-                  zeroResultRate: number | null;
-                  share: number | null;
-                };
-                series: {
-                  /** Format: date-time */
-                  start: string;
-                  /** @description Distinct queryId. */
-                  searches: number;
-                  sessions: number;
-                  impressions: number;
-                  clicks: number;
-                  /** @description clicks / impressions */
-                  ctr: number | null;
-                  /** @description searches without a click / searches */
-                  abandonmentRate: number | null;
-                  meanFirstClickPosition: number | null;
-                  /** @description mean over searches of 1 / position of the first click (0 without one) */
-                  mrr: number | null;
-                  conversions: number;
-                  /** @description searches whose customMetadata.resultCount was 0 */
-                  zeroResultSearches: number;
-                  /** @description zero-result searches / searches that sent resultCount */
-                  zeroResultRate: number | null;
-                }[];
-                histogram: {
-                  position: string;
-                  firstClicks: number;
-                  share: number | null;
-                }[];
-                positions: {
-                  position: number | null;
-                  impressions: number;
-                  clicks: number;
-                  ctr: number | null;
-                }[];
-                results: {
-                  resultId: string;
-                  impressions: number;
-                  clicks: number;
-                  ctr: number | null;
-                  meanPosition: number | null;
-                  byPosition: {
-                    position: number | null;
-                    impressions: number;
-                    clicks: number;
-                    ctr: number | null;
-                  }[];
-                  /** @description the click model's relevance estimate; null when it has not seen the pair */
-                  relevance: number | null;
-                }[];
-                relevanceModel: {
-                  modelId: string;
-                  version: number | null;
-                  reason: string | null;
-                };
-              };
-            };
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description Every failure, with the HTTP status matching error.code. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
     delete?: never;
     options?: never;
     head?: never;

@@ -12,15 +12,17 @@ export interface ForestRow {
 }
 
 const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
+const num = (v: number) => String(Number(v.toPrecision(3)));
+const tickFor = (scale: string) => (scale === 'relative' ? pct : num);
 const SYMBOL = { better: 'triangle', worse: 'diamond', 'not significant': 'circle' } as const;
 
-/** Relative lift of each treatment and metric with its interval; zero marked; symbol and label carry the verdict. */
-export function ForestPlot({ rows }: { rows: ForestRow[] }) {
+/** Lift of each treatment and metric on the results' scale with its interval; zero marked; symbol and label carry the verdict. */
+export function ForestPlot({ rows, scale = 'relative' }: { rows: ForestRow[]; scale?: string }) {
   const make = useCallback(
     (width: number) => ({
       marginLeft: Math.min(180, Math.max(90, width * 0.3)),
       marginRight: 20,
-      x: { label: 'relative lift vs control →', tickFormat: pct, grid: true },
+      x: { label: `${scale} lift vs control →`, tickFormat: tickFor(scale), grid: true },
       y: { label: null, domain: rows.map((r) => r.label) },
       symbol: { domain: Object.keys(SYMBOL), range: Object.values(SYMBOL), legend: true },
       marks: [
@@ -30,9 +32,9 @@ export function ForestPlot({ rows }: { rows: ForestRow[] }) {
       ],
       color: { domain: ['better', 'worse', 'not significant'], range: ['#1b7a3a', '#b3261e', '#555'] },
     }),
-    [rows],
+    [rows, scale],
   );
-  return <PlotFigure make={make} height={60 + rows.length * 36} label="Forest plot of relative lift with intervals per metric" />;
+  return <PlotFigure make={make} height={60 + rows.length * 36} label={`Forest plot of ${scale} lift with intervals per metric`} />;
 }
 
 export interface LiftPoint {
@@ -43,13 +45,13 @@ export interface LiftPoint {
   high: number;
 }
 
-/** Cumulative relative lift by day with its interval band, one line per treatment. */
-export function LiftSeriesChart({ points, metric }: { points: LiftPoint[]; metric: string }) {
+/** Cumulative lift on the results' scale by day with its interval band, one line per treatment. */
+export function LiftSeriesChart({ points, metric, scale = 'relative' }: { points: LiftPoint[]; metric: string; scale?: string }) {
   const make = useCallback(
     () => ({
       marginLeft: 56,
       x: { type: 'utc' as const, label: null, ticks: 'day' as const, tickFormat: '%b %d' },
-      y: { label: `${metric}: relative lift (cumulative)`, tickFormat: pct, grid: true },
+      y: { label: `${metric}: ${scale} lift (cumulative)`, tickFormat: tickFor(scale), grid: true },
       color: { legend: true },
       marks: [
         Plot.ruleY([0], { stroke: '#555', strokeDasharray: '4 3' }),
@@ -59,9 +61,9 @@ export function LiftSeriesChart({ points, metric }: { points: LiftPoint[]; metri
         Plot.dot(points, { x: 'date', y: 'lift', fill: 'variant', r: 2.5 }),
       ],
     }),
-    [points, metric],
+    [points, metric, scale],
   );
-  return <PlotFigure make={make} height={240} label={`Cumulative relative lift of ${metric} by day with its interval band`} />;
+  return <PlotFigure make={make} height={240} label={`Cumulative ${scale} lift of ${metric} by day with its interval band`} />;
 }
 
 /** A model's key metric across its versions; the active one ringed. */

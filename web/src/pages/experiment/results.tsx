@@ -4,7 +4,7 @@ import type { Comparison, Experiment, MetricResult, Results } from '../../api/ty
 import { Verdict } from '../../components/badges';
 import { ErrorState } from '../../components/states';
 import { ForestPlot, LiftSeriesChart, type ForestRow, type LiftPoint } from '../../charts';
-import { chance, dateTime, days, integer, interval, number, pValue, percent } from '../../format';
+import { chance, dateTime, days, integer, interval, number, pValue, percent, scaled } from '../../format';
 
 export function SrmBanner({ results }: { results: Results }) {
   const { srm } = results;
@@ -34,7 +34,7 @@ export function SrmBanner({ results }: { results: Results }) {
   );
 }
 
-function ComparisonCells({ c }: { c: Comparison | undefined }) {
+function ComparisonCells({ c, scale }: { c: Comparison | undefined; scale: string }) {
   if (!c) {
     return (
       <td colSpan={7} className="muted">
@@ -42,18 +42,21 @@ function ComparisonCells({ c }: { c: Comparison | undefined }) {
       </td>
     );
   }
+  const other = c.otherScale;
   return (
     <>
-      <td data-field="absoluteLift">
-        {number(c.absoluteLift, true)}
-        <div className="muted small" data-field="ci">
-          {interval(c.ci, (v) => number(v))}
+      <td data-field="estimate">{scaled(scale, c.estimate, true)}</td>
+      <td data-field="interval">{interval(c.interval, (v) => scaled(scale, v))}</td>
+      <td data-field="pValue">{pValue(c.pValue)}</td>
+      <td data-field="adjustedPValue">
+        {pValue(c.adjustedPValue)}
+        <div className="muted small" data-field="adjustedInterval">
+          {interval(c.adjustedInterval, (v) => scaled(scale, v))}
         </div>
       </td>
-      <td data-field="relativeLift">{percent(c.relativeLift, 2, true)}</td>
-      <td data-field="relativeCi">{interval(c.relativeCi, (v) => percent(v, 2))}</td>
-      <td data-field="pValue">{pValue(c.pValue)}</td>
-      <td data-field="adjustedPValue">{pValue(c.adjustedPValue)}</td>
+      <td data-field="otherScale" className="muted">
+        {other.scale}: {scaled(other.scale, other.estimate, true)}
+      </td>
       <td data-field="chanceToBeatControl">{chance(c.chanceToBeatControl)}</td>
       <td data-field="verdict">
         <Verdict comparison={c} />
@@ -62,7 +65,7 @@ function ComparisonCells({ c }: { c: Comparison | undefined }) {
   );
 }
 
-function MetricTable({ metric, names }: { metric: MetricResult; names: Map<string, string> }) {
+function MetricTable({ metric, names, scale }: { metric: MetricResult; names: Map<string, string>; scale: string }) {
   return (
     <div className="table-wrap">
       <table className="table results-table" data-testid={`results-${metric.metric}`}>
@@ -74,11 +77,11 @@ function MetricTable({ metric, names }: { metric: MetricResult; names: Map<strin
             <th scope="col">Variant</th>
             <th scope="col">Sessions</th>
             <th scope="col">Value</th>
-            <th scope="col">Abs. lift (CI)</th>
-            <th scope="col">Rel. lift</th>
-            <th scope="col">CI (rel.)</th>
+            <th scope="col">Lift ({scale})</th>
+            <th scope="col">CI ({scale})</th>
             <th scope="col">p</th>
-            <th scope="col">Adj. p</th>
+            <th scope="col">Adj. p (adj. CI)</th>
+            <th scope="col">Other scale, estimate only</th>
             <th scope="col">Chance to beat control</th>
             <th scope="col">Verdict</th>
           </tr>
@@ -89,7 +92,7 @@ function MetricTable({ metric, names }: { metric: MetricResult; names: Map<strin
               <th scope="row">{names.get(v.variantId) ?? v.variantId}</th>
               <td data-field="units">{integer(v.units)}</td>
               <td data-field="value">{number(v.value)}</td>
-              <ComparisonCells c={metric.comparisons.find((c) => c.variantId === v.variantId)} />
+              <ComparisonCells c={metric.comparisons.find((c) => c.variantId === v.variantId)} scale={scale} />
             </tr>
           ))}
         </tbody>
@@ -101,12 +104,12 @@ function MetricTable({ metric, names }: { metric: MetricResult; names: Map<strin
 function forestRows(results: Results, names: Map<string, string>): ForestRow[] {
   return results.metrics.flatMap((m) =>
     m.comparisons
-      .filter((c) => c.relativeLift !== null && c.relativeCi !== null)
+      .filter((c) => c.estimate !== null && c.adjustedInterval !== null)
       .map((c) => ({
         label: results.metrics.length > 1 || m.comparisons.length > 1 ? `${m.metric} · ${names.get(c.variantId) ?? c.variantId}` : m.metric,
-        lift: c.relativeLift!,
-        low: c.relativeCi![0]!,
-        high: c.relativeCi![1]!,
+        lift: c.estimate!,
+        low: c.adjustedInterval![0]!,
+        high: c.adjustedInterval![1]!,
         verdict: !c.significant ? ('not significant' as const) : c.improved ? ('better' as const) : ('worse' as const),
       })),
   );
@@ -115,13 +118,13 @@ function forestRows(results: Results, names: Map<string, string>): ForestRow[] {
 function liftPoints(results: Results, metric: string, names: Map<string, string>): LiftPoint[] {
   const series = results.series.find((s) => s.metric === metric);
   return (series?.points ?? [])
-    .filter((p) => p.relativeLift !== null && p.relativeCi !== null)
+    .filter((p) => p.estimate !== null && p.interval !== null)
     .map((p) => ({
       date: new Date(`${p.date}T00:00:00Z`),
       variant: names.get(p.variantId) ?? p.variantId,
-      lift: p.relativeLift!,
-      low: p.relativeCi![0]!,
-      high: p.relativeCi![1]!,
+      lift: p.estimate!,
+      low: p.interval![0]!,
+      high: p.interval![1]!,
     }));
 }
 
@@ -133,8 +136,15 @@ export function ResultsSection({ experiment, results }: { experiment: Experiment
     <section aria-labelledby="results-title" className="card">
       <h2 id="results-title">Results</h2>
       <p className="muted small">
-        {results.method === 'sequential' ? 'Sequential (always-valid) intervals' : 'Fixed-horizon Welch tests'}, α = {results.alpha},{' '}
-        {results.correction} correction · phase {results.phase} · computed {dateTime(results.computedAt)}
+        <span data-testid="results-scale">
+          Every p-value, interval and verdict is on the <strong>{results.scale}</strong> scale
+          {results.scale === 'relative' ? ' ((B − A)/|A|)' : ' (B − A, in the metric’s units)'}
+        </span>{' '}
+        ·{' '}
+        {results.method === 'sequential'
+          ? 'sequential (always-valid) intervals'
+          : 'fixed-horizon tests (Welch; score test for proportions of sessions)'}
+        , α = {results.alpha}, {results.correction} correction · phase {results.phase} · computed {dateTime(results.computedAt)}
         {results.dataFreshAsOf && <>, feedback up to {dateTime(results.dataFreshAsOf)}</>}
       </p>
       <SrmBanner results={results} />
@@ -149,12 +159,14 @@ export function ResultsSection({ experiment, results }: { experiment: Experiment
       ) : (
         <>
           {results.metrics.map((m) => (
-            <MetricTable key={m.metric} metric={m} names={names} />
+            <MetricTable key={m.metric} metric={m} names={names} scale={results.scale} />
           ))}
           {rows.length > 0 && (
             <figure className="figure">
-              <figcaption>Relative lift against control with its {Math.round((1 - results.alpha) * 100)} % interval</figcaption>
-              <ForestPlot rows={rows} />
+              <figcaption>
+                Lift against control ({results.scale}) with its interval adjusted for multiple testing ({results.correction})
+              </figcaption>
+              <ForestPlot rows={rows} scale={results.scale} />
             </figure>
           )}
           {results.metrics.map((m) => {
@@ -162,10 +174,10 @@ export function ResultsSection({ experiment, results }: { experiment: Experiment
             return points.length > 0 ? (
               <figure className="figure" key={`series-${m.metric}`}>
                 <figcaption>
-                  {m.metric}: cumulative relative lift by exposure day, with its interval
+                  {m.metric}: cumulative {results.scale} lift by exposure day, with its interval
                   {results.method === 'fixed' && ' (fixed-horizon intervals are valid only at the planned end, not at every look)'}
                 </figcaption>
-                <LiftSeriesChart points={points} metric={m.metric} />
+                <LiftSeriesChart points={points} metric={m.metric} scale={results.scale} />
               </figure>
             ) : null;
           })}
