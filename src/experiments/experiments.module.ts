@@ -15,6 +15,7 @@ import { AssignmentService } from './exposure/assignment.service.js';
 import { KyselyExposureStore } from './exposure/exposure.kysely-store.js';
 import { experimentLifecycleRoutes } from './lifecycle/experiment-lifecycle.routes.js';
 import { ExperimentLifecycleService } from './lifecycle/experiment-lifecycle.service.js';
+import { GuardrailMonitor } from './results/guardrail-monitor.js';
 import { KyselyPlanningStore } from './results/planning.kysely-store.js';
 import { PowerService } from './results/power.service.js';
 import { KyselyResultsStore } from './results/results.kysely-store.js';
@@ -105,6 +106,11 @@ export function createExperimentsModule({
   );
   const rankService = new RankService(assignmentService, modelCatalog, interleavedStore, load, clock);
   const powerService = new PowerService(new KyselyPlanningStore(database.db), resultsStore, load, clock);
+  const guardrailMonitor = new GuardrailMonitor(
+    experimentStore,
+    (e) => resultsService.sequentialGuardrails(e),
+    (id, breaches) => lifecycleService.act(id, 'pause', 'guardrail', { guardrailBreaches: breaches }),
+  );
 
   return {
     services: {
@@ -131,6 +137,7 @@ export function createExperimentsModule({
       { name: 'attribution', intervalMs: 2000, run: () => attributionService.catchUp(), observed: true },
       { name: 'experiment-cache-poll', intervalMs: 1000, run: () => assignmentService.refreshIfChanged() },
       { name: 'pre-exposure-covariates', intervalMs: 1000, run: () => covariateService.drain(), observed: true },
+      { name: 'guardrail-monitor', intervalMs: 60_000, run: () => guardrailMonitor.run(), observed: true },
     ],
     close: async () => undefined,
   };

@@ -4,11 +4,12 @@ import type {
   AnalysisSettings,
   ExperimentConfiguration,
   ExperimentType,
+  GuardrailSetting,
   InterleavingMethodName,
   VariantModel,
   VariantRecord,
 } from './experiment.store.js';
-import type { MetricName } from '../../vocabulary/index.js';
+import { metricDefinition, type MetricName } from '../../vocabulary/index.js';
 
 export const EXPERIMENT_LIMITS = { maxVariants: 20, maxTargetMetrics: 20, variantConfigMaxBytes: 8 * 1024, weightTolerance: 1e-6 } as const;
 
@@ -22,6 +23,7 @@ export const ANALYSIS_DEFAULTS = {
   mde: 0.05,
   bayesianPrior: 'improper',
   cuped: true,
+  guardrails: [] as GuardrailSetting[],
 } as const;
 
 /** A configuration as a client sends it: weights and names may be missing. */
@@ -97,6 +99,7 @@ export function normaliseConfiguration(input: ConfigurationInput, problems: Erro
     targetMetrics: metrics as MetricName[],
     analysis: { ...ANALYSIS_DEFAULTS, ...input.analysis },
   };
+  checkGuardrails(config.analysis.guardrails, problems);
   if (input.seed !== undefined) config.seed = input.seed;
   if (input.layer) {
     const [start, end] = input.layer.range;
@@ -135,6 +138,18 @@ export function normaliseConfiguration(input: ConfigurationInput, problems: Erro
 /** A ranking experiment decides the order of a query's results: interleaving, or an A/B test with a model-backed variant. */
 export function isRankingExperiment(c: ExperimentConfiguration): boolean {
   return c.type === 'interleaving' || c.variants.some((v) => v.model !== undefined);
+}
+
+/** What the guardrail schema cannot say: one guardrail per metric, a relative margin below 100 % for higher-is-better. */
+function checkGuardrails(guardrails: AnalysisSettings['guardrails'], problems: ErrorDetail[]): void {
+  guardrails.forEach((g, i) => {
+    const path = `/configuration/analysis/guardrails/${i}`;
+    if (guardrails.findIndex((o) => o.metric === g.metric) !== i) problems.push(detail(`${path}/metric`, `repeats "${g.metric}"`));
+    const direction = g.direction ?? metricDefinition(g.metric).direction;
+    if ((g.scale ?? 'relative') === 'relative' && direction === 'higher' && g.margin >= 1) {
+      problems.push(detail(`${path}/margin`, 'a relative margin of 1 (100 %) or more tolerates any loss of a higher-is-better metric'));
+    }
+  });
 }
 
 export function checkDates(startDate: number | null, endDate: number | null, problems: ErrorDetail[]): void {

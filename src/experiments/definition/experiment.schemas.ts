@@ -71,6 +71,25 @@ export const LayerInput = Type.Object(
   { additionalProperties: false, description: 'Mutual exclusion: GrowthBook namespace semantics.' },
 );
 
+export const GuardrailInput = Type.Object(
+  {
+    metric: StringEnum(METRIC_NAMES),
+    direction: Type.Optional(StringEnum(['higher', 'lower'] as const, { description: "Which way is good; default the catalogue's." })),
+    margin: Type.Number({
+      minimum: 0,
+      maximum: 1e12,
+      description: 'Largest tolerated degradation on the guardrail’s scale (relative 0.02 = 2 %; absolute in metric units).',
+    }),
+    scale: Type.Optional(
+      StringEnum(['relative', 'absolute'] as const, { description: 'Scale of the margin, default relative; not changed by ?scale=.' }),
+    ),
+    autoPause: Type.Optional(
+      Type.Boolean({ description: 'Pause the experiment (audit actor "guardrail") when the sequential test finds a breach.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const AnalysisInput = Type.Object(
   {
     scale: Type.Optional(
@@ -102,6 +121,12 @@ export const AnalysisInput = Type.Object(
       }),
     ),
     cuped: Type.Optional(Type.Boolean({ description: 'Use pre-exposure covariates when units have them; default true.' })),
+    guardrails: Type.Optional(
+      Type.Array(GuardrailInput, {
+        maxItems: EXPERIMENT_LIMITS.maxTargetMetrics,
+        description: 'Metrics the experiment must not harm: one-sided non-inferiority tests, reported apart from the target metrics.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -206,6 +231,7 @@ export const ExperimentSnapshot = Type.Object({
       mde: Type.Number(),
       bayesianPrior: Type.String(),
       cuped: Type.Boolean(),
+      guardrails: Type.Array(GuardrailInput),
     }),
     type: Type.Optional(StringEnum(['ab', 'interleaving'] as const)),
     interleaving: Type.Optional(Type.Object({ method: Type.String(), depth: Type.Integer() })),

@@ -44,6 +44,19 @@ export interface ExperimentConfiguration {
   promote?: { alias: string };
 }
 
+/** A guardrail: a one-sided non-inferiority test of a metric the experiment must not harm. */
+export interface GuardrailSetting {
+  metric: MetricName;
+  /** Which way is good; default the catalogue's. */
+  direction?: 'higher' | 'lower';
+  /** Largest tolerated degradation (≥ 0) on the guardrail's scale. */
+  margin: number;
+  /** The scale of the margin (default relative: 0.02 = 2 %); a read's ?scale= does not change it. */
+  scale?: 'relative' | 'absolute';
+  /** Pause the experiment when the always-valid (sequential) test says the guardrail is breached. */
+  autoPause?: boolean;
+}
+
 export interface AnalysisSettings {
   /** The one scale of every verdict of a results read (p-value, interval, significance, Bayesian view). */
   scale: 'relative' | 'absolute';
@@ -54,6 +67,8 @@ export interface AnalysisSettings {
   mde: number;
   bayesianPrior: 'improper' | 'proper';
   cuped: boolean;
+  /** Reported apart from the target metrics, outside their multiple-testing family. */
+  guardrails: GuardrailSetting[];
 }
 
 export interface Conclusion {

@@ -121,9 +121,12 @@ export class ExperimentLifecycleService {
     return change;
   }
 
-  async act(experimentId: string, action: ManualAction, actor = 'anonymous'): Promise<ExperimentView> {
+  /** `details` are recorded in the audit event's `after` (e.g. the guardrail breaches behind an automatic pause). */
+  async act(experimentId: string, action: ManualAction, actor = 'anonymous', details?: Record<string, unknown>): Promise<ExperimentView> {
     const e = await this.load(experimentId);
-    return this.write(await this.transitionRecord(e, action, actor), e.updatedAt);
+    const change = await this.transitionRecord(e, action, actor);
+    if (details) change.event.after = { ...(change.event.after as object), ...details };
+    return this.write(change, e.updatedAt);
   }
 
   async conclude(experimentId: string, body: ConcludeBody, actor = 'anonymous'): Promise<ExperimentView> {

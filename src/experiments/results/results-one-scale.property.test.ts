@@ -125,7 +125,7 @@ describe('results: one scale for every number (property, through ResultsService)
     let significant = 0;
     await fc.assert(
       fc.asyncProperty(experiment, settings, async (e, s) => {
-        const analysis: AnalysisSettings = { ...s, sequentialTuning: 5000, mde: 0.05, cuped: false };
+        const analysis: AnalysisSettings = { ...s, sequentialTuning: 5000, mde: 0.05, cuped: false, guardrails: [] };
         const view = await serviceFor(e, analysis).results('e1');
         expect(view.scale).toBe(s.scale);
         for (const m of view.metrics) {

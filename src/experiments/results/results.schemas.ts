@@ -142,6 +142,34 @@ export const InterleavingResultsView = Type.Object({
   ),
 });
 
+export const GuardrailResult = Type.Object({
+  metric: Type.String(),
+  direction: StringEnum(['higher', 'lower'] as const),
+  margin: Type.Number(),
+  scale: ScaleName,
+  method: StringEnum(['fixed', 'sequential'] as const),
+  alpha: Type.Number({ description: 'Level of each one-sided test.' }),
+  autoPause: Type.Boolean(),
+  comparisons: Type.Array(
+    Type.Object({
+      variantId: Type.String(),
+      controlVariantId: Type.String(),
+      status: Type.Union([StringEnum(['passed', 'breached', 'inconclusive'] as const), Type.Null()], {
+        description:
+          'passed: non-inferiority shown (the harmful-side bound is inside the margin); breached: the harm is confidently beyond the margin; inconclusive: neither; null: no test (see reason).',
+      }),
+      estimate: Nullable(Type.Number()),
+      threshold: Type.Number({ description: 'The lift the margin corresponds to: −margin (higher is better) or +margin.' }),
+      bounds: Type.Union([Type.Array(Type.Number(), { minItems: 2, maxItems: 2 }), Type.Null()], {
+        description: 'One-sided (1 − α) lower and upper confidence bounds of the lift.',
+      }),
+      nonInferiorityPValue: Nullable(Type.Number()),
+      breachPValue: Nullable(Type.Number()),
+      reason: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+});
+
 export const ResultsView = Type.Object({
   experimentId: Type.String(),
   status: Type.String(),
@@ -164,6 +192,10 @@ export const ResultsView = Type.Object({
   }),
   metrics: Type.Array(MetricResult),
   interleaving: Type.Optional(InterleavingResultsView),
+  guardrails: Type.Array(GuardrailResult, {
+    description:
+      'analysis.guardrails: one-sided non-inferiority tests on each guardrail’s own scale, with this read’s method and alpha; not part of the target metrics’ correction.',
+  }),
   series: Type.Array(
     Type.Object({
       metric: Type.String(),

@@ -6,6 +6,7 @@ import type { ExperimentRecord, ExperimentStore, VariantRecord } from '../defini
 import type { ExposureStore } from '../exposure/exposure.store.js';
 import { METRIC_CATALOGUE, type MetricName } from '../../vocabulary/index.js';
 import { addSums, applyCorrection, compare, ZERO_SUMS, type Analysed, type ReadSettings } from './results-analysis.js';
+import { evaluateGuardrails, type GuardrailView } from './results-guardrails.js';
 import { summarise } from './results-summary.js';
 import type { ResultsQuery, ResultsView } from './results.schemas.js';
 import type { CovariateSums, ResultsStore } from './results.store.js';
@@ -69,6 +70,28 @@ export class ResultsService {
     };
   }
 
+  /**
+   * The experiment's guardrails in the current phase with the sequential (always-valid) method, whatever
+   * analysis.method says: the monitor looks every few minutes, and only a confidence sequence stays
+   * valid under that peeking.
+   */
+  async sequentialGuardrails(e: ExperimentRecord): Promise<GuardrailView[]> {
+    const guardrails = e.configuration.analysis.guardrails;
+    if (guardrails.length === 0) return [];
+    await this.attribution.catchUp();
+    const variants = await this.phaseVariants(e, e.phase);
+    const controlId = e.configuration.controlVariantId ?? variants[0]!.id;
+    const daily = await this.store.dailySums(
+      e.id,
+      e.phase,
+      guardrails.map((g) => g.metric),
+    );
+    const totals = (metric: MetricName, variantId: string): RatioSums =>
+      daily.filter((d) => d.variantId === variantId).reduce((acc, d) => addSums(acc, d.sums[metric] ?? ZERO_SUMS), ZERO_SUMS);
+    const treatmentIds = variants.filter((v) => v.id !== controlId).map((v) => v.id);
+    return evaluateGuardrails(guardrails, { controlId, treatmentIds }, totals, { ...e.configuration.analysis, method: 'sequential' });
+  }
+
   async results(experimentId: string, query: ResultsQuery = {}): Promise<ResultsView> {
     const e = await this.load(experimentId);
     const phase = query.phase ?? e.phase;
@@ -95,11 +118,13 @@ export class ResultsService {
         computedAt: toIso(this.clock.now()),
         dataFreshAsOf: fresh === null ? null : toIso(fresh),
         method: settings.method,
+        scale: settings.scale,
         alpha: settings.alpha,
         correction: settings.correction,
         trustworthy,
         srm,
         metrics: [],
+        guardrails: [],
         interleaving: view,
         series: [],
         summary,
@@ -108,7 +133,8 @@ export class ResultsService {
     const metrics = e.configuration.targetMetrics;
     const controlId = e.configuration.controlVariantId ?? variants[0]!.id;
     const control = variants.find((v) => v.id === controlId) ?? variants[0]!;
-    const daily = await this.store.dailySums(e.id, phase, metrics);
+    const guarded = settings.guardrails.map((g) => g.metric);
+    const daily = await this.store.dailySums(e.id, phase, [...new Set([...metrics, ...guarded])]);
     const srm = await this.srm(e, phase);
 
     const totals = (metric: MetricName, variantId: string, upToDay = Infinity): RatioSums =>
@@ -147,6 +173,8 @@ export class ResultsService {
       };
     });
     applyCorrection(all, settings);
+    const treatmentIds = variants.filter((v) => v.id !== control.id).map((v) => v.id);
+    const guardrails = evaluateGuardrails(settings.guardrails, { controlId: control.id, treatmentIds }, (m, id) => totals(m, id), settings);
 
     const days = [...new Set(daily.map((d) => d.day))].sort((a, b) => a - b);
     // Each day's cumulative lift on the read's scale with its interval (unadjusted, without CUPED:
@@ -185,6 +213,7 @@ export class ResultsService {
       trustworthy: srm.passed,
       srm,
       metrics: metricResults,
+      guardrails,
       series,
       summary: summarise(all, settings, srm),
     };

@@ -1418,6 +1418,33 @@ export interface paths {
                       mde: number;
                       bayesianPrior: string;
                       cuped: boolean;
+                      guardrails: {
+                        /** @enum {string} */
+                        metric:
+                          | 'ctr'
+                          | 'abandonment_rate'
+                          | 'mrr'
+                          | 'mean_rating'
+                          | 'dwell_time'
+                          | 'time_to_click'
+                          | 'satisfied_click_rate'
+                          | 'scroll_depth'
+                          | 'conversion_rate';
+                        /**
+                         * @description Which way is good; default the catalogue's.
+                         * @enum {string}
+                         */
+                        direction?: 'higher' | 'lower';
+                        /** @description Largest tolerated degradation on the guardrail’s scale (relative 0.02 = 2 %; absolute in metric units). */
+                        margin: number;
+                        /**
+                         * @description Scale of the margin, default relative; not changed by ?scale=.
+                         * @enum {string}
+                         */
+                        scale?: 'relative' | 'absolute';
+                        /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
+                        autoPause?: boolean;
+                      }[];
                     };
                   };
                   /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -1548,6 +1575,34 @@ export interface paths {
                 bayesianPrior?: 'improper' | 'proper';
                 /** @description Use pre-exposure covariates when units have them; default true. */
                 cuped?: boolean;
+                /** @description Metrics the experiment must not harm: one-sided non-inferiority tests, reported apart from the target metrics. */
+                guardrails?: {
+                  /** @enum {string} */
+                  metric:
+                    | 'ctr'
+                    | 'abandonment_rate'
+                    | 'mrr'
+                    | 'mean_rating'
+                    | 'dwell_time'
+                    | 'time_to_click'
+                    | 'satisfied_click_rate'
+                    | 'scroll_depth'
+                    | 'conversion_rate';
+                  /**
+                   * @description Which way is good; default the catalogue's.
+                   * @enum {string}
+                   */
+                  direction?: 'higher' | 'lower';
+                  /** @description Largest tolerated degradation on the guardrail’s scale (relative 0.02 = 2 %; absolute in metric units). */
+                  margin: number;
+                  /**
+                   * @description Scale of the margin, default relative; not changed by ?scale=.
+                   * @enum {string}
+                   */
+                  scale?: 'relative' | 'absolute';
+                  /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
+                  autoPause?: boolean;
+                }[];
               };
             };
           };
@@ -1608,6 +1663,33 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
+                    guardrails: {
+                      /** @enum {string} */
+                      metric:
+                        | 'ctr'
+                        | 'abandonment_rate'
+                        | 'mrr'
+                        | 'mean_rating'
+                        | 'dwell_time'
+                        | 'time_to_click'
+                        | 'satisfied_click_rate'
+                        | 'scroll_depth'
+                        | 'conversion_rate';
+                      /**
+                       * @description Which way is good; default the catalogue's.
+                       * @enum {string}
+                       */
+                      direction?: 'higher' | 'lower';
+                      /** @description Largest tolerated degradation on the guardrail’s scale (relative 0.02 = 2 %; absolute in metric units). */
+                      margin: number;
+                      /**
+                       * @description Scale of the margin, default relative; not changed by ?scale=.
+                       * @enum {string}
+                       */
+                      scale?: 'relative' | 'absolute';
+                      /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
+                      autoPause?: boolean;
+                    }[];
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -1739,6 +1821,33 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
+                    guardrails: {
+                      /** @enum {string} */
+                      metric:
+                        | 'ctr'
+                        | 'abandonment_rate'
+                        | 'mrr'
+                        | 'mean_rating'
+                        | 'dwell_time'
+                        | 'time_to_click'
+                        | 'satisfied_click_rate'
+                        | 'scroll_depth'
+                        | 'conversion_rate';
+                      /**
+                       * @description Which way is good; default the catalogue's.
+                       * @enum {string}
+                       */
+                      direction?: 'higher' | 'lower';
+                      /** @description Largest tolerated degradation on the guardrail’s scale (relative 0.02 = 2 %; absolute in metric units). */
+                      margin: number;
+                      /**
+                       * @description Scale of the margin, default relative; not changed by ?scale=.
+                       * @enum {string}
+                       */
+                      scale?: 'relative' | 'absolute';
+                      /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
+                      autoPause?: boolean;
+                    }[];
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -1861,6 +1970,34 @@ export interface paths {
                 bayesianPrior?: 'improper' | 'proper';
                 /** @description Use pre-exposure covariates when units have them; default true. */
                 cuped?: boolean;
+                /** @description Metrics the experiment must not harm: one-sided non-inferiority tests, reported apart from the target metrics. */
+                guardrails?: {
+                  /** @enum {string} */
+                  metric:
+                    | 'ctr'
+                    | 'abandonment_rate'
+                    | 'mrr'
+                    | 'mean_rating'
+                    | 'dwell_time'
+                    | 'time_to_click'
+                    | 'satisfied_click_rate'
+                    | 'scroll_depth'
+                    | 'conversion_rate';
+                  /**
+                   * @description Which way is good; default the catalogue's.
+                   * @enum {string}
+                   */
+                  direction?: 'higher' | 'lower';
+                  /** @description Largest tolerated degradation on the guardrail’s scale (relative 0.02 = 2 %; absolute in metric units). */
+                  margin: number;
+                  /**
+                   * @description Scale of the margin, default relative; not changed by ?scale=.
+                   * @enum {string}
+                   */
+                  scale?: 'relative' | 'absolute';
+                  /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
+                  autoPause?: boolean;
+                }[];
               };
             };
             /** @description Start a new phase: re-randomize with a new seed; the old phase keeps its data apart. Needed to lower traffic or change variants, seed, layer or conditions while running. */
@@ -1923,6 +2060,33 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
+                    guardrails: {
+                      /** @enum {string} */
+                      metric:
+                        | 'ctr'
+                        | 'abandonment_rate'
+                        | 'mrr'
+                        | 'mean_rating'
+                        | 'dwell_time'
+                        | 'time_to_click'
+                        | 'satisfied_click_rate'
+                        | 'scroll_depth'
+                        | 'conversion_rate';
+                      /**
+                       * @description Which way is good; default the catalogue's.
+                       * @enum {string}
+                       */
+                      direction?: 'higher' | 'lower';
+                      /** @description Largest tolerated degradation on the guardrail’s scale (relative 0.02 = 2 %; absolute in metric units). */
+                      margin: number;
+                      /**
+                       * @description Scale of the margin, default relative; not changed by ?scale=.
+                       * @enum {string}
+                       */
+                      scale?: 'relative' | 'absolute';
+                      /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
+                      autoPause?: boolean;
+                    }[];
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -2052,6 +2216,33 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
+                    guardrails: {
+                      /** @enum {string} */
+                      metric:
+                        | 'ctr'
+                        | 'abandonment_rate'
+                        | 'mrr'
+                        | 'mean_rating'
+                        | 'dwell_time'
+                        | 'time_to_click'
+                        | 'satisfied_click_rate'
+                        | 'scroll_depth'
+                        | 'conversion_rate';
+                      /**
+                       * @description Which way is good; default the catalogue's.
+                       * @enum {string}
+                       */
+                      direction?: 'higher' | 'lower';
+                      /** @description Largest tolerated degradation on the guardrail’s scale (relative 0.02 = 2 %; absolute in metric units). */
+                      margin: number;
+                      /**
+                       * @description Scale of the margin, default relative; not changed by ?scale=.
+                       * @enum {string}
+                       */
+                      scale?: 'relative' | 'absolute';
+                      /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
+                      autoPause?: boolean;
+                    }[];
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -2176,6 +2367,33 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
+                    guardrails: {
+                      /** @enum {string} */
+                      metric:
+                        | 'ctr'
+                        | 'abandonment_rate'
+                        | 'mrr'
+                        | 'mean_rating'
+                        | 'dwell_time'
+                        | 'time_to_click'
+                        | 'satisfied_click_rate'
+                        | 'scroll_depth'
+                        | 'conversion_rate';
+                      /**
+                       * @description Which way is good; default the catalogue's.
+                       * @enum {string}
+                       */
+                      direction?: 'higher' | 'lower';
+                      /** @description Largest tolerated degradation on the guardrail’s scale (relative 0.02 = 2 %; absolute in metric units). */
+                      margin: number;
+                      /**
+                       * @description Scale of the margin, default relative; not changed by ?scale=.
+                       * @enum {string}
+                       */
+                      scale?: 'relative' | 'absolute';
+                      /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
+                      autoPause?: boolean;
+                    }[];
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -2300,6 +2518,33 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
+                    guardrails: {
+                      /** @enum {string} */
+                      metric:
+                        | 'ctr'
+                        | 'abandonment_rate'
+                        | 'mrr'
+                        | 'mean_rating'
+                        | 'dwell_time'
+                        | 'time_to_click'
+                        | 'satisfied_click_rate'
+                        | 'scroll_depth'
+                        | 'conversion_rate';
+                      /**
+                       * @description Which way is good; default the catalogue's.
+                       * @enum {string}
+                       */
+                      direction?: 'higher' | 'lower';
+                      /** @description Largest tolerated degradation on the guardrail’s scale (relative 0.02 = 2 %; absolute in metric units). */
+                      margin: number;
+                      /**
+                       * @description Scale of the margin, default relative; not changed by ?scale=.
+                       * @enum {string}
+                       */
+                      scale?: 'relative' | 'absolute';
+                      /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
+                      autoPause?: boolean;
+                    }[];
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -2424,6 +2669,33 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
+                    guardrails: {
+                      /** @enum {string} */
+                      metric:
+                        | 'ctr'
+                        | 'abandonment_rate'
+                        | 'mrr'
+                        | 'mean_rating'
+                        | 'dwell_time'
+                        | 'time_to_click'
+                        | 'satisfied_click_rate'
+                        | 'scroll_depth'
+                        | 'conversion_rate';
+                      /**
+                       * @description Which way is good; default the catalogue's.
+                       * @enum {string}
+                       */
+                      direction?: 'higher' | 'lower';
+                      /** @description Largest tolerated degradation on the guardrail’s scale (relative 0.02 = 2 %; absolute in metric units). */
+                      margin: number;
+                      /**
+                       * @description Scale of the margin, default relative; not changed by ?scale=.
+                       * @enum {string}
+                       */
+                      scale?: 'relative' | 'absolute';
+                      /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
+                      autoPause?: boolean;
+                    }[];
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -2548,6 +2820,33 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
+                    guardrails: {
+                      /** @enum {string} */
+                      metric:
+                        | 'ctr'
+                        | 'abandonment_rate'
+                        | 'mrr'
+                        | 'mean_rating'
+                        | 'dwell_time'
+                        | 'time_to_click'
+                        | 'satisfied_click_rate'
+                        | 'scroll_depth'
+                        | 'conversion_rate';
+                      /**
+                       * @description Which way is good; default the catalogue's.
+                       * @enum {string}
+                       */
+                      direction?: 'higher' | 'lower';
+                      /** @description Largest tolerated degradation on the guardrail’s scale (relative 0.02 = 2 %; absolute in metric units). */
+                      margin: number;
+                      /**
+                       * @description Scale of the margin, default relative; not changed by ?scale=.
+                       * @enum {string}
+                       */
+                      scale?: 'relative' | 'absolute';
+                      /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
+                      autoPause?: boolean;
+                    }[];
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -2684,6 +2983,33 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
+                    guardrails: {
+                      /** @enum {string} */
+                      metric:
+                        | 'ctr'
+                        | 'abandonment_rate'
+                        | 'mrr'
+                        | 'mean_rating'
+                        | 'dwell_time'
+                        | 'time_to_click'
+                        | 'satisfied_click_rate'
+                        | 'scroll_depth'
+                        | 'conversion_rate';
+                      /**
+                       * @description Which way is good; default the catalogue's.
+                       * @enum {string}
+                       */
+                      direction?: 'higher' | 'lower';
+                      /** @description Largest tolerated degradation on the guardrail’s scale (relative 0.02 = 2 %; absolute in metric units). */
+                      margin: number;
+                      /**
+                       * @description Scale of the margin, default relative; not changed by ?scale=.
+                       * @enum {string}
+                       */
+                      scale?: 'relative' | 'absolute';
+                      /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
+                      autoPause?: boolean;
+                    }[];
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -3120,6 +3446,37 @@ export interface paths {
                     /** @description Power reached so far against a true relative effect of analysis.mde. */
                     power: number | null;
                     /** @description Why a field is null (EMPTY_ARM, TOO_FEW_UNITS, ZERO_DENOMINATOR, ZERO_VARIANCE, ZERO_CONTROL_MEAN, CONTROL_MEAN_NEAR_ZERO, INVALID_INPUT). */
+                    reason: string | null;
+                  }[];
+                }[];
+                /** @description analysis.guardrails: one-sided non-inferiority tests on each guardrail’s own scale, with this read’s method and alpha; not part of the target metrics’ correction. */
+                guardrails: {
+                  metric: string;
+                  /** @enum {string} */
+                  direction: 'higher' | 'lower';
+                  margin: number;
+                  /** @enum {string} */
+                  scale: 'relative' | 'absolute';
+                  /** @enum {string} */
+                  method: 'fixed' | 'sequential';
+                  /** @description Level of each one-sided test. */
+                  alpha: number;
+                  autoPause: boolean;
+                  comparisons: {
+                    variantId: string;
+                    controlVariantId: string;
+                    /**
+                     * @description passed: non-inferiority shown (the harmful-side bound is inside the margin); breached: the harm is confidently beyond the margin; inconclusive: neither; null: no test (see reason).
+                     * @enum {string|null}
+                     */
+                    status: 'passed' | 'breached' | 'inconclusive' | null;
+                    estimate: number | null;
+                    /** @description The lift the margin corresponds to: −margin (higher is better) or +margin. */
+                    threshold: number;
+                    /** @description One-sided (1 − α) lower and upper confidence bounds of the lift. */
+                    bounds: number[] | null;
+                    nonInferiorityPValue: number | null;
+                    breachPValue: number | null;
                     reason: string | null;
                   }[];
                 }[];
