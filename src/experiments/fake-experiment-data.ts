@@ -1,5 +1,5 @@
 import { emptyStats, type UnitStats } from '../vocabulary/index.js';
-import { planAttribution, type AttributableItem } from './attribution/attribution.js';
+import { planAttribution, type AttributableItem, type SliceSumDelta } from './attribution/attribution.js';
 import type { ExperimentEvent, ExperimentRecord, PhaseRecord } from './definition/experiment.store.js';
 import type { ExposureRecord } from './exposure/exposure.store.js';
 
@@ -42,6 +42,10 @@ export class FakeExperimentData {
   >();
   /** unitKey + metric → the unit's covariate for that metric. */
   readonly covariates = new Map<string, { x: number; y: number; source: 'assign' | 'pre_exposure' }>();
+  /** unitKey → the unit's slice values (fixed by its first attributed item). */
+  readonly unitSlices = new Map<string, Record<string, string>>();
+  /** experiment, phase, dimension, value, variant, metric → units and sums. */
+  readonly sliceSums = new Map<string, SliceSumDelta>();
   /** Feedback item ids already attributed. */
   readonly attributed = new Set<string>();
 

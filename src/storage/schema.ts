@@ -145,6 +145,29 @@ export interface ExperimentVariantSumsTable {
   sxy: number;
 }
 
+export interface ExperimentUnitSlicesTable {
+  experiment_id: string;
+  phase: number;
+  unit_id: string;
+  /** JSON {dimension: value}. */
+  slice_values: string;
+}
+
+export interface ExperimentSliceSumsTable {
+  experiment_id: string;
+  phase: number;
+  dimension: string;
+  value: string;
+  variant_id: string;
+  metric: string;
+  units: number;
+  sx: number;
+  sy: number;
+  sxx: number;
+  syy: number;
+  sxy: number;
+}
+
 export interface ApiKeyTable {
   id: string;
   name: string;
@@ -292,6 +315,8 @@ export interface Database {
   experiment_unit_covariates: ExperimentUnitCovariateTable;
   experiment_variant_units: ExperimentVariantUnitsTable;
   experiment_variant_sums: ExperimentVariantSumsTable;
+  experiment_unit_slices: ExperimentUnitSlicesTable;
+  experiment_slice_sums: ExperimentSliceSumsTable;
   api_keys: ApiKeyTable;
   training_jobs: TrainingJobTable;
   model_versions: ModelVersionTable;

@@ -6,6 +6,7 @@ import { ATTRIBUTION_LOCK, tryTransactionLock } from '../../storage/advisory-loc
 import { searchKey, type AttributableItem, type ExposureWindow } from './attribution.js';
 import type { AttributionStore, Planner } from './attribution.store.js';
 import { creditInterleavedClicks } from './interleaving-credit.kysely-store.js';
+import { phaseDimensions, unitSliceValues, writeSlices } from './slices.kysely-store.js';
 
 export class KyselyAttributionStore implements AttributionStore {
   constructor(
@@ -24,7 +25,7 @@ export class KyselyAttributionStore implements AttributionStore {
       const sessions = [...new Set(items.map((i) => i.sessionId))];
       const exposures = await this.exposures(trx, sessions, Math.min(...items.map((i) => i.receivedAt)));
       const known = await this.knownSearches(trx, items, exposures);
-      const { units, searches, variantSums } = plan(items, exposures, known);
+      const { units, searches, variantSums, unitSlices, sliceSums } = plan(items, exposures, known);
 
       for (const u of units) {
         const s = u.stats;
@@ -84,6 +85,7 @@ export class KyselyAttributionStore implements AttributionStore {
           )
           .execute();
       }
+      await writeSlices(trx, unitSlices, sliceSums);
       const ids = items.map((i) => i.id);
       for (let i = 0; i < ids.length; i += 500) {
         await trx
@@ -114,6 +116,10 @@ export class KyselyAttributionStore implements AttributionStore {
         'time_to_click',
         'scroll_depth',
         'result_id',
+        'device_type',
+        'search_type',
+        'language',
+        'category',
       ])
       .where('attributed', '=', 0)
       .orderBy('id')
@@ -131,6 +137,10 @@ export class KyselyAttributionStore implements AttributionStore {
       dwellTime: r.dwell_time,
       timeToClick: r.time_to_click,
       scrollDepth: r.scroll_depth,
+      deviceType: r.device_type,
+      searchType: r.search_type,
+      language: r.language,
+      category: r.category,
     }));
     return { items, resultIds };
   }
@@ -143,10 +153,11 @@ export class KyselyAttributionStore implements AttributionStore {
     const bySession = new Map<string, ExposureWindow[]>();
     const phases = await trx
       .selectFrom('experiment_phases')
-      .select(['experiment_id', 'phase', 'ended_at'])
+      .select(['experiment_id', 'phase', 'ended_at', 'configuration'])
       .where((eb) => eb.or([eb('ended_at', 'is', null), eb('ended_at', '>', oldestItem)]))
       .execute();
     for (const p of phases) {
+      const dimensions = phaseDimensions(p.configuration);
       for (let i = 0; i < sessions.length; i += 500) {
         const rows = await trx
           .selectFrom('experiment_units')
@@ -155,6 +166,14 @@ export class KyselyAttributionStore implements AttributionStore {
           .where('phase', '=', p.phase)
           .where('unit_id', 'in', sessions.slice(i, i + 500))
           .execute();
+        const slices = dimensions.length
+          ? await unitSliceValues(
+              trx,
+              p.experiment_id,
+              p.phase,
+              rows.map((r) => r.unit_id),
+            )
+          : new Map();
         for (const r of rows) {
           const list = bySession.get(r.unit_id) ?? [];
           const stats = Object.fromEntries(UNIT_STAT_COLUMNS.map((c) => [c, Number(r[c])])) as unknown as UnitStats;
@@ -166,6 +185,8 @@ export class KyselyAttributionStore implements AttributionStore {
             exposedAt: r.exposed_at,
             phaseEndedAt: p.ended_at,
             stats,
+            dimensions,
+            sliceValues: slices.get(r.unit_id) ?? null,
           });
           bySession.set(r.unit_id, list);
         }

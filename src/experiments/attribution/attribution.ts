@@ -18,7 +18,20 @@ export interface AttributableItem extends MetricItem {
   sessionId: string;
   queryId: string;
   receivedAt: number;
+  /** The item's slice dimensions (analysis.dimensions); a session's value is its first attributed item's. */
+  deviceType?: string | null;
+  searchType?: string | null;
+  language?: string | null;
+  category?: string | null;
 }
+
+/** Dimensions a session can be sliced by: fields of its first attributed feedback item. */
+export const SLICE_DIMENSIONS = ['deviceType', 'searchType', 'language', 'category'] as const;
+export type SliceDimension = (typeof SLICE_DIMENSIONS)[number];
+/** The value of a session whose first attributed item did not say. */
+export const UNSET_SLICE = '(unset)';
+/** Longer values are cut to this length (the slice table's key column). */
+export const SLICE_VALUE_MAX = 128;
 
 /** An exposure of the item's session, with the window in which its feedback counts. */
 export interface ExposureWindow {
@@ -31,6 +44,34 @@ export interface ExposureWindow {
   phaseEndedAt: number | null;
   /** The unit's sums before this batch. */
   stats: UnitStats;
+  /** The phase's analysis.dimensions (slice sums are kept for these). */
+  dimensions?: readonly SliceDimension[];
+  /** The unit's slice values, fixed by its first attributed item; null before it has one. */
+  sliceValues?: Readonly<Record<string, string>> | null;
+}
+
+/** A unit's slice values, written once (when its first item is attributed). */
+export interface UnitSlices {
+  experimentId: string;
+  phase: number;
+  unitId: string;
+  values: Record<string, string>;
+}
+
+/** Change of one slice's sums for a variant and metric; `units` counts units entering the slice. */
+export interface SliceSumDelta {
+  experimentId: string;
+  phase: number;
+  dimension: string;
+  value: string;
+  variantId: string;
+  metric: MetricName;
+  units: number;
+  sx: number;
+  sy: number;
+  sxx: number;
+  syy: number;
+  sxy: number;
 }
 
 export interface UnitDelta {
@@ -66,6 +107,12 @@ export interface AttributionPlan {
   units: UnitDelta[];
   searches: SearchUpsert[];
   variantSums: VariantSumDelta[];
+  unitSlices: UnitSlices[];
+  sliceSums: SliceSumDelta[];
+}
+
+function sliceValuesOf(item: AttributableItem, dimensions: readonly SliceDimension[]): Record<string, string> {
+  return Object.fromEntries(dimensions.map((d) => [d, (item[d] ?? UNSET_SLICE).slice(0, SLICE_VALUE_MAX)]));
 }
 
 export const exposureDay = (exposedAt: number) => Math.floor(exposedAt / DAY_MS);
@@ -107,6 +154,7 @@ export function planAttribution(
   const windows = new Map<string, ExposureWindow>();
   const searches = new Map<string, SearchUpsert>();
   const converted = new Set<string>();
+  const newSlices = new Map<string, Record<string, string>>();
   for (const item of items) {
     for (const x of exposuresBySession.get(item.sessionId) ?? []) {
       if (item.receivedAt < x.exposedAt || (x.phaseEndedAt !== null && item.receivedAt >= x.phaseEndedAt)) continue;
@@ -114,6 +162,7 @@ export function planAttribution(
       let unit = units.get(unitKey);
       if (!unit) units.set(unitKey, (unit = { experimentId: x.experimentId, phase: x.phase, unitId: x.unitId, stats: emptyStats() }));
       windows.set(unitKey, x);
+      if (x.dimensions?.length && !x.sliceValues && !newSlices.has(unitKey)) newSlices.set(unitKey, sliceValuesOf(item, x.dimensions));
       const s = unit.stats;
 
       const key = searchKey(x.experimentId, x.phase, x.unitId, item.queryId);
@@ -146,5 +195,39 @@ export function planAttribution(
       else for (const k of ['sx', 'sy', 'sxx', 'syy', 'sxy'] as const) acc[k] += change[k];
     }
   }
-  return { units: [...units.values()], searches: changed, variantSums: [...variantSums.values()] };
+  const sliceSums = new Map<string, SliceSumDelta>();
+  for (const [unitKey, unit] of units) {
+    const x = windows.get(unitKey)!;
+    const fresh = newSlices.get(unitKey);
+    const values = x.sliceValues ?? fresh;
+    if (!values) continue;
+    // A unit entering its slice brings its whole value (from empty stats), so a unit attributed before its
+    // experiment declared dimensions still lands in the slice with all of its feedback.
+    const from = fresh ? emptyStats() : x.stats;
+    const delta = fresh ? (Object.fromEntries(UNIT_STAT_COLUMNS.map((c) => [c, x.stats[c] + unit.stats[c]])) as UnitStats) : unit.stats;
+    for (const change of metricSumChanges(from, delta)) {
+      for (const [dimension, value] of Object.entries(values)) {
+        const key = `${x.experimentId}\u0000${x.phase}\u0000${dimension}\u0000${value}\u0000${x.variantId}\u0000${change.metric}`;
+        const acc = sliceSums.get(key);
+        const units = fresh ? 1 : 0;
+        if (!acc)
+          sliceSums.set(key, { experimentId: x.experimentId, phase: x.phase, dimension, value, variantId: x.variantId, units, ...change });
+        else {
+          acc.units += units;
+          for (const k of ['sx', 'sy', 'sxx', 'syy', 'sxy'] as const) acc[k] += change[k];
+        }
+      }
+    }
+  }
+  const unitSlices = [...newSlices].map(([key, values]) => {
+    const x = windows.get(key)!;
+    return { experimentId: x.experimentId, phase: x.phase, unitId: x.unitId, values };
+  });
+  return {
+    units: [...units.values()],
+    searches: changed,
+    variantSums: [...variantSums.values()],
+    unitSlices,
+    sliceSums: [...sliceSums.values()],
+  };
 }

@@ -21,7 +21,9 @@ export class FakeAttributionStore implements AttributionStore {
       for (const { exposure: x, stats } of this.data.units.values()) {
         if (x.experimentId !== p.experimentId || x.phase !== p.phase || !sessions.has(x.unitId)) continue;
         const list = exposures.get(x.unitId) ?? [];
-        list.push({ ...x, phaseEndedAt: p.endedAt, stats: { ...stats } });
+        const dimensions = p.configuration?.analysis?.dimensions ?? ['deviceType', 'searchType'];
+        const sliceValues = this.data.unitSlices.get(unitKey(x.experimentId, x.phase, x.unitId)) ?? null;
+        list.push({ ...x, phaseEndedAt: p.endedAt, stats: { ...stats }, dimensions, sliceValues });
         exposures.set(x.unitId, list);
       }
     }
@@ -36,7 +38,14 @@ export class FakeAttributionStore implements AttributionStore {
         }
       }
     }
-    const { units, searches, variantSums } = plan(items, exposures, known);
+    const { units, searches, variantSums, unitSlices, sliceSums } = plan(items, exposures, known);
+    for (const u of unitSlices) this.data.unitSlices.set(unitKey(u.experimentId, u.phase, u.unitId), { ...u.values });
+    for (const v of sliceSums) {
+      const key = [v.experimentId, v.phase, v.dimension, v.value, v.variantId, v.metric].join('\u0000');
+      const acc = this.data.sliceSums.get(key);
+      if (!acc) this.data.sliceSums.set(key, { ...v });
+      else for (const k of ['units', 'sx', 'sy', 'sxx', 'syy', 'sxy'] as const) acc[k] += v[k];
+    }
     for (const u of units) {
       const row = this.data.units.get(unitKey(u.experimentId, u.phase, u.unitId))!;
       for (const c of UNIT_STAT_COLUMNS) row.stats[c] += u.stats[c];

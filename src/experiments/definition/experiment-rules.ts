@@ -24,6 +24,7 @@ export const ANALYSIS_DEFAULTS = {
   bayesianPrior: 'improper',
   cuped: true,
   guardrails: [] as GuardrailSetting[],
+  dimensions: ['deviceType', 'searchType'] as AnalysisSettings['dimensions'],
 } as const;
 
 /** A configuration as a client sends it: weights and names may be missing. */

@@ -127,6 +127,14 @@ export const AnalysisInput = Type.Object(
         description: 'Metrics the experiment must not harm: one-sided non-inferiority tests, reported apart from the target metrics.',
       }),
     ),
+    dimensions: Type.Optional(
+      Type.Array(StringEnum(['deviceType', 'searchType', 'language', 'category'] as const), {
+        maxItems: 4,
+        uniqueItems: true,
+        description:
+          'Slice dimensions whose sums attribution maintains (GET …/results?dimension=); a session’s value is the one on its first attributed feedback item. Default ["deviceType", "searchType"]; changes apply from the next phase.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -232,6 +240,7 @@ export const ExperimentSnapshot = Type.Object({
       bayesianPrior: Type.String(),
       cuped: Type.Boolean(),
       guardrails: Type.Array(GuardrailInput),
+      dimensions: Type.Array(Type.String()),
     }),
     type: Type.Optional(StringEnum(['ab', 'interleaving'] as const)),
     interleaving: Type.Optional(Type.Object({ method: Type.String(), depth: Type.Integer() })),

@@ -69,6 +69,8 @@ export interface AnalysisSettings {
   cuped: boolean;
   /** Reported apart from the target metrics, outside their multiple-testing family. */
   guardrails: GuardrailSetting[];
+  /** Slice dimensions attribution keeps sums for (…/results?dimension=); fixed for a phase when it starts. */
+  dimensions: ('deviceType' | 'searchType' | 'language' | 'category')[];
 }
 
 export interface Conclusion {

@@ -1,10 +1,18 @@
 import { linearValue, metricDefinition, startingValues, type MetricName } from '../../vocabulary/index.js';
 import { FakeExperimentData, unitKey } from '../fake-experiment-data.js';
-import type { CovariateSums, DailyMetricSums, ResultsStore } from './results.store.js';
+import { sliceRows } from './slice-rows.js';
+import type { CovariateSums, DailyMetricSums, ResultsStore, SliceMetricSums } from './results.store.js';
 
 /** In-memory ResultsStore over the shared fake tables; test/contract holds it to the Kysely store. */
 export class FakeResultsStore implements ResultsStore {
   constructor(readonly data = new FakeExperimentData()) {}
+
+  async sliceSums(experimentId: string, phase: number, dimension: string, metrics: readonly MetricName[]): Promise<SliceMetricSums[]> {
+    const rows = [...this.data.sliceSums.values()].filter(
+      (r) => r.experimentId === experimentId && r.phase === phase && r.dimension === dimension && metrics.includes(r.metric),
+    );
+    return sliceRows(rows);
+  }
 
   async dailySums(experimentId: string, phase: number, metrics: readonly MetricName[]): Promise<DailyMetricSums[]> {
     const out: DailyMetricSums[] = [];

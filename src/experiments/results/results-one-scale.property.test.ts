@@ -104,6 +104,7 @@ function serviceFor(e: Experiment, analysis: AnalysisSettings): ResultsService {
     dailySums: async () => daily,
     covariateSums: async () => [],
     metricsWithCovariates: async () => [],
+    sliceSums: async () => [],
   };
   const units = Object.fromEntries(variantIds.map((id, v) => [id, e.cells[v]!.reduce((a, c) => a + (c[e.metrics[0]!]?.length ?? 0), 0)]));
   return new ResultsService(
@@ -125,7 +126,7 @@ describe('results: one scale for every number (property, through ResultsService)
     let significant = 0;
     await fc.assert(
       fc.asyncProperty(experiment, settings, async (e, s) => {
-        const analysis: AnalysisSettings = { ...s, sequentialTuning: 5000, mde: 0.05, cuped: false, guardrails: [] };
+        const analysis: AnalysisSettings = { ...s, sequentialTuning: 5000, mde: 0.05, cuped: false, guardrails: [], dimensions: [] };
         const view = await serviceFor(e, analysis).results('e1');
         expect(view.scale).toBe(s.scale);
         for (const m of view.metrics) {

@@ -1,7 +1,8 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { metricDefinition, startingValues, type LinearTerm, type MetricName } from '../../vocabulary/index.js';
-import type { CovariateSums, DailyMetricSums, ResultsStore } from './results.store.js';
+import { sliceRows } from './slice-rows.js';
+import type { CovariateSums, DailyMetricSums, ResultsStore, SliceMetricSums } from './results.store.js';
 
 /** Column names come from the metric catalogue (constants), never from a request. */
 function linear(terms: readonly LinearTerm[], table = 'u'): RawBuilder<number> {
@@ -16,6 +17,31 @@ const num = (v: unknown) => Number(v ?? 0);
 
 export class KyselyResultsStore implements ResultsStore {
   constructor(private readonly db: Kysely<Database>) {}
+
+  /** O(slice values × variants × metrics) rows; each slice starts from its units' starting values, like dailySums. */
+  async sliceSums(experimentId: string, phase: number, dimension: string, metrics: readonly MetricName[]): Promise<SliceMetricSums[]> {
+    const rows = await this.db
+      .selectFrom('experiment_slice_sums')
+      .select(['value', 'variant_id', 'metric', 'units', 'sx', 'sy', 'sxx', 'syy', 'sxy'])
+      .where('experiment_id', '=', experimentId)
+      .where('phase', '=', phase)
+      .where('dimension', '=', dimension)
+      .where('metric', 'in', [...metrics])
+      .execute();
+    return sliceRows(
+      rows.map((r) => ({
+        value: r.value,
+        variantId: r.variant_id,
+        metric: r.metric as MetricName,
+        units: num(r.units),
+        sx: num(r.sx),
+        sy: num(r.sy),
+        sxx: num(r.sxx),
+        syy: num(r.syy),
+        sxy: num(r.sxy),
+      })),
+    );
+  }
 
   /**
    * Reads the maintained variant-day sums: O(variants × days × metrics) rows, independent of

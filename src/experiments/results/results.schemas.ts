@@ -12,6 +12,11 @@ export const ResultsQuery = Type.Object(
     alpha: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 0.5 })),
     correction: Type.Optional(StringEnum(['holm', 'benjamini-hochberg', 'none'] as const)),
     phase: Type.Optional(Type.Integer({ minimum: 0, description: 'Default: the current phase.' })),
+    dimension: Type.Optional(
+      StringEnum(['deviceType', 'searchType', 'language', 'category'] as const, {
+        description: 'Also analyse each slice value of this dimension (one of the phase’s analysis.dimensions): exploratory.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -196,6 +201,42 @@ export const ResultsView = Type.Object({
     description:
       'analysis.guardrails: one-sided non-inferiority tests on each guardrail’s own scale, with this read’s method and alpha; not part of the target metrics’ correction.',
   }),
+  slices: Type.Union(
+    [
+      Type.Object({
+        dimension: Type.String(),
+        exploratory: Type.Literal(true),
+        note: Type.String(),
+        unitsWithoutValue: Type.Record(Type.String(), Type.Integer(), {
+          description: 'Exposed units whose session has no attributed feedback yet (no slice value).',
+        }),
+        values: Type.Array(
+          Type.Object({
+            value: Type.String({
+              description: 'The slice value; "(other)" merges the values beyond the top 20 by units; "(unset)" = the item did not say.',
+            }),
+            units: Type.Integer(),
+            srm: Type.Object({
+              pValue: Nullable(Type.Number()),
+              passed: Type.Boolean(),
+              note: Type.Union([Type.String(), Type.Null()]),
+              observed: Type.Record(Type.String(), Type.Number()),
+            }),
+            metrics: Type.Array(
+              Type.Object({
+                metric: Type.String(),
+                direction: Type.String(),
+                variants: Type.Array(Type.Object({ variantId: Type.String(), units: Type.Integer(), value: Nullable(Type.Number()) })),
+                comparisons: Type.Array(Comparison),
+              }),
+            ),
+          }),
+        ),
+      }),
+      Type.Null(),
+    ],
+    { description: 'With ?dimension=: the same analysis per slice value (exploratory, corrected across slices); null otherwise.' },
+  ),
   series: Type.Array(
     Type.Object({
       metric: Type.String(),

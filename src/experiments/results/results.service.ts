@@ -1,12 +1,14 @@
 import { toIso, type Clock } from '../../common/clock.js';
 import { DAY_MS } from '../../common/time.js';
 import { ValidationError } from '../../common/errors.js';
+import { ANALYSIS_DEFAULTS } from '../definition/experiment-rules.js';
 import { srmCheck, type RatioSums } from '../../stats/index.js';
 import type { ExperimentRecord, ExperimentStore, VariantRecord } from '../definition/experiment.store.js';
 import type { ExposureStore } from '../exposure/exposure.store.js';
 import { METRIC_CATALOGUE, type MetricName } from '../../vocabulary/index.js';
 import { addSums, applyCorrection, compare, ZERO_SUMS, type Analysed, type ReadSettings } from './results-analysis.js';
 import { evaluateGuardrails, type GuardrailView } from './results-guardrails.js';
+import { analyseSlices, type SlicesView } from './results-slices.js';
 import { summarise } from './results-summary.js';
 import type { ResultsQuery, ResultsView } from './results.schemas.js';
 import type { CovariateSums, ResultsStore } from './results.store.js';
@@ -92,6 +94,42 @@ export class ResultsService {
     return evaluateGuardrails(guardrails, { controlId, treatmentIds }, totals, { ...e.configuration.analysis, method: 'sequential' });
   }
 
+  /** Slices of one declared dimension, from the sums attribution keeps for it. */
+  private async slices(
+    e: ExperimentRecord,
+    phase: number,
+    dimension: string,
+    context: {
+      variants: VariantRecord[];
+      controlId: string;
+      metrics: MetricName[];
+      daily: { variantId: string; sums: Partial<Record<MetricName, RatioSums>> }[];
+    },
+    settings: ReadSettings,
+  ): Promise<SlicesView> {
+    // Attribution keeps the sums the phase declared when it started (rows from before dimensions existed: the default).
+    const started = await this.experiments.getPhase(e.id, phase);
+    const declared: string[] = started
+      ? (started.configuration.analysis?.dimensions ?? [...ANALYSIS_DEFAULTS.dimensions])
+      : e.configuration.analysis.dimensions;
+    if (!declared.includes(dimension)) {
+      throw ValidationError.field(
+        '/dimension',
+        `slice sums are kept only for analysis.dimensions of phase ${phase} (${declared.join(', ') || 'none'})`,
+        'querystring',
+      );
+    }
+    const rows = await this.store.sliceSums(e.id, phase, dimension, context.metrics);
+    const first = context.metrics[0]!;
+    const unitsByVariant = Object.fromEntries(
+      context.variants.map((v) => [
+        v.id,
+        context.daily.filter((d) => d.variantId === v.id).reduce((a, d) => a + (d.sums[first]?.n ?? 0), 0),
+      ]),
+    );
+    return analyseSlices(dimension, rows, { ...context, unitsByVariant }, { ...settings, cuped: false });
+  }
+
   async results(experimentId: string, query: ResultsQuery = {}): Promise<ResultsView> {
     const e = await this.load(experimentId);
     const phase = query.phase ?? e.phase;
@@ -125,6 +163,7 @@ export class ResultsService {
         srm,
         metrics: [],
         guardrails: [],
+        slices: null,
         interleaving: view,
         series: [],
         summary,
@@ -173,6 +212,9 @@ export class ResultsService {
       };
     });
     applyCorrection(all, settings);
+    const slices = query.dimension
+      ? await this.slices(e, phase, query.dimension, { variants, controlId: control.id, metrics, daily }, settings)
+      : null;
     const treatmentIds = variants.filter((v) => v.id !== control.id).map((v) => v.id);
     const guardrails = evaluateGuardrails(settings.guardrails, { controlId: control.id, treatmentIds }, (m, id) => totals(m, id), settings);
 
@@ -214,6 +256,7 @@ export class ResultsService {
       srm,
       metrics: metricResults,
       guardrails,
+      slices,
       series,
       summary: summarise(all, settings, srm),
     };

@@ -30,8 +30,18 @@ export interface CovariateSums {
   sumCD: number;
 }
 
+/** One slice value's sums for one variant: units whose first attributed item carried that value. */
+export interface SliceMetricSums {
+  value: string;
+  variantId: string;
+  units: number;
+  sums: Partial<Record<MetricName, RatioSums>>;
+}
+
 /** The read model of results: aggregates over per-unit sums, O(units), never raw events. */
 export interface ResultsStore {
+  /** Per slice value of `dimension` and variant, each metric's sums (maintained by attribution). */
+  sliceSums(experimentId: string, phase: number, dimension: string, metrics: readonly MetricName[]): Promise<SliceMetricSums[]>;
   /** Per variant and exposure day, each metric's sums over the units exposed that day. */
   dailySums(experimentId: string, phase: number, metrics: readonly MetricName[]): Promise<DailyMetricSums[]>;
   covariateSums(experimentId: string, phase: number, metric: MetricName): Promise<CovariateSums[]>;

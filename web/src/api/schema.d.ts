@@ -1445,6 +1445,7 @@ export interface paths {
                         /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
                         autoPause?: boolean;
                       }[];
+                      dimensions: string[];
                     };
                   };
                   /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -1603,6 +1604,8 @@ export interface paths {
                   /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
                   autoPause?: boolean;
                 }[];
+                /** @description Slice dimensions whose sums attribution maintains (GET …/results?dimension=); a session’s value is the one on its first attributed feedback item. Default ["deviceType", "searchType"]; changes apply from the next phase. */
+                dimensions?: ('deviceType' | 'searchType' | 'language' | 'category')[];
               };
             };
           };
@@ -1690,6 +1693,7 @@ export interface paths {
                       /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
                       autoPause?: boolean;
                     }[];
+                    dimensions: string[];
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -1848,6 +1852,7 @@ export interface paths {
                       /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
                       autoPause?: boolean;
                     }[];
+                    dimensions: string[];
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -1998,6 +2003,8 @@ export interface paths {
                   /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
                   autoPause?: boolean;
                 }[];
+                /** @description Slice dimensions whose sums attribution maintains (GET …/results?dimension=); a session’s value is the one on its first attributed feedback item. Default ["deviceType", "searchType"]; changes apply from the next phase. */
+                dimensions?: ('deviceType' | 'searchType' | 'language' | 'category')[];
               };
             };
             /** @description Start a new phase: re-randomize with a new seed; the old phase keeps its data apart. Needed to lower traffic or change variants, seed, layer or conditions while running. */
@@ -2087,6 +2094,7 @@ export interface paths {
                       /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
                       autoPause?: boolean;
                     }[];
+                    dimensions: string[];
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -2243,6 +2251,7 @@ export interface paths {
                       /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
                       autoPause?: boolean;
                     }[];
+                    dimensions: string[];
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -2394,6 +2403,7 @@ export interface paths {
                       /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
                       autoPause?: boolean;
                     }[];
+                    dimensions: string[];
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -2545,6 +2555,7 @@ export interface paths {
                       /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
                       autoPause?: boolean;
                     }[];
+                    dimensions: string[];
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -2696,6 +2707,7 @@ export interface paths {
                       /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
                       autoPause?: boolean;
                     }[];
+                    dimensions: string[];
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -2847,6 +2859,7 @@ export interface paths {
                       /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
                       autoPause?: boolean;
                     }[];
+                    dimensions: string[];
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -3010,6 +3023,7 @@ export interface paths {
                       /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
                       autoPause?: boolean;
                     }[];
+                    dimensions: string[];
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -3340,6 +3354,8 @@ export interface paths {
           correction?: 'holm' | 'benjamini-hochberg' | 'none';
           /** @description Default: the current phase. */
           phase?: number;
+          /** @description Also analyse each slice value of this dimension (one of the phase’s analysis.dimensions): exploratory. */
+          dimension?: 'deviceType' | 'searchType' | 'language' | 'category';
         };
         header?: never;
         path: {
@@ -3480,6 +3496,90 @@ export interface paths {
                     reason: string | null;
                   }[];
                 }[];
+                /** @description With ?dimension=: the same analysis per slice value (exploratory, corrected across slices); null otherwise. */
+                slices: {
+                  dimension: string;
+                  /** @enum {boolean} */
+                  exploratory: true;
+                  note: string;
+                  /** @description Exposed units whose session has no attributed feedback yet (no slice value). */
+                  unitsWithoutValue: {
+                    [key: string]: number;
+                  };
+                  values: {
+                    /** @description The slice value; "(other)" merges the values beyond the top 20 by units; "(unset)" = the item did not say. */
+                    value: string;
+                    units: number;
+                    srm: {
+                      pValue: number | null;
+                      passed: boolean;
+                      note: string | null;
+                      observed: {
+                        [key: string]: number;
+                      };
+                    };
+                    metrics: {
+                      metric: string;
+                      direction: string;
+                      variants: {
+                        variantId: string;
+                        units: number;
+                        value: number | null;
+                      }[];
+                      comparisons: {
+                        variantId: string;
+                        controlVariantId: string;
+                        /** @enum {string} */
+                        scale: 'relative' | 'absolute';
+                        /** @description welch-t, normal, score (Miettinen–Nurminen, proportions of sessions) or confidence-sequence; null without a test. */
+                        test: string | null;
+                        /** @description The lift on `scale`: (B − A)/|A| or B − A. */
+                        estimate: number | null;
+                        /** @description Interval of `estimate` at alpha from the same procedure as pValue: excludes 0 exactly when pValue < alpha. */
+                        interval: number[] | null;
+                        /** @description Interval of `estimate` at the level α·p/p̃ that agrees with adjustedPValue: excludes 0 exactly when significant. */
+                        adjustedInterval: number[] | null;
+                        /** @description The other scale's point estimate, for context only: no interval, no verdict. */
+                        otherScale: {
+                          /** @enum {string} */
+                          scale: 'relative' | 'absolute';
+                          estimate: number | null;
+                          reason: string | null;
+                        };
+                        /** @description Point estimate B − A (whatever the scale). */
+                        absoluteLift: number | null;
+                        /** @description Point estimate (B − A)/|A| (whatever the scale). */
+                        relativeLift: number | null;
+                        /** @description Legacy: = interval when scale is absolute, else null. */
+                        ci: number[] | null;
+                        /** @description Legacy: = interval when scale is relative, else null. */
+                        relativeCi: number[] | null;
+                        /** @description Two-sided p-value of no difference on `scale`. */
+                        pValue: number | null;
+                        adjustedPValue: number | null;
+                        /** @description adjustedPValue < alpha */
+                        significant: boolean;
+                        /** @description significant and in the better direction */
+                        improved: boolean | null;
+                        /** @description Posterior probability of a better lift, on `scale`. */
+                        chanceToBeatControl: number | null;
+                        risk: {
+                          control: number;
+                          variant: number;
+                        } | null;
+                        cuped: {
+                          theta: number | null;
+                          varianceReduction: number | null;
+                          unitsWithCovariate: number;
+                        } | null;
+                        /** @description Power reached so far against a true relative effect of analysis.mde. */
+                        power: number | null;
+                        /** @description Why a field is null (EMPTY_ARM, TOO_FEW_UNITS, ZERO_DENOMINATOR, ZERO_VARIANCE, ZERO_CONTROL_MEAN, CONTROL_MEAN_NEAR_ZERO, INVALID_INPUT). */
+                        reason: string | null;
+                      }[];
+                    }[];
+                  }[];
+                } | null;
                 /** @description Cumulative by exposure date: each day, the metric over the units exposed up to the end of that day (UTC), and each treatment's lift on the read's scale with its interval (the method's, unadjusted, without CUPED). */
                 series: {
                   metric: string;

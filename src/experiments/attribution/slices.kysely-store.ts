@@ -1,0 +1,78 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../../storage/schema.js';
+import { SLICE_DIMENSIONS, type SliceDimension, type SliceSumDelta, type UnitSlices } from './attribution.js';
+
+/** The dimensions a phase keeps slice sums for: its configuration's analysis.dimensions (default deviceType, searchType). */
+export function phaseDimensions(configuration: string): SliceDimension[] {
+  const declared = (JSON.parse(configuration) as { analysis?: { dimensions?: unknown } }).analysis?.dimensions;
+  const list = Array.isArray(declared) ? declared : ['deviceType', 'searchType'];
+  return list.filter((d): d is SliceDimension => (SLICE_DIMENSIONS as readonly string[]).includes(d as string));
+}
+
+/** The stored slice values of these units (only units whose first item was attributed have any). */
+export async function unitSliceValues(
+  trx: Transaction<Database>,
+  experimentId: string,
+  phase: number,
+  unitIds: string[],
+): Promise<Map<string, Record<string, string>>> {
+  const out = new Map<string, Record<string, string>>();
+  if (unitIds.length === 0) return out;
+  const rows = await trx
+    .selectFrom('experiment_unit_slices')
+    .select(['unit_id', 'slice_values'])
+    .where('experiment_id', '=', experimentId)
+    .where('phase', '=', phase)
+    .where('unit_id', 'in', unitIds)
+    .execute();
+  for (const r of rows) out.set(r.unit_id, JSON.parse(r.slice_values) as Record<string, string>);
+  return out;
+}
+
+/** In the attribution transaction: each unit's slice values once, and the slice sums' additions. */
+export async function writeSlices(trx: Transaction<Database>, unitSlices: UnitSlices[], sliceSums: SliceSumDelta[]): Promise<void> {
+  for (let i = 0; i < unitSlices.length; i += 500) {
+    await trx
+      .insertInto('experiment_unit_slices')
+      .values(
+        unitSlices.slice(i, i + 500).map((u) => ({
+          experiment_id: u.experimentId,
+          phase: u.phase,
+          unit_id: u.unitId,
+          slice_values: JSON.stringify(u.values),
+        })),
+      )
+      .execute();
+  }
+  for (let i = 0; i < sliceSums.length; i += 100) {
+    await trx
+      .insertInto('experiment_slice_sums')
+      .values(
+        sliceSums.slice(i, i + 100).map((v) => ({
+          experiment_id: v.experimentId,
+          phase: v.phase,
+          dimension: v.dimension,
+          value: v.value,
+          variant_id: v.variantId,
+          metric: v.metric,
+          units: v.units,
+          sx: v.sx,
+          sy: v.sy,
+          sxx: v.sxx,
+          syy: v.syy,
+          sxy: v.sxy,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['experiment_id', 'phase', 'dimension', 'value', 'variant_id', 'metric']).doUpdateSet((eb) => ({
+          units: eb('experiment_slice_sums.units', '+', eb.ref('excluded.units')),
+          sx: eb('experiment_slice_sums.sx', '+', eb.ref('excluded.sx')),
+          sy: eb('experiment_slice_sums.sy', '+', eb.ref('excluded.sy')),
+          sxx: eb('experiment_slice_sums.sxx', '+', eb.ref('excluded.sxx')),
+          syy: eb('experiment_slice_sums.syy', '+', eb.ref('excluded.syy')),
+          sxy: eb('experiment_slice_sums.sxy', '+', eb.ref('excluded.sxy')),
+        })),
+      )
+      .execute();
+  }
+}

@@ -1,0 +1,39 @@
+import { startingValues, type MetricName } from '../../vocabulary/index.js';
+import type { SliceMetricSums } from './results.store.js';
+
+export interface SliceSumRow {
+  value: string;
+  variantId: string;
+  metric: MetricName;
+  units: number;
+  sx: number;
+  sy: number;
+  sxx: number;
+  syy: number;
+  sxy: number;
+}
+
+/**
+ * Stored slice rows → sums per slice value and variant. A row holds the changes its units brought
+ * from empty stats, so each metric starts from units × its starting values (Y = 1 per unit for a
+ * proportion of sessions), as the variant-day sums do.
+ */
+export function sliceRows(rows: readonly SliceSumRow[]): SliceMetricSums[] {
+  const out = new Map<string, SliceMetricSums>();
+  for (const r of rows) {
+    const key = `${r.value}\u0000${r.variantId}`;
+    let entry = out.get(key);
+    if (!entry) out.set(key, (entry = { value: r.value, variantId: r.variantId, units: r.units, sums: {} }));
+    const n = r.units;
+    const { x, y } = startingValues(r.metric);
+    entry.sums[r.metric] = {
+      n,
+      sumX: n * x + r.sx,
+      sumY: n * y + r.sy,
+      sumX2: n * x * x + r.sxx,
+      sumY2: n * y * y + r.syy,
+      sumXY: n * x * y + r.sxy,
+    };
+  }
+  return [...out.values()];
+}
