@@ -1,7 +1,17 @@
 import { expect, it } from 'vitest';
 import { assign, type AssignableExperiment } from '../../src/experiments/assignment/index.js';
 import { createRng } from '../../src/random/index.js';
-import { bayesianTest, compareArms, compareProportions, holm, sampleSize, srmCheck } from '../../src/stats/index.js';
+import {
+  armMoments,
+  bayesianTest,
+  compareArms,
+  compareProportions,
+  holm,
+  sampleSize,
+  srmCheck,
+  unitsStillNeeded,
+  type RatioSums,
+} from '../../src/stats/index.js';
 import { expectError, getJson, postJson, request } from '../support/http.js';
 import { useTestApp } from '../support/test-app.js';
 import { TestClock } from '../support/test-clock.js';
@@ -68,6 +78,11 @@ describeOnEveryDatabase('experiment results', (kind) => {
     sumY2: y.reduce((a, b) => a + b * b, 0),
     sumXY: x.reduce((a, b, i) => a + b * y[i]!, 0),
   });
+
+  const moments = (c: RatioSums, v: RatioSums) => {
+    const [a, b] = [armMoments(c), armMoments(v)];
+    return { nControl: a.n, nVariant: b.n, varianceControl: a.variance!, varianceVariant: b.variance! };
+  };
 
   it('conversion_rate: every exposed session counts once in the denominator, converted or silent', async () => {
     const id = await startExperiment({
@@ -176,7 +191,23 @@ describeOnEveryDatabase('experiment results', (kind) => {
     // The adjusted interval agrees with the adjusted p-value.
     expect(cmp.adjustedInterval[0] > 0 || cmp.adjustedInterval[1] < 0).toBe(cmp.significant);
     expect(cmp.chanceToBeatControl).toBeCloseTo(bayesianTest(c, v, { scale: 'relative' }).chanceToBeatControl!, 12);
-    expect(cmp.power).toBeGreaterThan(0);
+    // Power and units still needed, planned as analysed: relative scale, Holm over the 2 target metrics' family (1 treatment × 2 metrics).
+    const a = { n: c.n, mean: c.sumX / c.sumY };
+    const planned = unitsStillNeeded({
+      ...moments(c, v),
+      baselineMean: a.mean,
+      mde: 0.05,
+      alpha: 0.05,
+      correction: 'holm',
+      comparisons: 2,
+      method: 'fixed',
+      tuningParameter: 5000,
+      scale: 'relative',
+      varianceReduction: 0,
+      proportion: false,
+    });
+    expect(cmp.power).toBeCloseTo(planned.power!, 12);
+    expect(cmp.unitsStillNeeded.additionalUnits).toBe(planned.additionalUnits);
     const srm = srmCheck([c.n, v.n], [0.5, 0.5]);
     expect(data.srm.pValue).toBeCloseTo(srm.pValue!, 12);
     expect(data.srm.observed).toEqual({ control: c.n, treatment: v.n });
@@ -218,6 +249,37 @@ describeOnEveryDatabase('experiment results', (kind) => {
     expect(seq.adjustedPValue).toBe(seq.pValue);
     expect(seq.adjustedInterval).toEqual(seq.interval);
     expect(seq.interval[1] - seq.interval[0]).toBeGreaterThan(cmp.interval[1] - cmp.interval[0]);
+  });
+
+  it('analysis.priors: a per-metric prior on the read scale (converted with |control mean| on the other); 400 naming the field', async () => {
+    const prior = { mean: 0, stdDev: 0.02 };
+    const id = await startExperiment({
+      variants: [{ id: 'control' }, { id: 'treatment' }],
+      targetMetrics: ['ctr'],
+      analysis: { cuped: false, priors: { ctr: prior } },
+    });
+    const truth = await simulate(id, 120, { control: 0.2, treatment: 0.3 }, 5, 'prior');
+    const c = sumsOf(truth.control!.clicks, truth.control!.impressions);
+    const v = sumsOf(truth.treatment!.clicks, truth.treatment!.impressions);
+    const rel = (await getJson(t.app, `${BASE}/experiments/${id}/results`)).body.data.metrics[0].comparisons[0];
+    expect(rel.chanceToBeatControl).toBeCloseTo(bayesianTest(c, v, { scale: 'relative', prior }).chanceToBeatControl!, 12);
+    expect(rel.chanceToBeatControl).not.toBeCloseTo(bayesianTest(c, v, { scale: 'relative' }).chanceToBeatControl!, 6);
+    const abs = (await getJson(t.app, `${BASE}/experiments/${id}/results?scale=absolute`)).body.data.metrics[0].comparisons[0];
+    const a = c.sumX / c.sumY;
+    expect(abs.chanceToBeatControl).toBeCloseTo(
+      bayesianTest(c, v, { scale: 'absolute', prior: { mean: 0, stdDev: 0.02 * a } }).chanceToBeatControl!,
+      12,
+    );
+    const bad = await postJson(t.app, `${BASE}/experiments`, {
+      name: `prior-bad-${(n += 1)}`,
+      configuration: { variants: [{ id: 'a' }, { id: 'b' }], analysis: { priors: { ctr: { mean: 0, stdDev: 0 } } } },
+    });
+    expectError(bad, 400, 'VALIDATION_ERROR', '/configuration/analysis/priors/ctr/stdDev');
+    const unknown = await postJson(t.app, `${BASE}/experiments`, {
+      name: `prior-bad-${(n += 1)}`,
+      configuration: { variants: [{ id: 'a' }, { id: 'b' }], analysis: { priors: { revenue: { mean: 0, stdDev: 1 } } } },
+    });
+    expectError(unknown, 400, 'VALIDATION_ERROR', '/configuration/analysis/priors/revenue');
   });
 
   it('uses covariates sent with assign for CUPED and reports the variance reduction', async () => {
@@ -326,6 +388,30 @@ describeOnEveryDatabase('experiment results', (kind) => {
       days: expected.days,
       sources: { baseline: 'request' },
     });
+    // Planned for the correction the results will apply (issue 13's example): 3 variants at α = 0.01.
+    const issue = { metric: 'conversion_rate', baseline: 0.02, mde: 0.1, alpha: 0.01, variants: 3 };
+    const holmPlan = (await postJson(t.app, `${BASE}/power`, issue)).body.data;
+    expect(holmPlan).toMatchObject({
+      correction: 'holm',
+      method: 'fixed',
+      comparisons: 2,
+      plannedAlpha: 0.005,
+      sessionsPerVariant: 130_465,
+    });
+    expect(holmPlan.bound).toContain('Bonferroni bound');
+    expect((await postJson(t.app, `${BASE}/power`, { ...issue, correction: 'none' })).body.data.sessionsPerVariant).toBe(114_454);
+    const sequentialPlan = (await postJson(t.app, `${BASE}/power`, { ...issue, method: 'sequential' })).body.data;
+    const expectedSequential = sampleSize({
+      baselineMean: 0.02,
+      mde: 0.1,
+      alpha: 0.01,
+      power: 0.8,
+      variants: 3,
+      correction: 'holm',
+      method: 'sequential',
+    });
+    expect(sequentialPlan.sessionsPerVariant).toBe(expectedSequential.sessionsPerVariant);
+    expect(sequentialPlan.sessionsPerVariant).toBeGreaterThan(130_465);
     const derived = await postJson(t.app, `${BASE}/power`, { metric: 'ctr', mde: 0.1 });
     expect(derived.statusCode, JSON.stringify(derived.body)).toBe(200);
     expect(derived.body.data.sources).toMatchObject({

@@ -90,6 +90,20 @@ export const GuardrailInput = Type.Object(
   { additionalProperties: false },
 );
 
+export const PriorInput = Type.Object(
+  {
+    mean: Type.Number({ minimum: -1e12, maximum: 1e12 }),
+    stdDev: Type.Number({ exclusiveMinimum: 0, maximum: 1e12 }),
+    scale: Type.Optional(
+      StringEnum(['relative', 'absolute'] as const, {
+        description:
+          'The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const AnalysisInput = Type.Object(
   {
     scale: Type.Optional(
@@ -125,6 +139,12 @@ export const AnalysisInput = Type.Object(
       Type.Array(GuardrailInput, {
         maxItems: EXPERIMENT_LIMITS.maxTargetMetrics,
         description: 'Metrics the experiment must not harm: one-sided non-inferiority tests, reported apart from the target metrics.',
+      }),
+    ),
+    priors: Type.Optional(
+      Type.Object(Object.fromEntries(METRIC_NAMES.map((m) => [m, Type.Optional(PriorInput)])), {
+        additionalProperties: false,
+        description: 'Per-metric normal priors of the Bayesian view {mean, stdDev, scale}; metrics without one use bayesianPrior.',
       }),
     ),
     dimensions: Type.Optional(
@@ -241,6 +261,7 @@ export const ExperimentSnapshot = Type.Object({
       cuped: Type.Boolean(),
       guardrails: Type.Array(GuardrailInput),
       dimensions: Type.Array(Type.String()),
+      priors: Type.Optional(Type.Record(Type.String(), PriorInput)),
     }),
     type: Type.Optional(StringEnum(['ab', 'interleaving'] as const)),
     interleaving: Type.Optional(Type.Object({ method: Type.String(), depth: Type.Integer() })),

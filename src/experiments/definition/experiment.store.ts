@@ -71,6 +71,8 @@ export interface AnalysisSettings {
   guardrails: GuardrailSetting[];
   /** Slice dimensions attribution keeps sums for (…/results?dimension=); fixed for a phase when it starts. */
   dimensions: ('deviceType' | 'searchType' | 'language' | 'category')[];
+  /** Per-metric normal priors of the Bayesian view, on `scale` (default relative); others use bayesianPrior. */
+  priors?: Partial<Record<MetricName, { mean: number; stdDev: number; scale?: 'relative' | 'absolute' }>>;
 }
 
 export interface Conclusion {

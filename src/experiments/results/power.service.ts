@@ -10,6 +10,16 @@ import type { PlanningStore, ResultsStore } from './results.store.js';
 
 export const PLANNING_WINDOW_DAYS = 14;
 
+/** Which bound the plan is: what a reader needs to know about how conservative it is. */
+function planBound(correction: string, comparisons: number, method: string): string {
+  const family =
+    comparisons <= 1 || correction === 'none'
+      ? 'one comparison at α'
+      : `each of ${comparisons} comparisons (target metrics × treatments) at α/${comparisons}: the Bonferroni bound, exact for Bonferroni and for Holm's least favourable case (one true effect), conservative for Benjamini–Hochberg`;
+  const sequential = method === 'sequential' ? '; sequential: power at the last look with the confidence sequence’s width' : '';
+  return family + sequential;
+}
+
 /** Sample size and duration, from the request, from a running experiment, or from recent feedback. */
 export class PowerService {
   constructor(
@@ -29,6 +39,14 @@ export class PowerService {
     let variants = body.variants;
     let traffic = body.trafficAllocation;
     let daily = body.dailySessions;
+    // The analysis the plan is for: the request's, else the experiment's, else the service defaults.
+    let analysis = {
+      correction: body.correction,
+      method: body.method,
+      targetMetrics: body.targetMetrics,
+      tuning: undefined as number | undefined,
+      alpha: body.alpha,
+    };
 
     if (body.experimentId) {
       const e = await this.load(body.experimentId);
@@ -36,6 +54,14 @@ export class PowerService {
       const rows = await this.results.dailySums(e.id, e.phase, [metric]);
       observed = rows.filter((r) => r.variantId === control).reduce((acc, r) => addSums(acc, r.sums[metric] ?? ZERO_SUMS), ZERO_SUMS);
       variants ??= e.configuration.variants.length;
+      const a = e.configuration.analysis;
+      analysis = {
+        correction: analysis.correction ?? a.correction,
+        method: analysis.method ?? a.method,
+        targetMetrics: analysis.targetMetrics ?? e.configuration.targetMetrics.length,
+        tuning: a.sequentialTuning,
+        alpha: analysis.alpha ?? a.alpha,
+      };
       traffic ??= e.configuration.trafficAllocation;
       if (daily === undefined && rows.length > 0) {
         const units = rows.reduce((acc, r) => acc + (r.sums[metric]?.n ?? 0), 0);
@@ -76,11 +102,15 @@ export class PowerService {
       baselineMean: baseline,
       ...(stdDev !== undefined ? { stdDev } : {}),
       mde: body.mde,
-      alpha: body.alpha ?? 0.05,
+      alpha: analysis.alpha ?? 0.05,
       power: body.power ?? 0.8,
       variants: variants ?? 2,
       trafficAllocation: traffic ?? 1,
       ...(daily !== undefined ? { dailySessions: daily } : {}),
+      correction: analysis.correction ?? 'holm',
+      method: analysis.method ?? 'fixed',
+      targetMetrics: analysis.targetMetrics ?? 1,
+      ...(analysis.tuning !== undefined ? { tuningParameter: analysis.tuning } : {}),
     };
     const result = sampleSize(input);
     if (result.reason && result.sessionsPerVariant === null)
@@ -96,6 +126,11 @@ export class PowerService {
       variants: input.variants,
       trafficAllocation: input.trafficAllocation,
       dailySessions: daily ?? null,
+      correction: input.correction,
+      method: result.method,
+      comparisons: result.comparisons,
+      plannedAlpha: result.plannedAlpha,
+      bound: planBound(input.correction, result.comparisons, result.method),
       sessionsPerVariant: result.sessionsPerVariant,
       totalSessions: result.totalSessions,
       days: result.days,

@@ -7,7 +7,7 @@ import {
   correctComparisons,
   estimateCupedEffect,
   estimateEffect,
-  powerAchieved,
+  unitsStillNeeded,
   type CupedSums,
   type EffectEstimate,
   type FrequentistResult,
@@ -60,6 +60,7 @@ export interface ComparisonResult {
   risk: { control: number; variant: number } | null;
   cuped: { theta: number | null; varianceReduction: number | null; unitsWithCovariate: number } | null;
   power: number | null;
+  unitsStillNeeded: { additionalUnits: number; requiredControl: number; requiredVariant: number } | null;
   reason: string | null;
 }
 
@@ -79,15 +80,26 @@ export function isSessionProportion(metric: MetricName): boolean {
   return y.length === 1 && y[0]![0] === 'one' && y[0]![1] === 1;
 }
 
+/** A prior stated on one scale, moved to the other with the control mean: relative × |A| = absolute. */
+function onScale(prior: GaussianPrior & { scale?: Scale }, scale: Scale, controlMean: number | null): GaussianPrior | 'improper' {
+  const from = prior.scale ?? 'relative';
+  if (from === scale) return { mean: prior.mean, stdDev: prior.stdDev };
+  const a = Math.abs(controlMean ?? 0);
+  if (!(a > 0)) return 'improper';
+  const k = scale === 'absolute' ? a : 1 / a;
+  return { mean: prior.mean * k, stdDev: prior.stdDev * k };
+}
+
 /**
- * The proper prior on the chosen scale. `bayesianPrior: 'proper'` means N(0, 0.3²) on the relative
- * lift (GrowthBook's); on the absolute scale the same belief is N(0, (0.3·|control mean|)²).
+ * The prior of a metric on the read's scale: analysis.priors[metric] if given, else `bayesianPrior`
+ * ('proper' = N(0, 0.3²) on the relative lift, GrowthBook's). A prior stated on the other scale is
+ * converted with |control mean|.
  */
-function priorFor(settings: ReadSettings, effect: EffectEstimate): 'improper' | GaussianPrior {
+function priorFor(metric: MetricName, settings: ReadSettings, effect: EffectEstimate): 'improper' | GaussianPrior {
+  const own = settings.priors?.[metric];
+  if (own) return onScale(own, settings.scale, effect.controlMean);
   if (settings.bayesianPrior !== 'proper') return 'improper';
-  if (settings.scale === 'relative') return DEFAULT_PROPER_PRIOR;
-  const a = Math.abs(effect.controlMean ?? 0);
-  return a > 0 ? { mean: 0, stdDev: DEFAULT_PROPER_PRIOR.stdDev * a } : 'improper';
+  return onScale(DEFAULT_PROPER_PRIOR, settings.scale, effect.controlMean);
 }
 
 /**
@@ -125,6 +137,8 @@ export function compare(
   control: { id: string; sums: RatioSums; covariates?: CovariateSums },
   variant: { id: string; sums: RatioSums; covariates?: CovariateSums },
   settings: ReadSettings,
+  /** Comparisons in the correction's family (target metrics × treatments), for the planned power. */
+  family = 1,
 ): { result: ComparisonResult; test: FrequentistResult } {
   let effect: EffectEstimate = estimateEffect(control.sums, variant.sums);
   let cuped: ComparisonResult['cuped'] = null;
@@ -142,15 +156,16 @@ export function compare(
   const test = testEffect(metric, effect, cuped ? null : { control: control.sums, variant: variant.sums }, settings);
   const bayes = bayesianEffectTest(effect, {
     scale: settings.scale,
-    prior: priorFor(settings, effect),
+    prior: priorFor(metric, settings, effect),
     direction: direction(metric),
     alpha: settings.alpha,
   });
   const a = armMoments(control.sums);
   const b = armMoments(variant.sums);
-  const power =
+  // Planned as analysed: this read's scale, method, correction over the family, CUPED's reduction, score test for proportions.
+  const plan =
     a.mean !== null && a.variance !== null && b.variance !== null
-      ? powerAchieved({
+      ? unitsStillNeeded({
           nControl: a.n,
           nVariant: b.n,
           varianceControl: a.variance,
@@ -158,7 +173,14 @@ export function compare(
           baselineMean: a.mean,
           mde: settings.mde,
           alpha: settings.alpha,
-        }).power
+          correction: settings.correction,
+          comparisons: family,
+          method: settings.method,
+          tuningParameter: settings.sequentialTuning,
+          scale: settings.scale,
+          varianceReduction: cuped?.varianceReduction ?? 0,
+          proportion: isSessionProportion(metric) && cuped === null,
+        })
       : null;
   const result: ComparisonResult = {
     variantId: variant.id,
@@ -180,7 +202,11 @@ export function compare(
     chanceToBeatControl: bayes.chanceToBeatControl,
     risk: bayes.risk ? { control: bayes.risk.control, variant: bayes.risk.variant } : null,
     cuped,
-    power,
+    power: plan?.power ?? null,
+    unitsStillNeeded:
+      plan && plan.additionalUnits !== null
+        ? { additionalUnits: plan.additionalUnits, requiredControl: plan.requiredControl!, requiredVariant: plan.requiredVariant! }
+        : null,
     reason: test.reason ?? bayes.reason,
   };
   return { result, test };

@@ -63,7 +63,19 @@ export const Comparison = Type.Object({
     Type.Object({ theta: Nullable(Type.Number()), varianceReduction: Nullable(Type.Number()), unitsWithCovariate: Type.Integer() }),
     Type.Null(),
   ]),
-  power: Nullable(Type.Number({ description: 'Power reached so far against a true relative effect of analysis.mde.' })),
+  power: Nullable(
+    Type.Number({
+      description:
+        'Power reached so far against a true relative effect of analysis.mde, planned as analysed: this scale and method, the correction over target metrics × treatments (Bonferroni bound α/m), CUPED’s variance reduction.',
+    }),
+  ),
+  unitsStillNeeded: Type.Union(
+    [Type.Object({ additionalUnits: Type.Number(), requiredControl: Type.Number(), requiredVariant: Type.Number() }), Type.Null()],
+    {
+      description:
+        'Units this comparison still needs (both arms, current split) to reach 80 % power at analysis.mde, as `power` is planned.',
+    },
+  ),
   reason: Type.Union([Type.String(), Type.Null()], {
     description:
       'Why a field is null (EMPTY_ARM, TOO_FEW_UNITS, ZERO_DENOMINATOR, ZERO_VARIANCE, ZERO_CONTROL_MEAN, CONTROL_MEAN_NEAR_ZERO, INVALID_INPUT).',
@@ -283,7 +295,25 @@ export const PowerBody = Type.Object(
       Type.Number({ exclusiveMinimum: 0, description: 'Derived from the last 14 days of feedback when absent.' }),
     ),
     experimentId: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 64, description: 'Use this experiment’s observed control value and variance.' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description:
+          'Use this experiment’s observed control value and variance, and plan for its correction, method, alpha and target metrics.',
+      }),
+    ),
+    correction: Type.Optional(
+      StringEnum(['holm', 'benjamini-hochberg', 'bonferroni', 'none'] as const, {
+        description: 'The correction the results will apply; default the experiment’s, else holm.',
+      }),
+    ),
+    method: Type.Optional(StringEnum(['fixed', 'sequential'] as const, { description: 'Default the experiment’s, else fixed.' })),
+    targetMetrics: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 20,
+        description: 'Target metrics in the correction’s family; default the experiment’s, else 1.',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -301,6 +331,11 @@ export const PowerView = Type.Object({
   variants: Type.Integer(),
   trafficAllocation: Type.Number(),
   dailySessions: Nullable(Type.Number()),
+  correction: Type.String(),
+  method: Type.String(),
+  comparisons: Type.Integer({ description: 'Target metrics × treatment variants: the correction’s family.' }),
+  plannedAlpha: Type.Number({ description: 'The per-comparison level the plan uses (α/m).' }),
+  bound: Type.String({ description: 'Which bound the plan is.' }),
   sessionsPerVariant: Nullable(Type.Number()),
   totalSessions: Nullable(Type.Number()),
   days: Nullable(Type.Number()),

@@ -197,6 +197,7 @@ export class ResultsService {
             { id: control.id, sums: totals(metric, control.id), covariates: cov(metric, control.id) },
             { id: v.id, sums: totals(metric, v.id), covariates: cov(metric, v.id) },
             settings,
+            metrics.length * (variants.length - 1),
           );
           all.push({ metric, variantName: v.name, result, test });
           return result;

@@ -1446,6 +1446,17 @@ export interface paths {
                         autoPause?: boolean;
                       }[];
                       dimensions: string[];
+                      priors?: {
+                        [key: string]: {
+                          mean: number;
+                          stdDev: number;
+                          /**
+                           * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                           * @enum {string}
+                           */
+                          scale?: 'relative' | 'absolute';
+                        };
+                      };
                     };
                   };
                   /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -1604,6 +1615,90 @@ export interface paths {
                   /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
                   autoPause?: boolean;
                 }[];
+                /** @description Per-metric normal priors of the Bayesian view {mean, stdDev, scale}; metrics without one use bayesianPrior. */
+                priors?: {
+                  ctr?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  abandonment_rate?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  mrr?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  mean_rating?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  dwell_time?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  time_to_click?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  satisfied_click_rate?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  scroll_depth?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  conversion_rate?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                };
                 /** @description Slice dimensions whose sums attribution maintains (GET …/results?dimension=); a session’s value is the one on its first attributed feedback item. Default ["deviceType", "searchType"]; changes apply from the next phase. */
                 dimensions?: ('deviceType' | 'searchType' | 'language' | 'category')[];
               };
@@ -1694,6 +1789,17 @@ export interface paths {
                       autoPause?: boolean;
                     }[];
                     dimensions: string[];
+                    priors?: {
+                      [key: string]: {
+                        mean: number;
+                        stdDev: number;
+                        /**
+                         * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                         * @enum {string}
+                         */
+                        scale?: 'relative' | 'absolute';
+                      };
+                    };
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -1853,6 +1959,17 @@ export interface paths {
                       autoPause?: boolean;
                     }[];
                     dimensions: string[];
+                    priors?: {
+                      [key: string]: {
+                        mean: number;
+                        stdDev: number;
+                        /**
+                         * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                         * @enum {string}
+                         */
+                        scale?: 'relative' | 'absolute';
+                      };
+                    };
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -2003,6 +2120,90 @@ export interface paths {
                   /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
                   autoPause?: boolean;
                 }[];
+                /** @description Per-metric normal priors of the Bayesian view {mean, stdDev, scale}; metrics without one use bayesianPrior. */
+                priors?: {
+                  ctr?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  abandonment_rate?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  mrr?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  mean_rating?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  dwell_time?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  time_to_click?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  satisfied_click_rate?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  scroll_depth?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  conversion_rate?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                };
                 /** @description Slice dimensions whose sums attribution maintains (GET …/results?dimension=); a session’s value is the one on its first attributed feedback item. Default ["deviceType", "searchType"]; changes apply from the next phase. */
                 dimensions?: ('deviceType' | 'searchType' | 'language' | 'category')[];
               };
@@ -2095,6 +2296,17 @@ export interface paths {
                       autoPause?: boolean;
                     }[];
                     dimensions: string[];
+                    priors?: {
+                      [key: string]: {
+                        mean: number;
+                        stdDev: number;
+                        /**
+                         * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                         * @enum {string}
+                         */
+                        scale?: 'relative' | 'absolute';
+                      };
+                    };
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -2252,6 +2464,17 @@ export interface paths {
                       autoPause?: boolean;
                     }[];
                     dimensions: string[];
+                    priors?: {
+                      [key: string]: {
+                        mean: number;
+                        stdDev: number;
+                        /**
+                         * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                         * @enum {string}
+                         */
+                        scale?: 'relative' | 'absolute';
+                      };
+                    };
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -2404,6 +2627,17 @@ export interface paths {
                       autoPause?: boolean;
                     }[];
                     dimensions: string[];
+                    priors?: {
+                      [key: string]: {
+                        mean: number;
+                        stdDev: number;
+                        /**
+                         * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                         * @enum {string}
+                         */
+                        scale?: 'relative' | 'absolute';
+                      };
+                    };
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -2556,6 +2790,17 @@ export interface paths {
                       autoPause?: boolean;
                     }[];
                     dimensions: string[];
+                    priors?: {
+                      [key: string]: {
+                        mean: number;
+                        stdDev: number;
+                        /**
+                         * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                         * @enum {string}
+                         */
+                        scale?: 'relative' | 'absolute';
+                      };
+                    };
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -2708,6 +2953,17 @@ export interface paths {
                       autoPause?: boolean;
                     }[];
                     dimensions: string[];
+                    priors?: {
+                      [key: string]: {
+                        mean: number;
+                        stdDev: number;
+                        /**
+                         * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                         * @enum {string}
+                         */
+                        scale?: 'relative' | 'absolute';
+                      };
+                    };
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -2860,6 +3116,17 @@ export interface paths {
                       autoPause?: boolean;
                     }[];
                     dimensions: string[];
+                    priors?: {
+                      [key: string]: {
+                        mean: number;
+                        stdDev: number;
+                        /**
+                         * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                         * @enum {string}
+                         */
+                        scale?: 'relative' | 'absolute';
+                      };
+                    };
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -3024,6 +3291,17 @@ export interface paths {
                       autoPause?: boolean;
                     }[];
                     dimensions: string[];
+                    priors?: {
+                      [key: string]: {
+                        mean: number;
+                        stdDev: number;
+                        /**
+                         * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                         * @enum {string}
+                         */
+                        scale?: 'relative' | 'absolute';
+                      };
+                    };
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -3459,8 +3737,14 @@ export interface paths {
                       varianceReduction: number | null;
                       unitsWithCovariate: number;
                     } | null;
-                    /** @description Power reached so far against a true relative effect of analysis.mde. */
+                    /** @description Power reached so far against a true relative effect of analysis.mde, planned as analysed: this scale and method, the correction over target metrics × treatments (Bonferroni bound α/m), CUPED’s variance reduction. */
                     power: number | null;
+                    /** @description Units this comparison still needs (both arms, current split) to reach 80 % power at analysis.mde, as `power` is planned. */
+                    unitsStillNeeded: {
+                      additionalUnits: number;
+                      requiredControl: number;
+                      requiredVariant: number;
+                    } | null;
                     /** @description Why a field is null (EMPTY_ARM, TOO_FEW_UNITS, ZERO_DENOMINATOR, ZERO_VARIANCE, ZERO_CONTROL_MEAN, CONTROL_MEAN_NEAR_ZERO, INVALID_INPUT). */
                     reason: string | null;
                   }[];
@@ -3572,8 +3856,14 @@ export interface paths {
                           varianceReduction: number | null;
                           unitsWithCovariate: number;
                         } | null;
-                        /** @description Power reached so far against a true relative effect of analysis.mde. */
+                        /** @description Power reached so far against a true relative effect of analysis.mde, planned as analysed: this scale and method, the correction over target metrics × treatments (Bonferroni bound α/m), CUPED’s variance reduction. */
                         power: number | null;
+                        /** @description Units this comparison still needs (both arms, current split) to reach 80 % power at analysis.mde, as `power` is planned. */
+                        unitsStillNeeded: {
+                          additionalUnits: number;
+                          requiredControl: number;
+                          requiredVariant: number;
+                        } | null;
                         /** @description Why a field is null (EMPTY_ARM, TOO_FEW_UNITS, ZERO_DENOMINATOR, ZERO_VARIANCE, ZERO_CONTROL_MEAN, CONTROL_MEAN_NEAR_ZERO, INVALID_INPUT). */
                         reason: string | null;
                       }[];
@@ -3663,8 +3953,20 @@ export interface paths {
             trafficAllocation?: number;
             /** @description Derived from the last 14 days of feedback when absent. */
             dailySessions?: number;
-            /** @description Use this experiment’s observed control value and variance. */
+            /** @description Use this experiment’s observed control value and variance, and plan for its correction, method, alpha and target metrics. */
             experimentId?: string;
+            /**
+             * @description The correction the results will apply; default the experiment’s, else holm.
+             * @enum {string}
+             */
+            correction?: 'holm' | 'benjamini-hochberg' | 'bonferroni' | 'none';
+            /**
+             * @description Default the experiment’s, else fixed.
+             * @enum {string}
+             */
+            method?: 'fixed' | 'sequential';
+            /** @description Target metrics in the correction’s family; default the experiment’s, else 1. */
+            targetMetrics?: number;
           };
         };
       };
@@ -3689,6 +3991,14 @@ export interface paths {
                 variants: number;
                 trafficAllocation: number;
                 dailySessions: number | null;
+                correction: string;
+                method: string;
+                /** @description Target metrics × treatment variants: the correction’s family. */
+                comparisons: number;
+                /** @description The per-comparison level the plan uses (α/m). */
+                plannedAlpha: number;
+                /** @description Which bound the plan is. */
+                bound: string;
                 sessionsPerVariant: number | null;
                 totalSessions: number | null;
                 days: number | null;
