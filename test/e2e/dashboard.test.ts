@@ -154,6 +154,32 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', { timeout: 90_000 }, () 
     }
   });
 
+  it('the scale toggle re-reads every number on the other scale, and the slice selector shows exploratory slices', async () => {
+    const id = seeded.running.experimentId;
+    const absolute = (await server.api('GET', `${EXP}/${id}/results?scale=absolute`)).body.data;
+    const w = await open();
+    try {
+      await w.page.goto(`/experiments/${id}`);
+      await w.page.getByTestId('scale-toggle').selectOption('absolute');
+      await expect.poll(() => w.page.getByTestId('results-scale').textContent()).toContain('absolute scale');
+      const metric = absolute.metrics[0];
+      const c = metric.comparisons[0];
+      const row = w.page.getByTestId(`row-${metric.metric}-${c.variantId}`);
+      await expect.poll(() => row.locator('[data-field=estimate]').textContent()).toBe(scaled('absolute', c.estimate, true));
+      expect(await row.locator('[data-field=interval]').textContent()).toBe(interval(c.interval, (x) => scaled('absolute', x)));
+      expect(await row.locator('[data-field=pValue]').textContent()).toBe(pValue(c.pValue));
+      expect(await row.locator('[data-field=otherScale]').textContent()).toBe(
+        `relative: ${scaled('relative', c.otherScale.estimate, true)}`,
+      );
+      await w.page.getByTestId('slice-selector').selectOption('deviceType');
+      await w.page.getByTestId('slices-table').waitFor({ state: 'visible', timeout: 20_000 });
+      expect(await w.page.getByTestId('slices-table').locator('caption').textContent()).toContain('exploratory');
+      expect(w.problems).toEqual([]);
+    } finally {
+      await w.close();
+    }
+  });
+
   it('the train button queues a run and the page shows the new version when it is done', async () => {
     const w = await open();
     try {

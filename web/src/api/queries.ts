@@ -45,12 +45,19 @@ export function useExperiment(experimentId: string) {
   });
 }
 
-export function useResults(experimentId: string, live: boolean, enabled = true) {
+/** How the results page reads: the scale of every verdict and an optional slice dimension. */
+export interface ResultsRead {
+  scale?: 'relative' | 'absolute';
+  dimension?: 'deviceType' | 'searchType' | 'language' | 'category';
+}
+
+export function useResults(experimentId: string, live: boolean, enabled = true, read: ResultsRead = {}) {
   return useQuery({
     enabled,
-    queryKey: ['results', experimentId],
+    queryKey: ['results', experimentId, read],
+    placeholderData: keepPreviousData,
     queryFn: () =>
-      unwrap(api.GET('/api/nous/ab-testing/experiments/{experimentId}/results', { params: { path: { experimentId }, query: {} } })),
+      unwrap(api.GET('/api/nous/ab-testing/experiments/{experimentId}/results', { params: { path: { experimentId }, query: read } })),
     refetchInterval: live ? LIVE_REFRESH_MS : false,
   });
 }

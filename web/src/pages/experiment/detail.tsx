@@ -1,5 +1,6 @@
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { useExperiment, useResults } from '../../api/queries';
+import { useExperiment, useResults, type ResultsRead } from '../../api/queries';
 import { StatusBadge } from '../../components/badges';
 import { ErrorState, Loading } from '../../components/states';
 import { useTitle } from '../../components/title';
@@ -14,7 +15,8 @@ export function ExperimentDetailPage() {
   const experiment = useExperiment(experimentId);
   const live = experiment.data?.status === 'running' || experiment.data?.status === 'paused';
   const started = experiment.data !== undefined && experiment.data.status !== 'created' && experiment.data.status !== 'scheduled';
-  const results = useResults(experimentId, live, started);
+  const [read, setRead] = useState<ResultsRead>({});
+  const results = useResults(experimentId, live, started, read);
   useTitle(experiment.data?.name ?? 'Experiment');
   if (experiment.isPending) return <Loading what="the experiment" />;
   if (experiment.error) {
@@ -51,7 +53,7 @@ export function ExperimentDetailPage() {
         ) : results.data?.interleaving ? (
           <InterleavingSection experiment={e} results={results.data} />
         ) : results.data ? (
-          <ResultsSection experiment={e} results={results.data} />
+          <ResultsSection experiment={e} results={results.data} read={read} onRead={setRead} />
         ) : (
           <Loading what="results" />
         )

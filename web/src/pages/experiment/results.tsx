@@ -1,5 +1,7 @@
 import { useQueries } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import type { ResultsRead } from '../../api/queries';
+import { GuardrailsTable, ReadControls, SlicesTable } from './results-views';
 import type { Comparison, Experiment, MetricResult, Results } from '../../api/types';
 import { Verdict } from '../../components/badges';
 import { ErrorState } from '../../components/states';
@@ -128,7 +130,17 @@ function liftPoints(results: Results, metric: string, names: Map<string, string>
     }));
 }
 
-export function ResultsSection({ experiment, results }: { experiment: Experiment; results: Results }) {
+export function ResultsSection({
+  experiment,
+  results,
+  read = {},
+  onRead = () => undefined,
+}: {
+  experiment: Experiment;
+  results: Results;
+  read?: ResultsRead;
+  onRead?: (r: ResultsRead) => void;
+}) {
   const names = new Map(experiment.variants.map((v) => [v.id, v.name]));
   const units = results.metrics[0]?.variants.reduce((s, v) => s + v.units, 0) ?? 0;
   const rows = forestRows(results, names);
@@ -147,6 +159,7 @@ export function ResultsSection({ experiment, results }: { experiment: Experiment
         , α = {results.alpha}, {results.correction} correction · phase {results.phase} · computed {dateTime(results.computedAt)}
         {results.dataFreshAsOf && <>, feedback up to {dateTime(results.dataFreshAsOf)}</>}
       </p>
+      <ReadControls experiment={experiment} read={read} onRead={onRead} />
       <SrmBanner results={results} />
       <p className="headline" data-testid="summary">
         {results.summary}
@@ -161,6 +174,8 @@ export function ResultsSection({ experiment, results }: { experiment: Experiment
           {results.metrics.map((m) => (
             <MetricTable key={m.metric} metric={m} names={names} scale={results.scale} />
           ))}
+          <GuardrailsTable results={results} names={names} />
+          {results.slices && <SlicesTable slices={results.slices} scale={results.scale} names={names} />}
           {rows.length > 0 && (
             <figure className="figure">
               <figcaption>
@@ -207,13 +222,17 @@ function PowerTable({ experiment, results }: { experiment: Experiment; results: 
   return (
     <div className="table-wrap">
       <table className="table" data-testid="power-table">
-        <caption>Power against a true relative effect of {percent(mde, 1)} (the experiment's MDE)</caption>
+        <caption>
+          Power against a true relative effect of {percent(mde, 1)} (the experiment's MDE), planned for the analysis the results apply
+          {plans[0]?.data?.bound ? ` (${plans[0].data.bound})` : ''}
+        </caption>
         <thead>
           <tr>
             <th scope="col">Metric</th>
             <th scope="col">Power reached</th>
             <th scope="col">Sessions needed per variant</th>
             <th scope="col">Smallest arm so far</th>
+            <th scope="col">Units still needed (as analysed)</th>
             {live && <th scope="col">Estimated time to go</th>}
           </tr>
         </thead>
@@ -237,6 +256,9 @@ function PowerTable({ experiment, results }: { experiment: Experiment; results: 
                   {plan?.error ? <span className="muted small">{(plan.error as Error).message}</span> : integer(needed)}
                 </td>
                 <td>{integer(smallest)}</td>
+                <td data-field="unitsStillNeeded">
+                  {m.comparisons.map((c) => integer(c.unitsStillNeeded?.additionalUnits ?? null)).join(', ') || '—'}
+                </td>
                 {live && <td data-field="daysToGo">{toGo === null ? '—' : toGo === 0 ? 'reached' : days(toGo)}</td>}
               </tr>
             );
