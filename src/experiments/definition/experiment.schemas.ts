@@ -104,6 +104,20 @@ export const PriorInput = Type.Object(
   { additionalProperties: false },
 );
 
+export const CapInput = Type.Union(
+  [
+    Type.Object(
+      { type: Type.Literal('percentile'), value: Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1, description: 'e.g. 0.99' }) },
+      { additionalProperties: false },
+    ),
+    Type.Object(
+      { type: Type.Literal('absolute'), value: Type.Number({ exclusiveMinimum: 0, maximum: 1e12 }) },
+      { additionalProperties: false },
+    ),
+  ],
+  { description: 'Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms.' },
+);
+
 export const AnalysisInput = Type.Object(
   {
     scale: Type.Optional(
@@ -145,6 +159,12 @@ export const AnalysisInput = Type.Object(
       Type.Object(Object.fromEntries(METRIC_NAMES.map((m) => [m, Type.Optional(PriorInput)])), {
         additionalProperties: false,
         description: 'Per-metric normal priors of the Bayesian view {mean, stdDev, scale}; metrics without one use bayesianPrior.',
+      }),
+    ),
+    capping: Type.Optional(
+      Type.Object(Object.fromEntries(METRIC_NAMES.map((m) => [m, Type.Optional(CapInput)])), {
+        additionalProperties: false,
+        description: 'Per-metric capping {metric: {type: "percentile", value} | {type: "absolute", value}}; ?capping=off reads uncapped.',
       }),
     ),
     dimensions: Type.Optional(
@@ -262,6 +282,7 @@ export const ExperimentSnapshot = Type.Object({
       guardrails: Type.Array(GuardrailInput),
       dimensions: Type.Array(Type.String()),
       priors: Type.Optional(Type.Record(Type.String(), PriorInput)),
+      capping: Type.Optional(Type.Record(Type.String(), CapInput)),
     }),
     type: Type.Optional(StringEnum(['ab', 'interleaving'] as const)),
     interleaving: Type.Optional(Type.Object({ method: Type.String(), depth: Type.Integer() })),

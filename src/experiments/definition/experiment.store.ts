@@ -73,6 +73,8 @@ export interface AnalysisSettings {
   dimensions: ('deviceType' | 'searchType' | 'language' | 'category')[];
   /** Per-metric normal priors of the Bayesian view, on `scale` (default relative); others use bayesianPrior. */
   priors?: Partial<Record<MetricName, { mean: number; stdDev: number; scale?: 'relative' | 'absolute' }>>;
+  /** Per-metric caps of the per-unit numerator (pooled percentile or absolute); ?capping=off reads uncapped. */
+  capping?: Partial<Record<MetricName, { type: 'percentile'; value: number } | { type: 'absolute'; value: number }>>;
 }
 
 export interface Conclusion {

@@ -7,6 +7,14 @@ import type { CovariateSums, DailyMetricSums, ResultsStore, SliceMetricSums } fr
 export class FakeResultsStore implements ResultsStore {
   constructor(readonly data = new FakeExperimentData()) {}
 
+  async unitValues(experimentId: string, phase: number, metric: MetricName): Promise<{ variantId: string; x: number; y: number }[]> {
+    const { x: xTerms, y: yTerms } = metricDefinition(metric);
+    return [...this.data.units.values()]
+      .filter(({ exposure: e }) => e.experimentId === experimentId && e.phase === phase)
+      .sort((a, b) => (a.exposure.unitId < b.exposure.unitId ? -1 : 1))
+      .map(({ exposure: e, stats }) => ({ variantId: e.variantId, x: linearValue(stats, xTerms), y: linearValue(stats, yTerms) }));
+  }
+
   async sliceSums(experimentId: string, phase: number, dimension: string, metrics: readonly MetricName[]): Promise<SliceMetricSums[]> {
     const rows = [...this.data.sliceSums.values()].filter(
       (r) => r.experimentId === experimentId && r.phase === phase && r.dimension === dimension && metrics.includes(r.metric),

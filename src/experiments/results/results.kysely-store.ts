@@ -18,6 +18,18 @@ const num = (v: unknown) => Number(v ?? 0);
 export class KyselyResultsStore implements ResultsStore {
   constructor(private readonly db: Kysely<Database>) {}
 
+  async unitValues(experimentId: string, phase: number, metric: MetricName): Promise<{ variantId: string; x: number; y: number }[]> {
+    const { x: xTerms, y: yTerms } = metricDefinition(metric);
+    const rows = await this.db
+      .selectFrom('experiment_units as u')
+      .select([sql<string>`u.variant_id`.as('variant_id'), linear(xTerms).as('x'), linear(yTerms).as('y')])
+      .where('u.experiment_id', '=', experimentId)
+      .where('u.phase', '=', phase)
+      .orderBy('u.unit_id')
+      .execute();
+    return rows.map((r) => ({ variantId: r.variant_id, x: num(r.x), y: num(r.y) }));
+  }
+
   /** O(slice values × variants × metrics) rows; each slice starts from its units' starting values, like dailySums. */
   async sliceSums(experimentId: string, phase: number, dimension: string, metrics: readonly MetricName[]): Promise<SliceMetricSums[]> {
     const rows = await this.db

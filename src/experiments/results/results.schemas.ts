@@ -12,6 +12,9 @@ export const ResultsQuery = Type.Object(
     alpha: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 0.5 })),
     correction: Type.Optional(StringEnum(['holm', 'benjamini-hochberg', 'none'] as const)),
     phase: Type.Optional(Type.Integer({ minimum: 0, description: 'Default: the current phase.' })),
+    capping: Type.Optional(
+      StringEnum(['on', 'off'] as const, { description: 'off: the uncapped result of metrics with analysis.capping. Default on.' }),
+    ),
     dimension: Type.Optional(
       StringEnum(['deviceType', 'searchType', 'language', 'category'] as const, {
         description: 'Also analyse each slice value of this dimension (one of the phase’s analysis.dimensions): exploratory.',
@@ -95,6 +98,22 @@ export const MetricResult = Type.Object({
     }),
   ),
   comparisons: Type.Array(Comparison),
+  capping: Type.Union(
+    [
+      Type.Object({
+        type: Type.String(),
+        value: Type.Number(),
+        cap: Nullable(Type.Number({ description: 'The cap on the per-unit value, from the pooled per-unit values of all arms.' })),
+        cappedUnits: Type.Record(Type.String(), Type.Integer()),
+        reason: Type.Union([Type.String(), Type.Null()]),
+      }),
+      Type.Null(),
+    ],
+    {
+      description:
+        'analysis.capping of this metric as applied (variants and comparisons are capped; ?capping=off for uncapped); null if none.',
+    },
+  ),
 });
 
 const NullNumber = Type.Union([Type.Number(), Type.Null()]);

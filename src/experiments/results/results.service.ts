@@ -8,6 +8,7 @@ import type { ExposureStore } from '../exposure/exposure.store.js';
 import { METRIC_CATALOGUE, type MetricName } from '../../vocabulary/index.js';
 import { addSums, applyCorrection, compare, ZERO_SUMS, type Analysed, type ReadSettings } from './results-analysis.js';
 import { evaluateGuardrails, type GuardrailView } from './results-guardrails.js';
+import { capMetrics, type CappedMetric } from './results-capping.js';
 import { analyseSlices, type SlicesView } from './results-slices.js';
 import { summarise } from './results-summary.js';
 import type { ResultsQuery, ResultsView } from './results.schemas.js';
@@ -176,16 +177,31 @@ export class ResultsService {
     const daily = await this.store.dailySums(e.id, phase, [...new Set([...metrics, ...guarded])]);
     const srm = await this.srm(e, phase);
 
-    const totals = (metric: MetricName, variantId: string, upToDay = Infinity): RatioSums =>
+    const uncapped = (metric: MetricName, variantId: string, upToDay = Infinity): RatioSums =>
       daily
         .filter((d) => d.variantId === variantId && d.day <= upToDay)
         .reduce((acc, d) => addSums(acc, d.sums[metric] ?? ZERO_SUMS), ZERO_SUMS);
+    // Capping applies to the whole-phase totals (the per-day series stays uncapped); ?capping=off reads uncapped.
+    const capped =
+      query.capping === 'off'
+        ? new Map<MetricName, CappedMetric>()
+        : await capMetrics(
+            this.store,
+            e.id,
+            phase,
+            [...new Set([...metrics, ...guarded])],
+            variants.map((v) => v.id),
+            settings.capping,
+          );
+    const totals = (metric: MetricName, variantId: string): RatioSums =>
+      capped.get(metric)?.sums?.get(variantId) ?? uncapped(metric, variantId);
     const covariates = new Map<MetricName, CovariateSums[]>();
     if (settings.cuped) {
       const covered = new Set(await this.store.metricsWithCovariates(e.id, phase));
       for (const m of metrics) if (covered.has(m)) covariates.set(m, await this.store.covariateSums(e.id, phase, m));
     }
-    const cov = (m: MetricName, id: string) => covariates.get(m)?.find((c) => c.variantId === id);
+    // CUPED's covariate sums are over uncapped values: a capped metric is analysed without CUPED.
+    const cov = (m: MetricName, id: string) => (capped.get(m)?.sums ? undefined : covariates.get(m)?.find((c) => c.variantId === id));
 
     const all: Analysed[] = [];
     const metricResults = metrics.map((metric) => {
@@ -210,6 +226,7 @@ export class ResultsService {
           return { variantId: v.id, units: s.n, numerator: s.sumX, denominator: s.sumY, value: s.sumY > 0 ? s.sumX / s.sumY : null };
         }),
         comparisons,
+        capping: capped.get(metric)?.view ?? null,
       };
     });
     applyCorrection(all, settings);
@@ -226,11 +243,11 @@ export class ResultsService {
       metric,
       points: days.flatMap((day) =>
         variants.map((v) => {
-          const s = totals(metric, v.id, day);
+          const s = uncapped(metric, v.id, day);
           const lift =
             v.id === control.id
               ? null
-              : compare(metric, { id: control.id, sums: totals(metric, control.id, day) }, { id: v.id, sums: s }, settings).result;
+              : compare(metric, { id: control.id, sums: uncapped(metric, control.id, day) }, { id: v.id, sums: s }, settings).result;
           return {
             date: new Date(day * DAY_MS).toISOString().slice(0, 10),
             variantId: v.id,

@@ -40,6 +40,8 @@ export interface SliceMetricSums {
 
 /** The read model of results: aggregates over per-unit sums, O(units), never raw events. */
 export interface ResultsStore {
+  /** Each exposed unit's X and Y of a metric (for capping, which needs the pooled per-unit values: O(units)). */
+  unitValues(experimentId: string, phase: number, metric: MetricName): Promise<{ variantId: string; x: number; y: number }[]>;
   /** Per slice value of `dimension` and variant, each metric's sums (maintained by attribution). */
   sliceSums(experimentId: string, phase: number, dimension: string, metrics: readonly MetricName[]): Promise<SliceMetricSums[]>;
   /** Per variant and exposure day, each metric's sums over the units exposed that day. */

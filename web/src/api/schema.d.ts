@@ -1457,6 +1457,20 @@ export interface paths {
                           scale?: 'relative' | 'absolute';
                         };
                       };
+                      capping?: {
+                        [key: string]:
+                          | {
+                              /** @enum {string} */
+                              type: 'percentile';
+                              /** @description e.g. 0.99 */
+                              value: number;
+                            }
+                          | {
+                              /** @enum {string} */
+                              type: 'absolute';
+                              value: number;
+                            };
+                      };
                     };
                   };
                   /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -1699,6 +1713,126 @@ export interface paths {
                     scale?: 'relative' | 'absolute';
                   };
                 };
+                /** @description Per-metric capping {metric: {type: "percentile", value} | {type: "absolute", value}}; ?capping=off reads uncapped. */
+                capping?: {
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  ctr?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  abandonment_rate?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  mrr?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  mean_rating?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  dwell_time?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  time_to_click?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  satisfied_click_rate?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  scroll_depth?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  conversion_rate?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                };
                 /** @description Slice dimensions whose sums attribution maintains (GET …/results?dimension=); a session’s value is the one on its first attributed feedback item. Default ["deviceType", "searchType"]; changes apply from the next phase. */
                 dimensions?: ('deviceType' | 'searchType' | 'language' | 'category')[];
               };
@@ -1799,6 +1933,20 @@ export interface paths {
                          */
                         scale?: 'relative' | 'absolute';
                       };
+                    };
+                    capping?: {
+                      [key: string]:
+                        | {
+                            /** @enum {string} */
+                            type: 'percentile';
+                            /** @description e.g. 0.99 */
+                            value: number;
+                          }
+                        | {
+                            /** @enum {string} */
+                            type: 'absolute';
+                            value: number;
+                          };
                     };
                   };
                 };
@@ -1969,6 +2117,20 @@ export interface paths {
                          */
                         scale?: 'relative' | 'absolute';
                       };
+                    };
+                    capping?: {
+                      [key: string]:
+                        | {
+                            /** @enum {string} */
+                            type: 'percentile';
+                            /** @description e.g. 0.99 */
+                            value: number;
+                          }
+                        | {
+                            /** @enum {string} */
+                            type: 'absolute';
+                            value: number;
+                          };
                     };
                   };
                 };
@@ -2204,6 +2366,126 @@ export interface paths {
                     scale?: 'relative' | 'absolute';
                   };
                 };
+                /** @description Per-metric capping {metric: {type: "percentile", value} | {type: "absolute", value}}; ?capping=off reads uncapped. */
+                capping?: {
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  ctr?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  abandonment_rate?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  mrr?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  mean_rating?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  dwell_time?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  time_to_click?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  satisfied_click_rate?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  scroll_depth?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  conversion_rate?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                };
                 /** @description Slice dimensions whose sums attribution maintains (GET …/results?dimension=); a session’s value is the one on its first attributed feedback item. Default ["deviceType", "searchType"]; changes apply from the next phase. */
                 dimensions?: ('deviceType' | 'searchType' | 'language' | 'category')[];
               };
@@ -2306,6 +2588,20 @@ export interface paths {
                          */
                         scale?: 'relative' | 'absolute';
                       };
+                    };
+                    capping?: {
+                      [key: string]:
+                        | {
+                            /** @enum {string} */
+                            type: 'percentile';
+                            /** @description e.g. 0.99 */
+                            value: number;
+                          }
+                        | {
+                            /** @enum {string} */
+                            type: 'absolute';
+                            value: number;
+                          };
                     };
                   };
                 };
@@ -2475,6 +2771,20 @@ export interface paths {
                         scale?: 'relative' | 'absolute';
                       };
                     };
+                    capping?: {
+                      [key: string]:
+                        | {
+                            /** @enum {string} */
+                            type: 'percentile';
+                            /** @description e.g. 0.99 */
+                            value: number;
+                          }
+                        | {
+                            /** @enum {string} */
+                            type: 'absolute';
+                            value: number;
+                          };
+                    };
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -2637,6 +2947,20 @@ export interface paths {
                          */
                         scale?: 'relative' | 'absolute';
                       };
+                    };
+                    capping?: {
+                      [key: string]:
+                        | {
+                            /** @enum {string} */
+                            type: 'percentile';
+                            /** @description e.g. 0.99 */
+                            value: number;
+                          }
+                        | {
+                            /** @enum {string} */
+                            type: 'absolute';
+                            value: number;
+                          };
                     };
                   };
                 };
@@ -2801,6 +3125,20 @@ export interface paths {
                         scale?: 'relative' | 'absolute';
                       };
                     };
+                    capping?: {
+                      [key: string]:
+                        | {
+                            /** @enum {string} */
+                            type: 'percentile';
+                            /** @description e.g. 0.99 */
+                            value: number;
+                          }
+                        | {
+                            /** @enum {string} */
+                            type: 'absolute';
+                            value: number;
+                          };
+                    };
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -2964,6 +3302,20 @@ export interface paths {
                         scale?: 'relative' | 'absolute';
                       };
                     };
+                    capping?: {
+                      [key: string]:
+                        | {
+                            /** @enum {string} */
+                            type: 'percentile';
+                            /** @description e.g. 0.99 */
+                            value: number;
+                          }
+                        | {
+                            /** @enum {string} */
+                            type: 'absolute';
+                            value: number;
+                          };
+                    };
                   };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
@@ -3126,6 +3478,20 @@ export interface paths {
                          */
                         scale?: 'relative' | 'absolute';
                       };
+                    };
+                    capping?: {
+                      [key: string]:
+                        | {
+                            /** @enum {string} */
+                            type: 'percentile';
+                            /** @description e.g. 0.99 */
+                            value: number;
+                          }
+                        | {
+                            /** @enum {string} */
+                            type: 'absolute';
+                            value: number;
+                          };
                     };
                   };
                 };
@@ -3301,6 +3667,20 @@ export interface paths {
                          */
                         scale?: 'relative' | 'absolute';
                       };
+                    };
+                    capping?: {
+                      [key: string]:
+                        | {
+                            /** @enum {string} */
+                            type: 'percentile';
+                            /** @description e.g. 0.99 */
+                            value: number;
+                          }
+                        | {
+                            /** @enum {string} */
+                            type: 'absolute';
+                            value: number;
+                          };
                     };
                   };
                 };
@@ -3632,6 +4012,8 @@ export interface paths {
           correction?: 'holm' | 'benjamini-hochberg' | 'none';
           /** @description Default: the current phase. */
           phase?: number;
+          /** @description off: the uncapped result of metrics with analysis.capping. Default on. */
+          capping?: 'on' | 'off';
           /** @description Also analyse each slice value of this dimension (one of the phase’s analysis.dimensions): exploratory. */
           dimension?: 'deviceType' | 'searchType' | 'language' | 'category';
         };
@@ -3748,6 +4130,17 @@ export interface paths {
                     /** @description Why a field is null (EMPTY_ARM, TOO_FEW_UNITS, ZERO_DENOMINATOR, ZERO_VARIANCE, ZERO_CONTROL_MEAN, CONTROL_MEAN_NEAR_ZERO, INVALID_INPUT). */
                     reason: string | null;
                   }[];
+                  /** @description analysis.capping of this metric as applied (variants and comparisons are capped; ?capping=off for uncapped); null if none. */
+                  capping: {
+                    type: string;
+                    value: number;
+                    /** @description The cap on the per-unit value, from the pooled per-unit values of all arms. */
+                    cap: number | null;
+                    cappedUnits: {
+                      [key: string]: number;
+                    };
+                    reason: string | null;
+                  } | null;
                 }[];
                 /** @description analysis.guardrails: one-sided non-inferiority tests on each guardrail’s own scale, with this read’s method and alpha; not part of the target metrics’ correction. */
                 guardrails: {
