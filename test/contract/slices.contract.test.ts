@@ -3,7 +3,7 @@ import { describeContract } from './support/contract.js';
 import { attributeAll, experimentWorld, exposure, runningExperiment, sumsOf } from './support/experiment-world.js';
 import { submission } from './support/records.js';
 
-describeContract('slice sums (AttributionStore → ResultsStore.sliceSums)', experimentWorld, (world) => {
+describeContract('slice sums and unit values (AttributionStore → ResultsStore.sliceSums, unitValues)', experimentWorld, (world) => {
   it('puts each unit in the slice of its first attributed item, once, whatever the batch size', async () => {
     for (const batch of [1, 100]) {
       const id = `s${batch}`;
@@ -39,6 +39,12 @@ describeContract('slice sums (AttributionStore → ResultsStore.sliceSums)', exp
       // A proportion of sessions counts the unit once in the denominator.
       expect(mobile!.sums.conversion_rate).toEqual(sumsOf([[0, 1]]));
       expect((await world().results.sliceSums(id, 0, 'searchType', ['ctr'])).map((r) => r.value).sort()).toEqual(['(unset)', 'text']);
+      // Per-unit values for capping: every exposed unit, feedback or not.
+      expect(await world().results.unitValues(id, 0, 'ctr')).toEqual([
+        { variantId: 'a', x: 1, y: 2 },
+        { variantId: 'b', x: 1, y: 1 },
+        { variantId: 'b', x: 0, y: 0 },
+      ]);
       // Not declared (default dimensions are deviceType and searchType): no sums.
       expect(await world().results.sliceSums(id, 0, 'language', ['ctr'])).toEqual([]);
     }
