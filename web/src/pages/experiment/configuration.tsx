@@ -40,9 +40,31 @@ export function Configuration({ experiment: e }: { experiment: Experiment }) {
         <dd>{c.targetMetrics.join(', ')}</dd>
         <dt>Analysis</dt>
         <dd>
-          {c.analysis.method}, α = {c.analysis.alpha}, correction {c.analysis.correction}, MDE {percent(c.analysis.mde, 1)}, CUPED{' '}
-          {c.analysis.cuped ? 'on' : 'off'}, prior {c.analysis.bayesianPrior}
+          {c.analysis.scale} scale, {c.analysis.method}, α = {c.analysis.alpha}, correction {c.analysis.correction}, MDE{' '}
+          {percent(c.analysis.mde, 1)}, CUPED {c.analysis.cuped ? 'on' : 'off'}, prior {c.analysis.bayesianPrior}
+          {c.analysis.dimensions.length > 0 && <>, slices by {c.analysis.dimensions.join(', ')}</>}
+          {c.analysis.capping && Object.keys(c.analysis.capping).length > 0 && (
+            <>
+              , capped:{' '}
+              {Object.entries(c.analysis.capping)
+                .map(([m, cap]) => `${m} at ${cap.type === 'percentile' ? `p${Math.round(cap.value * 1000) / 10}` : cap.value}`)
+                .join(', ')}
+            </>
+          )}
         </dd>
+        {c.analysis.guardrails.length > 0 && (
+          <>
+            <dt>Guardrails</dt>
+            <dd data-testid="guardrails-config">
+              {c.analysis.guardrails
+                .map(
+                  (g) =>
+                    `${g.metric} within ${g.scale === 'absolute' ? g.margin : percent(g.margin, 1)}${g.autoPause ? ' (auto-pause)' : ''}`,
+                )
+                .join('; ')}
+            </dd>
+          </>
+        )}
         <dt>Dates</dt>
         <dd>
           {e.startDate ? dateTime(e.startDate) : 'starts when started'} → {e.endDate ? dateTime(e.endDate) : 'runs until stopped'}

@@ -73,6 +73,13 @@ function MetricTable({ metric, names, scale }: { metric: MetricResult; names: Ma
       <table className="table results-table" data-testid={`results-${metric.metric}`}>
         <caption>
           <span className="strong">{metric.metric}</span> <span className="muted small">({metric.direction} is better)</span>
+          {metric.capping && (
+            <span className="muted small" data-testid={`capping-${metric.metric}`}>
+              {' '}
+              · capped at {number(metric.capping.cap)} per unit ({metric.capping.type} {metric.capping.value};{' '}
+              {integer(Object.values(metric.capping.cappedUnits).reduce((a, b) => a + b, 0))} units capped)
+            </span>
+          )}
         </caption>
         <thead>
           <tr>
