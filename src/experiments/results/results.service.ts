@@ -95,6 +95,22 @@ export class ResultsService {
     return evaluateGuardrails(guardrails, { controlId, treatmentIds }, totals, { ...e.configuration.analysis, method: 'sequential' });
   }
 
+  /** A 400 before any work (a refused read must not attribute or drain anything): the dimension must be kept. */
+  private async checkDimension(e: ExperimentRecord, phase: number, dimension: string): Promise<void> {
+    // Attribution keeps the sums the phase declared when it started (rows from before dimensions existed: the default).
+    const started = await this.experiments.getPhase(e.id, phase);
+    const declared: string[] = started
+      ? (started.configuration.analysis?.dimensions ?? [...ANALYSIS_DEFAULTS.dimensions])
+      : e.configuration.analysis.dimensions;
+    if (!declared.includes(dimension)) {
+      throw ValidationError.field(
+        '/dimension',
+        `slice sums are kept only for analysis.dimensions of phase ${phase} (${declared.join(', ') || 'none'})`,
+        'querystring',
+      );
+    }
+  }
+
   /** Slices of one declared dimension, from the sums attribution keeps for it. */
   private async slices(
     e: ExperimentRecord,
@@ -108,18 +124,6 @@ export class ResultsService {
     },
     settings: ReadSettings,
   ): Promise<SlicesView> {
-    // Attribution keeps the sums the phase declared when it started (rows from before dimensions existed: the default).
-    const started = await this.experiments.getPhase(e.id, phase);
-    const declared: string[] = started
-      ? (started.configuration.analysis?.dimensions ?? [...ANALYSIS_DEFAULTS.dimensions])
-      : e.configuration.analysis.dimensions;
-    if (!declared.includes(dimension)) {
-      throw ValidationError.field(
-        '/dimension',
-        `slice sums are kept only for analysis.dimensions of phase ${phase} (${declared.join(', ') || 'none'})`,
-        'querystring',
-      );
-    }
     const rows = await this.store.sliceSums(e.id, phase, dimension, context.metrics);
     const first = context.metrics[0]!;
     const unitsByVariant = Object.fromEntries(
@@ -142,6 +146,7 @@ export class ResultsService {
       ...(query.alpha ? { alpha: query.alpha } : {}),
       ...(query.correction ? { correction: query.correction } : {}),
     };
+    if (query.dimension) await this.checkDimension(e, phase, query.dimension);
     await this.attribution.catchUp();
     await this.covariates.drain();
     const variants = await this.phaseVariants(e, phase);

@@ -32,7 +32,10 @@ export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   },
 );
 
-function applyOne(root: Json, m: Mutation): Json {
+function applyOne(root: Json, original: Mutation): Json {
+  // Values are cloned on insertion: fast-check may hand the same instance to two mutations, and an
+  // 'add' into a value already inserted elsewhere would otherwise make the tree cyclic (endless toText).
+  const m = 'value' in original ? ({ ...original, value: clone(original.value as Json) } as Mutation) : original;
   if (m.kind === 'replaceRoot') return m.value;
   const all = slots(root);
   if (m.kind === 'add') {

@@ -96,6 +96,27 @@ const analysis = fc.record(
     mde: fc.constantFrom(0.01, 0.05, 0.2),
     bayesianPrior: fc.constantFrom('improper', 'proper'),
     cuped: fc.boolean(),
+    scale: fc.constantFrom('relative', 'absolute'),
+    guardrails: fc.array(
+      fc.record(
+        {
+          metric: fc.constantFrom(...METRIC_NAMES),
+          margin: fc.constantFrom(0, 0.02, 0.5),
+          direction: fc.constantFrom('higher', 'lower'),
+          scale: fc.constantFrom('relative', 'absolute'),
+          autoPause: fc.boolean(),
+        },
+        { requiredKeys: ['metric', 'margin'] },
+      ),
+      { maxLength: 2 },
+    ),
+    dimensions: fc.subarray(['deviceType', 'searchType', 'language', 'category']),
+    capping: fc.constantFrom(
+      {},
+      { dwell_time: { type: 'percentile', value: 0.99 } },
+      { time_to_click: { type: 'absolute', value: 60_000 } },
+    ),
+    priors: fc.constantFrom({}, { ctr: { mean: 0, stdDev: 0.1 } }, { dwell_time: { mean: 0, stdDev: 1000, scale: 'absolute' } }),
   },
   { requiredKeys: [] },
 );
@@ -383,6 +404,8 @@ export function experimentSpecs(fx: Fixtures): RouteSpec[] {
         correction: fc.constantFrom('holm', 'benjamini-hochberg', 'none'),
         phase: fc.constantFrom('0', '1', '2'),
         scale: fc.constantFrom('relative', 'absolute'),
+        dimension: fc.constantFrom('deviceType', 'searchType', 'language', 'category'),
+        capping: fc.constantFrom('on', 'off'),
       },
       runs: 100,
     },
