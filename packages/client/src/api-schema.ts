@@ -2047,6 +2047,7 @@ export interface paths {
                     conditions?: unknown;
                     controlVariantId?: string;
                     analysis: {
+                      scale: string;
                       method: string;
                       alpha: number;
                       correction: string;
@@ -2054,6 +2055,59 @@ export interface paths {
                       mde: number;
                       bayesianPrior: string;
                       cuped: boolean;
+                      guardrails: {
+                        /** @enum {string} */
+                        metric:
+                          | 'ctr'
+                          | 'abandonment_rate'
+                          | 'mrr'
+                          | 'mean_rating'
+                          | 'dwell_time'
+                          | 'time_to_click'
+                          | 'satisfied_click_rate'
+                          | 'scroll_depth'
+                          | 'conversion_rate';
+                        /**
+                         * @description Which way is good; default the catalogue's.
+                         * @enum {string}
+                         */
+                        direction?: 'higher' | 'lower';
+                        /** @description Largest tolerated degradation on the guardrail’s scale (relative 0.02 = 2 %; absolute in metric units). */
+                        margin: number;
+                        /**
+                         * @description Scale of the margin, default relative; not changed by ?scale=.
+                         * @enum {string}
+                         */
+                        scale?: 'relative' | 'absolute';
+                        /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
+                        autoPause?: boolean;
+                      }[];
+                      dimensions: string[];
+                      priors?: {
+                        [key: string]: {
+                          mean: number;
+                          stdDev: number;
+                          /**
+                           * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                           * @enum {string}
+                           */
+                          scale?: 'relative' | 'absolute';
+                        };
+                      };
+                      capping?: {
+                        [key: string]:
+                          | {
+                              /** @enum {string} */
+                              type: 'percentile';
+                              /** @description e.g. 0.99 */
+                              value: number;
+                            }
+                          | {
+                              /** @enum {string} */
+                              type: 'absolute';
+                              value: number;
+                            };
+                      };
                     };
                     /** @enum {string} */
                     type?: 'ab' | 'interleaving';
@@ -2183,6 +2237,11 @@ export interface paths {
               controlVariantId?: string;
               analysis?: {
                 /**
+                 * @description The one scale of the p-value, interval, significance, correction and Bayesian view: relative ((B − A)/|A|, default) or absolute (B − A).
+                 * @enum {string}
+                 */
+                scale?: 'relative' | 'absolute';
+                /**
                  * @description fixed horizon (one look) or sequential (always-valid; safe to look daily). Default fixed.
                  * @enum {string}
                  */
@@ -2205,6 +2264,240 @@ export interface paths {
                 bayesianPrior?: 'improper' | 'proper';
                 /** @description Use pre-exposure covariates when units have them; default true. */
                 cuped?: boolean;
+                /** @description Metrics the experiment must not harm: one-sided non-inferiority tests, reported apart from the target metrics. */
+                guardrails?: {
+                  /** @enum {string} */
+                  metric:
+                    | 'ctr'
+                    | 'abandonment_rate'
+                    | 'mrr'
+                    | 'mean_rating'
+                    | 'dwell_time'
+                    | 'time_to_click'
+                    | 'satisfied_click_rate'
+                    | 'scroll_depth'
+                    | 'conversion_rate';
+                  /**
+                   * @description Which way is good; default the catalogue's.
+                   * @enum {string}
+                   */
+                  direction?: 'higher' | 'lower';
+                  /** @description Largest tolerated degradation on the guardrail’s scale (relative 0.02 = 2 %; absolute in metric units). */
+                  margin: number;
+                  /**
+                   * @description Scale of the margin, default relative; not changed by ?scale=.
+                   * @enum {string}
+                   */
+                  scale?: 'relative' | 'absolute';
+                  /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
+                  autoPause?: boolean;
+                }[];
+                /** @description Per-metric normal priors of the Bayesian view {mean, stdDev, scale}; metrics without one use bayesianPrior. */
+                priors?: {
+                  ctr?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  abandonment_rate?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  mrr?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  mean_rating?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  dwell_time?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  time_to_click?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  satisfied_click_rate?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  scroll_depth?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  conversion_rate?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                };
+                /** @description Per-metric capping {metric: {type: "percentile", value} | {type: "absolute", value}}; ?capping=off reads uncapped. */
+                capping?: {
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  ctr?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  abandonment_rate?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  mrr?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  mean_rating?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  dwell_time?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  time_to_click?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  satisfied_click_rate?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  scroll_depth?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  conversion_rate?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                };
+                /** @description Slice dimensions whose sums attribution maintains (GET …/results?dimension=); a session’s value is the one on its first attributed feedback item. Default ["deviceType", "searchType"]; changes apply from the next phase. */
+                dimensions?: ('deviceType' | 'searchType' | 'language' | 'category')[];
               };
               /**
                * @description ab (default): each unit sees one variant; interleaving: each participating unit sees the rankers interleaved.
@@ -2287,6 +2580,7 @@ export interface paths {
                   conditions?: unknown;
                   controlVariantId?: string;
                   analysis: {
+                    scale: string;
                     method: string;
                     alpha: number;
                     correction: string;
@@ -2294,6 +2588,59 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
+                    guardrails: {
+                      /** @enum {string} */
+                      metric:
+                        | 'ctr'
+                        | 'abandonment_rate'
+                        | 'mrr'
+                        | 'mean_rating'
+                        | 'dwell_time'
+                        | 'time_to_click'
+                        | 'satisfied_click_rate'
+                        | 'scroll_depth'
+                        | 'conversion_rate';
+                      /**
+                       * @description Which way is good; default the catalogue's.
+                       * @enum {string}
+                       */
+                      direction?: 'higher' | 'lower';
+                      /** @description Largest tolerated degradation on the guardrail’s scale (relative 0.02 = 2 %; absolute in metric units). */
+                      margin: number;
+                      /**
+                       * @description Scale of the margin, default relative; not changed by ?scale=.
+                       * @enum {string}
+                       */
+                      scale?: 'relative' | 'absolute';
+                      /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
+                      autoPause?: boolean;
+                    }[];
+                    dimensions: string[];
+                    priors?: {
+                      [key: string]: {
+                        mean: number;
+                        stdDev: number;
+                        /**
+                         * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                         * @enum {string}
+                         */
+                        scale?: 'relative' | 'absolute';
+                      };
+                    };
+                    capping?: {
+                      [key: string]:
+                        | {
+                            /** @enum {string} */
+                            type: 'percentile';
+                            /** @description e.g. 0.99 */
+                            value: number;
+                          }
+                        | {
+                            /** @enum {string} */
+                            type: 'absolute';
+                            value: number;
+                          };
+                    };
                   };
                   /** @enum {string} */
                   type?: 'ab' | 'interleaving';
@@ -2448,6 +2795,7 @@ export interface paths {
                   conditions?: unknown;
                   controlVariantId?: string;
                   analysis: {
+                    scale: string;
                     method: string;
                     alpha: number;
                     correction: string;
@@ -2455,6 +2803,59 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
+                    guardrails: {
+                      /** @enum {string} */
+                      metric:
+                        | 'ctr'
+                        | 'abandonment_rate'
+                        | 'mrr'
+                        | 'mean_rating'
+                        | 'dwell_time'
+                        | 'time_to_click'
+                        | 'satisfied_click_rate'
+                        | 'scroll_depth'
+                        | 'conversion_rate';
+                      /**
+                       * @description Which way is good; default the catalogue's.
+                       * @enum {string}
+                       */
+                      direction?: 'higher' | 'lower';
+                      /** @description Largest tolerated degradation on the guardrail’s scale (relative 0.02 = 2 %; absolute in metric units). */
+                      margin: number;
+                      /**
+                       * @description Scale of the margin, default relative; not changed by ?scale=.
+                       * @enum {string}
+                       */
+                      scale?: 'relative' | 'absolute';
+                      /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
+                      autoPause?: boolean;
+                    }[];
+                    dimensions: string[];
+                    priors?: {
+                      [key: string]: {
+                        mean: number;
+                        stdDev: number;
+                        /**
+                         * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                         * @enum {string}
+                         */
+                        scale?: 'relative' | 'absolute';
+                      };
+                    };
+                    capping?: {
+                      [key: string]:
+                        | {
+                            /** @enum {string} */
+                            type: 'percentile';
+                            /** @description e.g. 0.99 */
+                            value: number;
+                          }
+                        | {
+                            /** @enum {string} */
+                            type: 'absolute';
+                            value: number;
+                          };
+                    };
                   };
                   /** @enum {string} */
                   type?: 'ab' | 'interleaving';
@@ -2576,6 +2977,11 @@ export interface paths {
               controlVariantId?: string | null;
               analysis?: {
                 /**
+                 * @description The one scale of the p-value, interval, significance, correction and Bayesian view: relative ((B − A)/|A|, default) or absolute (B − A).
+                 * @enum {string}
+                 */
+                scale?: 'relative' | 'absolute';
+                /**
                  * @description fixed horizon (one look) or sequential (always-valid; safe to look daily). Default fixed.
                  * @enum {string}
                  */
@@ -2598,6 +3004,240 @@ export interface paths {
                 bayesianPrior?: 'improper' | 'proper';
                 /** @description Use pre-exposure covariates when units have them; default true. */
                 cuped?: boolean;
+                /** @description Metrics the experiment must not harm: one-sided non-inferiority tests, reported apart from the target metrics. */
+                guardrails?: {
+                  /** @enum {string} */
+                  metric:
+                    | 'ctr'
+                    | 'abandonment_rate'
+                    | 'mrr'
+                    | 'mean_rating'
+                    | 'dwell_time'
+                    | 'time_to_click'
+                    | 'satisfied_click_rate'
+                    | 'scroll_depth'
+                    | 'conversion_rate';
+                  /**
+                   * @description Which way is good; default the catalogue's.
+                   * @enum {string}
+                   */
+                  direction?: 'higher' | 'lower';
+                  /** @description Largest tolerated degradation on the guardrail’s scale (relative 0.02 = 2 %; absolute in metric units). */
+                  margin: number;
+                  /**
+                   * @description Scale of the margin, default relative; not changed by ?scale=.
+                   * @enum {string}
+                   */
+                  scale?: 'relative' | 'absolute';
+                  /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
+                  autoPause?: boolean;
+                }[];
+                /** @description Per-metric normal priors of the Bayesian view {mean, stdDev, scale}; metrics without one use bayesianPrior. */
+                priors?: {
+                  ctr?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  abandonment_rate?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  mrr?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  mean_rating?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  dwell_time?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  time_to_click?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  satisfied_click_rate?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  scroll_depth?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                  conversion_rate?: {
+                    mean: number;
+                    stdDev: number;
+                    /**
+                     * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                     * @enum {string}
+                     */
+                    scale?: 'relative' | 'absolute';
+                  };
+                };
+                /** @description Per-metric capping {metric: {type: "percentile", value} | {type: "absolute", value}}; ?capping=off reads uncapped. */
+                capping?: {
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  ctr?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  abandonment_rate?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  mrr?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  mean_rating?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  dwell_time?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  time_to_click?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  satisfied_click_rate?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  scroll_depth?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                  /** @description Cap on the per-unit value (ratio metrics: x ≤ cap·y per unit), from the pooled per-unit values of all arms. */
+                  conversion_rate?:
+                    | {
+                        /** @enum {string} */
+                        type: 'percentile';
+                        /** @description e.g. 0.99 */
+                        value: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'absolute';
+                        value: number;
+                      };
+                };
+                /** @description Slice dimensions whose sums attribution maintains (GET …/results?dimension=); a session’s value is the one on its first attributed feedback item. Default ["deviceType", "searchType"]; changes apply from the next phase. */
+                dimensions?: ('deviceType' | 'searchType' | 'language' | 'category')[];
               };
               promote?: {
                 /** @description Model alias that concluding with ship moves to the winner’s pinned version (e.g. production). */
@@ -2668,6 +3308,7 @@ export interface paths {
                   conditions?: unknown;
                   controlVariantId?: string;
                   analysis: {
+                    scale: string;
                     method: string;
                     alpha: number;
                     correction: string;
@@ -2675,6 +3316,59 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
+                    guardrails: {
+                      /** @enum {string} */
+                      metric:
+                        | 'ctr'
+                        | 'abandonment_rate'
+                        | 'mrr'
+                        | 'mean_rating'
+                        | 'dwell_time'
+                        | 'time_to_click'
+                        | 'satisfied_click_rate'
+                        | 'scroll_depth'
+                        | 'conversion_rate';
+                      /**
+                       * @description Which way is good; default the catalogue's.
+                       * @enum {string}
+                       */
+                      direction?: 'higher' | 'lower';
+                      /** @description Largest tolerated degradation on the guardrail’s scale (relative 0.02 = 2 %; absolute in metric units). */
+                      margin: number;
+                      /**
+                       * @description Scale of the margin, default relative; not changed by ?scale=.
+                       * @enum {string}
+                       */
+                      scale?: 'relative' | 'absolute';
+                      /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
+                      autoPause?: boolean;
+                    }[];
+                    dimensions: string[];
+                    priors?: {
+                      [key: string]: {
+                        mean: number;
+                        stdDev: number;
+                        /**
+                         * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                         * @enum {string}
+                         */
+                        scale?: 'relative' | 'absolute';
+                      };
+                    };
+                    capping?: {
+                      [key: string]:
+                        | {
+                            /** @enum {string} */
+                            type: 'percentile';
+                            /** @description e.g. 0.99 */
+                            value: number;
+                          }
+                        | {
+                            /** @enum {string} */
+                            type: 'absolute';
+                            value: number;
+                          };
+                    };
                   };
                   /** @enum {string} */
                   type?: 'ab' | 'interleaving';
@@ -2827,6 +3521,7 @@ export interface paths {
                   conditions?: unknown;
                   controlVariantId?: string;
                   analysis: {
+                    scale: string;
                     method: string;
                     alpha: number;
                     correction: string;
@@ -2834,6 +3529,59 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
+                    guardrails: {
+                      /** @enum {string} */
+                      metric:
+                        | 'ctr'
+                        | 'abandonment_rate'
+                        | 'mrr'
+                        | 'mean_rating'
+                        | 'dwell_time'
+                        | 'time_to_click'
+                        | 'satisfied_click_rate'
+                        | 'scroll_depth'
+                        | 'conversion_rate';
+                      /**
+                       * @description Which way is good; default the catalogue's.
+                       * @enum {string}
+                       */
+                      direction?: 'higher' | 'lower';
+                      /** @description Largest tolerated degradation on the guardrail’s scale (relative 0.02 = 2 %; absolute in metric units). */
+                      margin: number;
+                      /**
+                       * @description Scale of the margin, default relative; not changed by ?scale=.
+                       * @enum {string}
+                       */
+                      scale?: 'relative' | 'absolute';
+                      /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
+                      autoPause?: boolean;
+                    }[];
+                    dimensions: string[];
+                    priors?: {
+                      [key: string]: {
+                        mean: number;
+                        stdDev: number;
+                        /**
+                         * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                         * @enum {string}
+                         */
+                        scale?: 'relative' | 'absolute';
+                      };
+                    };
+                    capping?: {
+                      [key: string]:
+                        | {
+                            /** @enum {string} */
+                            type: 'percentile';
+                            /** @description e.g. 0.99 */
+                            value: number;
+                          }
+                        | {
+                            /** @enum {string} */
+                            type: 'absolute';
+                            value: number;
+                          };
+                    };
                   };
                   /** @enum {string} */
                   type?: 'ab' | 'interleaving';
@@ -2981,6 +3729,7 @@ export interface paths {
                   conditions?: unknown;
                   controlVariantId?: string;
                   analysis: {
+                    scale: string;
                     method: string;
                     alpha: number;
                     correction: string;
@@ -2988,6 +3737,59 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
+                    guardrails: {
+                      /** @enum {string} */
+                      metric:
+                        | 'ctr'
+                        | 'abandonment_rate'
+                        | 'mrr'
+                        | 'mean_rating'
+                        | 'dwell_time'
+                        | 'time_to_click'
+                        | 'satisfied_click_rate'
+                        | 'scroll_depth'
+                        | 'conversion_rate';
+                      /**
+                       * @description Which way is good; default the catalogue's.
+                       * @enum {string}
+                       */
+                      direction?: 'higher' | 'lower';
+                      /** @description Largest tolerated degradation on the guardrail’s scale (relative 0.02 = 2 %; absolute in metric units). */
+                      margin: number;
+                      /**
+                       * @description Scale of the margin, default relative; not changed by ?scale=.
+                       * @enum {string}
+                       */
+                      scale?: 'relative' | 'absolute';
+                      /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
+                      autoPause?: boolean;
+                    }[];
+                    dimensions: string[];
+                    priors?: {
+                      [key: string]: {
+                        mean: number;
+                        stdDev: number;
+                        /**
+                         * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                         * @enum {string}
+                         */
+                        scale?: 'relative' | 'absolute';
+                      };
+                    };
+                    capping?: {
+                      [key: string]:
+                        | {
+                            /** @enum {string} */
+                            type: 'percentile';
+                            /** @description e.g. 0.99 */
+                            value: number;
+                          }
+                        | {
+                            /** @enum {string} */
+                            type: 'absolute';
+                            value: number;
+                          };
+                    };
                   };
                   /** @enum {string} */
                   type?: 'ab' | 'interleaving';
@@ -3135,6 +3937,7 @@ export interface paths {
                   conditions?: unknown;
                   controlVariantId?: string;
                   analysis: {
+                    scale: string;
                     method: string;
                     alpha: number;
                     correction: string;
@@ -3142,6 +3945,59 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
+                    guardrails: {
+                      /** @enum {string} */
+                      metric:
+                        | 'ctr'
+                        | 'abandonment_rate'
+                        | 'mrr'
+                        | 'mean_rating'
+                        | 'dwell_time'
+                        | 'time_to_click'
+                        | 'satisfied_click_rate'
+                        | 'scroll_depth'
+                        | 'conversion_rate';
+                      /**
+                       * @description Which way is good; default the catalogue's.
+                       * @enum {string}
+                       */
+                      direction?: 'higher' | 'lower';
+                      /** @description Largest tolerated degradation on the guardrail’s scale (relative 0.02 = 2 %; absolute in metric units). */
+                      margin: number;
+                      /**
+                       * @description Scale of the margin, default relative; not changed by ?scale=.
+                       * @enum {string}
+                       */
+                      scale?: 'relative' | 'absolute';
+                      /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
+                      autoPause?: boolean;
+                    }[];
+                    dimensions: string[];
+                    priors?: {
+                      [key: string]: {
+                        mean: number;
+                        stdDev: number;
+                        /**
+                         * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                         * @enum {string}
+                         */
+                        scale?: 'relative' | 'absolute';
+                      };
+                    };
+                    capping?: {
+                      [key: string]:
+                        | {
+                            /** @enum {string} */
+                            type: 'percentile';
+                            /** @description e.g. 0.99 */
+                            value: number;
+                          }
+                        | {
+                            /** @enum {string} */
+                            type: 'absolute';
+                            value: number;
+                          };
+                    };
                   };
                   /** @enum {string} */
                   type?: 'ab' | 'interleaving';
@@ -3289,6 +4145,7 @@ export interface paths {
                   conditions?: unknown;
                   controlVariantId?: string;
                   analysis: {
+                    scale: string;
                     method: string;
                     alpha: number;
                     correction: string;
@@ -3296,6 +4153,59 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
+                    guardrails: {
+                      /** @enum {string} */
+                      metric:
+                        | 'ctr'
+                        | 'abandonment_rate'
+                        | 'mrr'
+                        | 'mean_rating'
+                        | 'dwell_time'
+                        | 'time_to_click'
+                        | 'satisfied_click_rate'
+                        | 'scroll_depth'
+                        | 'conversion_rate';
+                      /**
+                       * @description Which way is good; default the catalogue's.
+                       * @enum {string}
+                       */
+                      direction?: 'higher' | 'lower';
+                      /** @description Largest tolerated degradation on the guardrail’s scale (relative 0.02 = 2 %; absolute in metric units). */
+                      margin: number;
+                      /**
+                       * @description Scale of the margin, default relative; not changed by ?scale=.
+                       * @enum {string}
+                       */
+                      scale?: 'relative' | 'absolute';
+                      /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
+                      autoPause?: boolean;
+                    }[];
+                    dimensions: string[];
+                    priors?: {
+                      [key: string]: {
+                        mean: number;
+                        stdDev: number;
+                        /**
+                         * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                         * @enum {string}
+                         */
+                        scale?: 'relative' | 'absolute';
+                      };
+                    };
+                    capping?: {
+                      [key: string]:
+                        | {
+                            /** @enum {string} */
+                            type: 'percentile';
+                            /** @description e.g. 0.99 */
+                            value: number;
+                          }
+                        | {
+                            /** @enum {string} */
+                            type: 'absolute';
+                            value: number;
+                          };
+                    };
                   };
                   /** @enum {string} */
                   type?: 'ab' | 'interleaving';
@@ -3443,6 +4353,7 @@ export interface paths {
                   conditions?: unknown;
                   controlVariantId?: string;
                   analysis: {
+                    scale: string;
                     method: string;
                     alpha: number;
                     correction: string;
@@ -3450,6 +4361,59 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
+                    guardrails: {
+                      /** @enum {string} */
+                      metric:
+                        | 'ctr'
+                        | 'abandonment_rate'
+                        | 'mrr'
+                        | 'mean_rating'
+                        | 'dwell_time'
+                        | 'time_to_click'
+                        | 'satisfied_click_rate'
+                        | 'scroll_depth'
+                        | 'conversion_rate';
+                      /**
+                       * @description Which way is good; default the catalogue's.
+                       * @enum {string}
+                       */
+                      direction?: 'higher' | 'lower';
+                      /** @description Largest tolerated degradation on the guardrail’s scale (relative 0.02 = 2 %; absolute in metric units). */
+                      margin: number;
+                      /**
+                       * @description Scale of the margin, default relative; not changed by ?scale=.
+                       * @enum {string}
+                       */
+                      scale?: 'relative' | 'absolute';
+                      /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
+                      autoPause?: boolean;
+                    }[];
+                    dimensions: string[];
+                    priors?: {
+                      [key: string]: {
+                        mean: number;
+                        stdDev: number;
+                        /**
+                         * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                         * @enum {string}
+                         */
+                        scale?: 'relative' | 'absolute';
+                      };
+                    };
+                    capping?: {
+                      [key: string]:
+                        | {
+                            /** @enum {string} */
+                            type: 'percentile';
+                            /** @description e.g. 0.99 */
+                            value: number;
+                          }
+                        | {
+                            /** @enum {string} */
+                            type: 'absolute';
+                            value: number;
+                          };
+                    };
                   };
                   /** @enum {string} */
                   type?: 'ab' | 'interleaving';
@@ -3609,6 +4573,7 @@ export interface paths {
                   conditions?: unknown;
                   controlVariantId?: string;
                   analysis: {
+                    scale: string;
                     method: string;
                     alpha: number;
                     correction: string;
@@ -3616,6 +4581,59 @@ export interface paths {
                     mde: number;
                     bayesianPrior: string;
                     cuped: boolean;
+                    guardrails: {
+                      /** @enum {string} */
+                      metric:
+                        | 'ctr'
+                        | 'abandonment_rate'
+                        | 'mrr'
+                        | 'mean_rating'
+                        | 'dwell_time'
+                        | 'time_to_click'
+                        | 'satisfied_click_rate'
+                        | 'scroll_depth'
+                        | 'conversion_rate';
+                      /**
+                       * @description Which way is good; default the catalogue's.
+                       * @enum {string}
+                       */
+                      direction?: 'higher' | 'lower';
+                      /** @description Largest tolerated degradation on the guardrail’s scale (relative 0.02 = 2 %; absolute in metric units). */
+                      margin: number;
+                      /**
+                       * @description Scale of the margin, default relative; not changed by ?scale=.
+                       * @enum {string}
+                       */
+                      scale?: 'relative' | 'absolute';
+                      /** @description Pause the experiment (audit actor "guardrail") when the sequential test finds a breach. */
+                      autoPause?: boolean;
+                    }[];
+                    dimensions: string[];
+                    priors?: {
+                      [key: string]: {
+                        mean: number;
+                        stdDev: number;
+                        /**
+                         * @description The scale the prior is stated on (default relative: stdDev 0.3 = ±30 %); converted with |control mean| for a read on the other.
+                         * @enum {string}
+                         */
+                        scale?: 'relative' | 'absolute';
+                      };
+                    };
+                    capping?: {
+                      [key: string]:
+                        | {
+                            /** @enum {string} */
+                            type: 'percentile';
+                            /** @description e.g. 0.99 */
+                            value: number;
+                          }
+                        | {
+                            /** @enum {string} */
+                            type: 'absolute';
+                            value: number;
+                          };
+                    };
                   };
                   /** @enum {string} */
                   type?: 'ab' | 'interleaving';
@@ -3957,12 +4975,18 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @description Overrides the experiment's analysis.scale for this read. */
+          scale?: 'relative' | 'absolute';
           /** @description Overrides the experiment's analysis.method for this read. */
           method?: 'fixed' | 'sequential';
           alpha?: number;
           correction?: 'holm' | 'benjamini-hochberg' | 'none';
           /** @description Default: the current phase. */
           phase?: number;
+          /** @description off: the uncapped result of metrics with analysis.capping. Default on. */
+          capping?: 'on' | 'off';
+          /** @description Also analyse each slice value of this dimension (one of the phase’s analysis.dimensions): exploratory. */
+          dimension?: 'deviceType' | 'searchType' | 'language' | 'category';
         };
         header?: never;
         path: {
@@ -3992,6 +5016,8 @@ export interface paths {
                  * @description Feedback received before this time is included.
                  */
                 dataFreshAsOf: string | null;
+                /** @enum {string} */
+                scale: 'relative' | 'absolute';
                 method: string;
                 alpha: number;
                 correction: string;
@@ -4021,16 +5047,39 @@ export interface paths {
                   comparisons: {
                     variantId: string;
                     controlVariantId: string;
+                    /** @enum {string} */
+                    scale: 'relative' | 'absolute';
+                    /** @description welch-t, normal, score (Miettinen–Nurminen, proportions of sessions) or confidence-sequence; null without a test. */
+                    test: string | null;
+                    /** @description The lift on `scale`: (B − A)/|A| or B − A. */
+                    estimate: number | null;
+                    /** @description Interval of `estimate` at alpha from the same procedure as pValue: excludes 0 exactly when pValue < alpha. */
+                    interval: number[] | null;
+                    /** @description Interval of `estimate` at the level α·p/p̃ that agrees with adjustedPValue: excludes 0 exactly when significant. */
+                    adjustedInterval: number[] | null;
+                    /** @description The other scale's point estimate, for context only: no interval, no verdict. */
+                    otherScale: {
+                      /** @enum {string} */
+                      scale: 'relative' | 'absolute';
+                      estimate: number | null;
+                      reason: string | null;
+                    };
+                    /** @description Point estimate B − A (whatever the scale). */
                     absoluteLift: number | null;
+                    /** @description Point estimate (B − A)/|A| (whatever the scale). */
                     relativeLift: number | null;
+                    /** @description Legacy: = interval when scale is absolute, else null. */
                     ci: number[] | null;
+                    /** @description Legacy: = interval when scale is relative, else null. */
                     relativeCi: number[] | null;
+                    /** @description Two-sided p-value of no difference on `scale`. */
                     pValue: number | null;
                     adjustedPValue: number | null;
                     /** @description adjustedPValue < alpha */
                     significant: boolean;
                     /** @description significant and in the better direction */
                     improved: boolean | null;
+                    /** @description Posterior probability of a better lift, on `scale`. */
                     chanceToBeatControl: number | null;
                     risk: {
                       control: number;
@@ -4041,11 +5090,28 @@ export interface paths {
                       varianceReduction: number | null;
                       unitsWithCovariate: number;
                     } | null;
-                    /** @description Power reached so far against a true relative effect of analysis.mde. */
+                    /** @description Power reached so far against a true relative effect of analysis.mde, planned as analysed: this scale and method, the correction over target metrics × treatments (Bonferroni bound α/m), CUPED’s variance reduction. */
                     power: number | null;
-                    /** @description Why a field is null (EMPTY_ARM, TOO_FEW_UNITS, ZERO_DENOMINATOR, ZERO_VARIANCE, ZERO_CONTROL_MEAN). */
+                    /** @description Units this comparison still needs (both arms, current split) to reach 80 % power at analysis.mde, as `power` is planned. */
+                    unitsStillNeeded: {
+                      additionalUnits: number;
+                      requiredControl: number;
+                      requiredVariant: number;
+                    } | null;
+                    /** @description Why a field is null (EMPTY_ARM, TOO_FEW_UNITS, ZERO_DENOMINATOR, ZERO_VARIANCE, ZERO_CONTROL_MEAN, CONTROL_MEAN_NEAR_ZERO, INVALID_INPUT). */
                     reason: string | null;
                   }[];
+                  /** @description analysis.capping of this metric as applied (variants and comparisons are capped; ?capping=off for uncapped); null if none. */
+                  capping: {
+                    type: string;
+                    value: number;
+                    /** @description The cap on the per-unit value, from the pooled per-unit values of all arms. */
+                    cap: number | null;
+                    cappedUnits: {
+                      [key: string]: number;
+                    };
+                    reason: string | null;
+                  } | null;
                 }[];
                 interleaving?: {
                   method: string;
@@ -4107,7 +5173,128 @@ export interface paths {
                     meanPreference: number | null;
                   }[];
                 };
-                /** @description Cumulative by exposure date: each day, the metric over the units exposed up to the end of that day (UTC), and each treatment's relative lift with its interval (the method's, unadjusted, without CUPED). */
+                /** @description analysis.guardrails: one-sided non-inferiority tests on each guardrail’s own scale, with this read’s method and alpha; not part of the target metrics’ correction. */
+                guardrails: {
+                  metric: string;
+                  /** @enum {string} */
+                  direction: 'higher' | 'lower';
+                  margin: number;
+                  /** @enum {string} */
+                  scale: 'relative' | 'absolute';
+                  /** @enum {string} */
+                  method: 'fixed' | 'sequential';
+                  /** @description Level of each one-sided test. */
+                  alpha: number;
+                  autoPause: boolean;
+                  comparisons: {
+                    variantId: string;
+                    controlVariantId: string;
+                    /**
+                     * @description passed: non-inferiority shown (the harmful-side bound is inside the margin); breached: the harm is confidently beyond the margin; inconclusive: neither; null: no test (see reason).
+                     * @enum {string|null}
+                     */
+                    status: 'passed' | 'breached' | 'inconclusive' | null;
+                    estimate: number | null;
+                    /** @description The lift the margin corresponds to: −margin (higher is better) or +margin. */
+                    threshold: number;
+                    /** @description One-sided (1 − α) lower and upper confidence bounds of the lift. */
+                    bounds: number[] | null;
+                    nonInferiorityPValue: number | null;
+                    breachPValue: number | null;
+                    reason: string | null;
+                  }[];
+                }[];
+                /** @description With ?dimension=: the same analysis per slice value (exploratory, corrected across slices); null otherwise. */
+                slices: {
+                  dimension: string;
+                  /** @enum {boolean} */
+                  exploratory: true;
+                  note: string;
+                  /** @description Exposed units whose session has no attributed feedback yet (no slice value). */
+                  unitsWithoutValue: {
+                    [key: string]: number;
+                  };
+                  values: {
+                    /** @description The slice value; "(other)" merges the values beyond the top 20 by units; "(unset)" = the item did not say. */
+                    value: string;
+                    units: number;
+                    srm: {
+                      pValue: number | null;
+                      passed: boolean;
+                      note: string | null;
+                      observed: {
+                        [key: string]: number;
+                      };
+                    };
+                    metrics: {
+                      metric: string;
+                      direction: string;
+                      variants: {
+                        variantId: string;
+                        units: number;
+                        value: number | null;
+                      }[];
+                      comparisons: {
+                        variantId: string;
+                        controlVariantId: string;
+                        /** @enum {string} */
+                        scale: 'relative' | 'absolute';
+                        /** @description welch-t, normal, score (Miettinen–Nurminen, proportions of sessions) or confidence-sequence; null without a test. */
+                        test: string | null;
+                        /** @description The lift on `scale`: (B − A)/|A| or B − A. */
+                        estimate: number | null;
+                        /** @description Interval of `estimate` at alpha from the same procedure as pValue: excludes 0 exactly when pValue < alpha. */
+                        interval: number[] | null;
+                        /** @description Interval of `estimate` at the level α·p/p̃ that agrees with adjustedPValue: excludes 0 exactly when significant. */
+                        adjustedInterval: number[] | null;
+                        /** @description The other scale's point estimate, for context only: no interval, no verdict. */
+                        otherScale: {
+                          /** @enum {string} */
+                          scale: 'relative' | 'absolute';
+                          estimate: number | null;
+                          reason: string | null;
+                        };
+                        /** @description Point estimate B − A (whatever the scale). */
+                        absoluteLift: number | null;
+                        /** @description Point estimate (B − A)/|A| (whatever the scale). */
+                        relativeLift: number | null;
+                        /** @description Legacy: = interval when scale is absolute, else null. */
+                        ci: number[] | null;
+                        /** @description Legacy: = interval when scale is relative, else null. */
+                        relativeCi: number[] | null;
+                        /** @description Two-sided p-value of no difference on `scale`. */
+                        pValue: number | null;
+                        adjustedPValue: number | null;
+                        /** @description adjustedPValue < alpha */
+                        significant: boolean;
+                        /** @description significant and in the better direction */
+                        improved: boolean | null;
+                        /** @description Posterior probability of a better lift, on `scale`. */
+                        chanceToBeatControl: number | null;
+                        risk: {
+                          control: number;
+                          variant: number;
+                        } | null;
+                        cuped: {
+                          theta: number | null;
+                          varianceReduction: number | null;
+                          unitsWithCovariate: number;
+                        } | null;
+                        /** @description Power reached so far against a true relative effect of analysis.mde, planned as analysed: this scale and method, the correction over target metrics × treatments (Bonferroni bound α/m), CUPED’s variance reduction. */
+                        power: number | null;
+                        /** @description Units this comparison still needs (both arms, current split) to reach 80 % power at analysis.mde, as `power` is planned. */
+                        unitsStillNeeded: {
+                          additionalUnits: number;
+                          requiredControl: number;
+                          requiredVariant: number;
+                        } | null;
+                        /** @description Why a field is null (EMPTY_ARM, TOO_FEW_UNITS, ZERO_DENOMINATOR, ZERO_VARIANCE, ZERO_CONTROL_MEAN, CONTROL_MEAN_NEAR_ZERO, INVALID_INPUT). */
+                        reason: string | null;
+                      }[];
+                    }[];
+                  }[];
+                } | null;
+                /** @description Cumulative by exposure date: each day, the metric over the units exposed up to the end of that day (UTC), and each treatment's lift on the read's scale with its interval (the method's, unadjusted, without CUPED). */
                 series: {
                   metric: string;
                   points: {
@@ -4115,9 +5302,9 @@ export interface paths {
                     variantId: string;
                     units: number;
                     value: number | null;
-                    /** @description Against control, up to that day; null for the control. */
-                    relativeLift: number | null;
-                    relativeCi: number[] | null;
+                    /** @description Lift on the read’s scale against control, up to that day; null for the control. */
+                    estimate: number | null;
+                    interval: number[] | null;
                   }[];
                 }[];
                 summary: string;
@@ -4190,8 +5377,20 @@ export interface paths {
             trafficAllocation?: number;
             /** @description Derived from the last 14 days of feedback when absent. */
             dailySessions?: number;
-            /** @description Use this experiment’s observed control value and variance. */
+            /** @description Use this experiment’s observed control value and variance, and plan for its correction, method, alpha and target metrics. */
             experimentId?: string;
+            /**
+             * @description The correction the results will apply; default the experiment’s, else holm.
+             * @enum {string}
+             */
+            correction?: 'holm' | 'benjamini-hochberg' | 'bonferroni' | 'none';
+            /**
+             * @description Default the experiment’s, else fixed.
+             * @enum {string}
+             */
+            method?: 'fixed' | 'sequential';
+            /** @description Target metrics in the correction’s family; default the experiment’s, else 1. */
+            targetMetrics?: number;
           };
         };
       };
@@ -4216,6 +5415,14 @@ export interface paths {
                 variants: number;
                 trafficAllocation: number;
                 dailySessions: number | null;
+                correction: string;
+                method: string;
+                /** @description Target metrics × treatment variants: the correction’s family. */
+                comparisons: number;
+                /** @description The per-comparison level the plan uses (α/m). */
+                plannedAlpha: number;
+                /** @description Which bound the plan is. */
+                bound: string;
                 sessionsPerVariant: number | null;
                 totalSessions: number | null;
                 days: number | null;

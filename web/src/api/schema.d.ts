@@ -404,6 +404,10 @@ export interface paths {
                 sessionId: string;
                 deletedItems: number;
                 deletedSubmissions: number;
+                /** @description Rows removed per kind, from every table keyed by the session: feedbackItems, feedbackSubmissions, experimentUnits, experimentSearches, experimentCovariates, and the kinds later modules declare. */
+                removed: {
+                  [key: string]: number;
+                };
               };
             };
           };
@@ -494,6 +498,338 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/cortex/ubi/queries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** OpenSearch UBI 1.3.0 query documents in (one, an array, or NDJSON), stored as feedback */
+    post: {
+      parameters: {
+        query?: never;
+        header?: {
+          /** @description Retries with the same key return the first answer and store nothing twice (kept 24 h). */
+          'idempotency-key'?: string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      /** @description A UBI query document, an array of them, or NDJSON. */
+      requestBody: {
+        content: {
+          'application/json': unknown;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                /** @description UBI documents accepted. */
+                documents: number;
+                /** @description Feedback items they became. */
+                items: number;
+                /** @description The feedback submissions stored (one per session and 1000 items). */
+                feedbackIds: string[];
+              };
+            };
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/cortex/ubi/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** OpenSearch UBI 1.3.0 event documents in (one, an array, or NDJSON), stored as feedback */
+    post: {
+      parameters: {
+        query?: never;
+        header?: {
+          /** @description Retries with the same key return the first answer and store nothing twice (kept 24 h). */
+          'idempotency-key'?: string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      /** @description A UBI event document, an array of them, or NDJSON. */
+      requestBody: {
+        content: {
+          'application/json': unknown;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                /** @description UBI documents accepted. */
+                documents: number;
+                /** @description Feedback items they became. */
+                items: number;
+                /** @description The feedback submissions stored (one per session and 1000 items). */
+                feedbackIds: string[];
+              };
+            };
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/cortex/feedback/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Export feedback, oldest first, streamed: UBI 1.3.0 NDJSON, our NDJSON, or CSV */
+    get: {
+      parameters: {
+        query?: {
+          /** @description ubi: NDJSON of UBI 1.3.0 events and queries; ndjson: our items; csv: our items with a header. Default ndjson. */
+          format?: 'ubi' | 'ndjson' | 'csv';
+          /** @description Only this session. */
+          sessionId?: string;
+          /** @description Event time ≥ since. */
+          since?: string;
+          /** @description Event time < until. */
+          until?: string;
+          /** @description Resume after the line that carried this cursor (`cursor` / `searchloop_cursor`). */
+          cursor?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The file, streamed (not in the envelope). */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': string;
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/cortex/feedback/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Bulk import: a batch of lines of an NDJSON (feedback or UBI) or CSV file, idempotent on re-import */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /**
+             * @description Default auto.
+             * @enum {string}
+             */
+            format?: 'auto' | 'feedback' | 'ubi' | 'csv';
+            /** @description The CSV file’s header. */
+            csvHeader?: string[];
+            lines: {
+              /** @description Line number in the file. */
+              line: number;
+              text: string;
+            }[];
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                lines: number;
+                /** @description Items stored by this batch. */
+                imported: number;
+                /** @description Items already imported before (or twice in the batch): nothing stored. */
+                duplicates: number;
+                rejected: {
+                  line: number;
+                  reason: string;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
     delete?: never;
     options?: never;
     head?: never;
@@ -1341,6 +1677,295 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/nous/learn/aliases/{alias}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Where an alias points, and the version it serves now */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description Lower-case letters, digits, ".", "_", "-"; e.g. production. */
+          alias: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                alias: string;
+                modelId: string;
+                /** @description null: follows the model’s active version. */
+                version: number | null;
+                /** @description The version POST /api/nous/rank serves now. */
+                servingVersion: number | null;
+                /** Format: date-time */
+                updatedAt: string;
+                updatedBy: string;
+              };
+            };
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    /** Point an alias at a ranker (a fixed version, or its active version); the move is kept in the history */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description Lower-case letters, digits, ".", "_", "-"; e.g. production. */
+          alias: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description A ranker of the registry. */
+            modelId: string;
+            /** @description A fixed version; without it the alias follows the active version. */
+            version?: number;
+            /** @description Why, for the history. */
+            reason?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                alias: string;
+                modelId: string;
+                /** @description null: follows the model’s active version. */
+                version: number | null;
+                /** @description The version POST /api/nous/rank serves now. */
+                servingVersion: number | null;
+                /** Format: date-time */
+                updatedAt: string;
+                updatedBy: string;
+              };
+            };
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/nous/learn/aliases': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every alias, alphabetical */
+    get: {
+      parameters: {
+        query: {
+          limit: number;
+          /** @description nextCursor of the previous page. */
+          cursor?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                items: {
+                  alias: string;
+                  modelId: string;
+                  /** @description null: follows the model’s active version. */
+                  version: number | null;
+                  /** @description The version POST /api/nous/rank serves now. */
+                  servingVersion: number | null;
+                  /** Format: date-time */
+                  updatedAt: string;
+                  updatedBy: string;
+                }[];
+                /** @description Pass as cursor for the next page; null on the last page. */
+                nextCursor: string | null;
+              };
+            };
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/nous/learn/aliases/{alias}/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An alias's append-only history: who, when, from, to, why */
+    get: {
+      parameters: {
+        query: {
+          limit: number;
+          /** @description nextCursor of the previous page. */
+          cursor?: string;
+        };
+        header?: never;
+        path: {
+          /** @description Lower-case letters, digits, ".", "_", "-"; e.g. production. */
+          alias: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                items: {
+                  eventId: string;
+                  /** Format: date-time */
+                  at: string;
+                  actor: string;
+                  from: {
+                    modelId: string;
+                    version: number | null;
+                  } | null;
+                  to: {
+                    modelId: string;
+                    version: number | null;
+                  };
+                  reason: string | null;
+                  /** @description The experiment whose conclusion made the move. */
+                  experimentId: string | null;
+                }[];
+                /** @description Pass as cursor for the next page; null on the last page. */
+                nextCursor: string | null;
+              };
+            };
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/nous/ab-testing/experiments': {
     parameters: {
       query?: never;
@@ -1390,6 +2015,12 @@ export interface paths {
                     config: {
                       [key: string]: unknown;
                     };
+                    model?: {
+                      modelId: string;
+                      version?: number;
+                      /** @description The version this phase serves, fixed when it started. */
+                      pinnedVersion?: number;
+                    };
                   }[];
                   configuration: {
                     variants: {
@@ -1398,6 +2029,12 @@ export interface paths {
                       weight: number;
                       config: {
                         [key: string]: unknown;
+                      };
+                      model?: {
+                        modelId: string;
+                        version?: number;
+                        /** @description The version this phase serves, fixed when it started. */
+                        pinnedVersion?: number;
                       };
                     }[];
                     trafficAllocation: number;
@@ -1472,6 +2109,15 @@ export interface paths {
                             };
                       };
                     };
+                    /** @enum {string} */
+                    type?: 'ab' | 'interleaving';
+                    interleaving?: {
+                      method: string;
+                      depth: number;
+                    };
+                    promote?: {
+                      alias: string;
+                    };
                   };
                   /** @description Current phase; a new phase re-randomizes with a new seed. */
                   phase: number;
@@ -1481,8 +2127,18 @@ export interface paths {
                     notes: string | null;
                     /** Format: date-time */
                     concludedAt: string;
-                    /** @description Shipped over a failed SRM check. */
+                    /** @description Shipped over a failed SRM (or team-balance) check. */
                     forced?: boolean;
+                    /** @description The alias move made with the conclusion; move the alias back to roll back. */
+                    promotion?: {
+                      alias: string;
+                      modelId: string;
+                      version: number;
+                      from: {
+                        modelId: string;
+                        version: number | null;
+                      } | null;
+                    };
                   } | null;
                   /** Format: date-time */
                   createdAt: string;
@@ -1541,6 +2197,13 @@ export interface paths {
                 /** @description Free-form settings handed to the front end (≤ 8 KiB). */
                 config?: {
                   [key: string]: unknown;
+                };
+                /** @description The ranker behind this variant; a variant without a model is the original order (the engine’s own ranking). */
+                model?: {
+                  /** @description A ranker of the model registry. */
+                  modelId: string;
+                  /** @description A fixed version; without it the variant is pinned to the active version at start. */
+                  version?: number;
                 };
               }[];
               /**
@@ -1836,6 +2499,24 @@ export interface paths {
                 /** @description Slice dimensions whose sums attribution maintains (GET …/results?dimension=); a session’s value is the one on its first attributed feedback item. Default ["deviceType", "searchType"]; changes apply from the next phase. */
                 dimensions?: ('deviceType' | 'searchType' | 'language' | 'category')[];
               };
+              /**
+               * @description ab (default): each unit sees one variant; interleaving: each participating unit sees the rankers interleaved.
+               * @enum {string}
+               */
+              type?: 'ab' | 'interleaving';
+              interleaving?: {
+                /**
+                 * @description team-draft (exactly 2 variants) or team-draft-multileave (3–8); default by the number of variants.
+                 * @enum {string}
+                 */
+                method?: 'team-draft' | 'team-draft-multileave';
+                /** @description Interleaved positions that carry credit, default 10. */
+                depth?: number;
+              };
+              promote?: {
+                /** @description Model alias that concluding with ship moves to the winner’s pinned version (e.g. production). */
+                alias: string;
+              };
             };
           };
         };
@@ -1867,6 +2548,12 @@ export interface paths {
                   config: {
                     [key: string]: unknown;
                   };
+                  model?: {
+                    modelId: string;
+                    version?: number;
+                    /** @description The version this phase serves, fixed when it started. */
+                    pinnedVersion?: number;
+                  };
                 }[];
                 configuration: {
                   variants: {
@@ -1875,6 +2562,12 @@ export interface paths {
                     weight: number;
                     config: {
                       [key: string]: unknown;
+                    };
+                    model?: {
+                      modelId: string;
+                      version?: number;
+                      /** @description The version this phase serves, fixed when it started. */
+                      pinnedVersion?: number;
                     };
                   }[];
                   trafficAllocation: number;
@@ -1949,6 +2642,15 @@ export interface paths {
                           };
                     };
                   };
+                  /** @enum {string} */
+                  type?: 'ab' | 'interleaving';
+                  interleaving?: {
+                    method: string;
+                    depth: number;
+                  };
+                  promote?: {
+                    alias: string;
+                  };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
                 phase: number;
@@ -1958,8 +2660,18 @@ export interface paths {
                   notes: string | null;
                   /** Format: date-time */
                   concludedAt: string;
-                  /** @description Shipped over a failed SRM check. */
+                  /** @description Shipped over a failed SRM (or team-balance) check. */
                   forced?: boolean;
+                  /** @description The alias move made with the conclusion; move the alias back to roll back. */
+                  promotion?: {
+                    alias: string;
+                    modelId: string;
+                    version: number;
+                    from: {
+                      modelId: string;
+                      version: number | null;
+                    } | null;
+                  };
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -2051,6 +2763,12 @@ export interface paths {
                   config: {
                     [key: string]: unknown;
                   };
+                  model?: {
+                    modelId: string;
+                    version?: number;
+                    /** @description The version this phase serves, fixed when it started. */
+                    pinnedVersion?: number;
+                  };
                 }[];
                 configuration: {
                   variants: {
@@ -2059,6 +2777,12 @@ export interface paths {
                     weight: number;
                     config: {
                       [key: string]: unknown;
+                    };
+                    model?: {
+                      modelId: string;
+                      version?: number;
+                      /** @description The version this phase serves, fixed when it started. */
+                      pinnedVersion?: number;
                     };
                   }[];
                   trafficAllocation: number;
@@ -2133,6 +2857,15 @@ export interface paths {
                           };
                     };
                   };
+                  /** @enum {string} */
+                  type?: 'ab' | 'interleaving';
+                  interleaving?: {
+                    method: string;
+                    depth: number;
+                  };
+                  promote?: {
+                    alias: string;
+                  };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
                 phase: number;
@@ -2142,8 +2875,18 @@ export interface paths {
                   notes: string | null;
                   /** Format: date-time */
                   concludedAt: string;
-                  /** @description Shipped over a failed SRM check. */
+                  /** @description Shipped over a failed SRM (or team-balance) check. */
                   forced?: boolean;
+                  /** @description The alias move made with the conclusion; move the alias back to roll back. */
+                  promotion?: {
+                    alias: string;
+                    modelId: string;
+                    version: number;
+                    from: {
+                      modelId: string;
+                      version: number | null;
+                    } | null;
+                  };
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -2202,6 +2945,13 @@ export interface paths {
                 /** @description Free-form settings handed to the front end (≤ 8 KiB). */
                 config?: {
                   [key: string]: unknown;
+                };
+                /** @description The ranker behind this variant; a variant without a model is the original order (the engine’s own ranking). */
+                model?: {
+                  /** @description A ranker of the model registry. */
+                  modelId: string;
+                  /** @description A fixed version; without it the variant is pinned to the active version at start. */
+                  version?: number;
                 };
               }[];
               trafficAllocation?: number;
@@ -2489,6 +3239,10 @@ export interface paths {
                 /** @description Slice dimensions whose sums attribution maintains (GET …/results?dimension=); a session’s value is the one on its first attributed feedback item. Default ["deviceType", "searchType"]; changes apply from the next phase. */
                 dimensions?: ('deviceType' | 'searchType' | 'language' | 'category')[];
               };
+              promote?: {
+                /** @description Model alias that concluding with ship moves to the winner’s pinned version (e.g. production). */
+                alias: string;
+              } | null;
             };
             /** @description Start a new phase: re-randomize with a new seed; the old phase keeps its data apart. Needed to lower traffic or change variants, seed, layer or conditions while running. */
             newPhase?: boolean;
@@ -2522,6 +3276,12 @@ export interface paths {
                   config: {
                     [key: string]: unknown;
                   };
+                  model?: {
+                    modelId: string;
+                    version?: number;
+                    /** @description The version this phase serves, fixed when it started. */
+                    pinnedVersion?: number;
+                  };
                 }[];
                 configuration: {
                   variants: {
@@ -2530,6 +3290,12 @@ export interface paths {
                     weight: number;
                     config: {
                       [key: string]: unknown;
+                    };
+                    model?: {
+                      modelId: string;
+                      version?: number;
+                      /** @description The version this phase serves, fixed when it started. */
+                      pinnedVersion?: number;
                     };
                   }[];
                   trafficAllocation: number;
@@ -2604,6 +3370,15 @@ export interface paths {
                           };
                     };
                   };
+                  /** @enum {string} */
+                  type?: 'ab' | 'interleaving';
+                  interleaving?: {
+                    method: string;
+                    depth: number;
+                  };
+                  promote?: {
+                    alias: string;
+                  };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
                 phase: number;
@@ -2613,8 +3388,18 @@ export interface paths {
                   notes: string | null;
                   /** Format: date-time */
                   concludedAt: string;
-                  /** @description Shipped over a failed SRM check. */
+                  /** @description Shipped over a failed SRM (or team-balance) check. */
                   forced?: boolean;
+                  /** @description The alias move made with the conclusion; move the alias back to roll back. */
+                  promotion?: {
+                    alias: string;
+                    modelId: string;
+                    version: number;
+                    from: {
+                      modelId: string;
+                      version: number | null;
+                    } | null;
+                  };
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -2704,6 +3489,12 @@ export interface paths {
                   config: {
                     [key: string]: unknown;
                   };
+                  model?: {
+                    modelId: string;
+                    version?: number;
+                    /** @description The version this phase serves, fixed when it started. */
+                    pinnedVersion?: number;
+                  };
                 }[];
                 configuration: {
                   variants: {
@@ -2712,6 +3503,12 @@ export interface paths {
                     weight: number;
                     config: {
                       [key: string]: unknown;
+                    };
+                    model?: {
+                      modelId: string;
+                      version?: number;
+                      /** @description The version this phase serves, fixed when it started. */
+                      pinnedVersion?: number;
                     };
                   }[];
                   trafficAllocation: number;
@@ -2786,6 +3583,15 @@ export interface paths {
                           };
                     };
                   };
+                  /** @enum {string} */
+                  type?: 'ab' | 'interleaving';
+                  interleaving?: {
+                    method: string;
+                    depth: number;
+                  };
+                  promote?: {
+                    alias: string;
+                  };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
                 phase: number;
@@ -2795,8 +3601,18 @@ export interface paths {
                   notes: string | null;
                   /** Format: date-time */
                   concludedAt: string;
-                  /** @description Shipped over a failed SRM check. */
+                  /** @description Shipped over a failed SRM (or team-balance) check. */
                   forced?: boolean;
+                  /** @description The alias move made with the conclusion; move the alias back to roll back. */
+                  promotion?: {
+                    alias: string;
+                    modelId: string;
+                    version: number;
+                    from: {
+                      modelId: string;
+                      version: number | null;
+                    } | null;
+                  };
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -2881,6 +3697,12 @@ export interface paths {
                   config: {
                     [key: string]: unknown;
                   };
+                  model?: {
+                    modelId: string;
+                    version?: number;
+                    /** @description The version this phase serves, fixed when it started. */
+                    pinnedVersion?: number;
+                  };
                 }[];
                 configuration: {
                   variants: {
@@ -2889,6 +3711,12 @@ export interface paths {
                     weight: number;
                     config: {
                       [key: string]: unknown;
+                    };
+                    model?: {
+                      modelId: string;
+                      version?: number;
+                      /** @description The version this phase serves, fixed when it started. */
+                      pinnedVersion?: number;
                     };
                   }[];
                   trafficAllocation: number;
@@ -2963,6 +3791,15 @@ export interface paths {
                           };
                     };
                   };
+                  /** @enum {string} */
+                  type?: 'ab' | 'interleaving';
+                  interleaving?: {
+                    method: string;
+                    depth: number;
+                  };
+                  promote?: {
+                    alias: string;
+                  };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
                 phase: number;
@@ -2972,8 +3809,18 @@ export interface paths {
                   notes: string | null;
                   /** Format: date-time */
                   concludedAt: string;
-                  /** @description Shipped over a failed SRM check. */
+                  /** @description Shipped over a failed SRM (or team-balance) check. */
                   forced?: boolean;
+                  /** @description The alias move made with the conclusion; move the alias back to roll back. */
+                  promotion?: {
+                    alias: string;
+                    modelId: string;
+                    version: number;
+                    from: {
+                      modelId: string;
+                      version: number | null;
+                    } | null;
+                  };
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -3058,6 +3905,12 @@ export interface paths {
                   config: {
                     [key: string]: unknown;
                   };
+                  model?: {
+                    modelId: string;
+                    version?: number;
+                    /** @description The version this phase serves, fixed when it started. */
+                    pinnedVersion?: number;
+                  };
                 }[];
                 configuration: {
                   variants: {
@@ -3066,6 +3919,12 @@ export interface paths {
                     weight: number;
                     config: {
                       [key: string]: unknown;
+                    };
+                    model?: {
+                      modelId: string;
+                      version?: number;
+                      /** @description The version this phase serves, fixed when it started. */
+                      pinnedVersion?: number;
                     };
                   }[];
                   trafficAllocation: number;
@@ -3140,6 +3999,15 @@ export interface paths {
                           };
                     };
                   };
+                  /** @enum {string} */
+                  type?: 'ab' | 'interleaving';
+                  interleaving?: {
+                    method: string;
+                    depth: number;
+                  };
+                  promote?: {
+                    alias: string;
+                  };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
                 phase: number;
@@ -3149,8 +4017,18 @@ export interface paths {
                   notes: string | null;
                   /** Format: date-time */
                   concludedAt: string;
-                  /** @description Shipped over a failed SRM check. */
+                  /** @description Shipped over a failed SRM (or team-balance) check. */
                   forced?: boolean;
+                  /** @description The alias move made with the conclusion; move the alias back to roll back. */
+                  promotion?: {
+                    alias: string;
+                    modelId: string;
+                    version: number;
+                    from: {
+                      modelId: string;
+                      version: number | null;
+                    } | null;
+                  };
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -3235,6 +4113,12 @@ export interface paths {
                   config: {
                     [key: string]: unknown;
                   };
+                  model?: {
+                    modelId: string;
+                    version?: number;
+                    /** @description The version this phase serves, fixed when it started. */
+                    pinnedVersion?: number;
+                  };
                 }[];
                 configuration: {
                   variants: {
@@ -3243,6 +4127,12 @@ export interface paths {
                     weight: number;
                     config: {
                       [key: string]: unknown;
+                    };
+                    model?: {
+                      modelId: string;
+                      version?: number;
+                      /** @description The version this phase serves, fixed when it started. */
+                      pinnedVersion?: number;
                     };
                   }[];
                   trafficAllocation: number;
@@ -3317,6 +4207,15 @@ export interface paths {
                           };
                     };
                   };
+                  /** @enum {string} */
+                  type?: 'ab' | 'interleaving';
+                  interleaving?: {
+                    method: string;
+                    depth: number;
+                  };
+                  promote?: {
+                    alias: string;
+                  };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
                 phase: number;
@@ -3326,8 +4225,18 @@ export interface paths {
                   notes: string | null;
                   /** Format: date-time */
                   concludedAt: string;
-                  /** @description Shipped over a failed SRM check. */
+                  /** @description Shipped over a failed SRM (or team-balance) check. */
                   forced?: boolean;
+                  /** @description The alias move made with the conclusion; move the alias back to roll back. */
+                  promotion?: {
+                    alias: string;
+                    modelId: string;
+                    version: number;
+                    from: {
+                      modelId: string;
+                      version: number | null;
+                    } | null;
+                  };
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -3412,6 +4321,12 @@ export interface paths {
                   config: {
                     [key: string]: unknown;
                   };
+                  model?: {
+                    modelId: string;
+                    version?: number;
+                    /** @description The version this phase serves, fixed when it started. */
+                    pinnedVersion?: number;
+                  };
                 }[];
                 configuration: {
                   variants: {
@@ -3420,6 +4335,12 @@ export interface paths {
                     weight: number;
                     config: {
                       [key: string]: unknown;
+                    };
+                    model?: {
+                      modelId: string;
+                      version?: number;
+                      /** @description The version this phase serves, fixed when it started. */
+                      pinnedVersion?: number;
                     };
                   }[];
                   trafficAllocation: number;
@@ -3494,6 +4415,15 @@ export interface paths {
                           };
                     };
                   };
+                  /** @enum {string} */
+                  type?: 'ab' | 'interleaving';
+                  interleaving?: {
+                    method: string;
+                    depth: number;
+                  };
+                  promote?: {
+                    alias: string;
+                  };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
                 phase: number;
@@ -3503,8 +4433,18 @@ export interface paths {
                   notes: string | null;
                   /** Format: date-time */
                   concludedAt: string;
-                  /** @description Shipped over a failed SRM check. */
+                  /** @description Shipped over a failed SRM (or team-balance) check. */
                   forced?: boolean;
+                  /** @description The alias move made with the conclusion; move the alias back to roll back. */
+                  promotion?: {
+                    alias: string;
+                    modelId: string;
+                    version: number;
+                    from: {
+                      modelId: string;
+                      version: number | null;
+                    } | null;
+                  };
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -3569,7 +4509,7 @@ export interface paths {
             /** @description Served to every unit after concluding. */
             winnerVariantId?: string;
             notes?: string;
-            /** @description Ship even though the sample-ratio check failed (the results are untrustworthy). */
+            /** @description Ship even though the sample-ratio (or team-balance) check failed (the results are untrustworthy). */
             force?: boolean;
           };
         };
@@ -3601,6 +4541,12 @@ export interface paths {
                   config: {
                     [key: string]: unknown;
                   };
+                  model?: {
+                    modelId: string;
+                    version?: number;
+                    /** @description The version this phase serves, fixed when it started. */
+                    pinnedVersion?: number;
+                  };
                 }[];
                 configuration: {
                   variants: {
@@ -3609,6 +4555,12 @@ export interface paths {
                     weight: number;
                     config: {
                       [key: string]: unknown;
+                    };
+                    model?: {
+                      modelId: string;
+                      version?: number;
+                      /** @description The version this phase serves, fixed when it started. */
+                      pinnedVersion?: number;
                     };
                   }[];
                   trafficAllocation: number;
@@ -3683,6 +4635,15 @@ export interface paths {
                           };
                     };
                   };
+                  /** @enum {string} */
+                  type?: 'ab' | 'interleaving';
+                  interleaving?: {
+                    method: string;
+                    depth: number;
+                  };
+                  promote?: {
+                    alias: string;
+                  };
                 };
                 /** @description Current phase; a new phase re-randomizes with a new seed. */
                 phase: number;
@@ -3692,8 +4653,18 @@ export interface paths {
                   notes: string | null;
                   /** Format: date-time */
                   concludedAt: string;
-                  /** @description Shipped over a failed SRM check. */
+                  /** @description Shipped over a failed SRM (or team-balance) check. */
                   forced?: boolean;
+                  /** @description The alias move made with the conclusion; move the alias back to roll back. */
+                  promotion?: {
+                    alias: string;
+                    modelId: string;
+                    version: number;
+                    from: {
+                      modelId: string;
+                      version: number | null;
+                    } | null;
+                  };
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -4142,6 +5113,66 @@ export interface paths {
                     reason: string | null;
                   } | null;
                 }[];
+                interleaving?: {
+                  method: string;
+                  depth: number;
+                  /** @description Interleaved lists recorded in the phase. */
+                  queries: number;
+                  units: number;
+                  pairs: {
+                    variantId: string;
+                    opponentVariantId: string;
+                    queries: number;
+                    wins: number;
+                    losses: number;
+                    ties: number;
+                    units: number;
+                    /** @description (wins + ties/2)/queries − 0.5, from variantId’s side. */
+                    preference: number | null;
+                    ci: number[] | null;
+                    /** @description Share of decided queries variantId won. */
+                    share: number | null;
+                    shareCi: number[] | null;
+                    pValue: number | null;
+                    adjustedPValue: number | null;
+                    significant: boolean;
+                    winner: string | null;
+                    test: string | null;
+                    reason: string | null;
+                  }[];
+                  balance: {
+                    passed: boolean;
+                    /** @description Each team’s share of the credited (top-depth) positions. */
+                    positionShares: {
+                      [key: string]: number;
+                    };
+                    positionsPValue: number | null;
+                    firstPicks: {
+                      [key: string]: number;
+                    };
+                    firstPicksPValue: number | null;
+                    note: string | null;
+                  };
+                  ignoredClicks: {
+                    notShown: number;
+                    belowDepth: number;
+                    beforeList: number;
+                    repeated: number;
+                  };
+                  matrix?: {
+                    variantIds: string[];
+                    /** @description Row over column; Holm-corrected significance is in pairs. */
+                    preference: (number | null)[][];
+                  };
+                  order?: {
+                    variantId: string;
+                    rank: number;
+                    copeland: number;
+                    significantWins: number;
+                    significantLosses: number;
+                    meanPreference: number | null;
+                  }[];
+                };
                 /** @description analysis.guardrails: one-sided non-inferiority tests on each guardrail’s own scale, with this read’s method and alpha; not part of the target metrics’ correction. */
                 guardrails: {
                   metric: string;
@@ -4423,6 +5454,649 @@ export interface paths {
         };
       };
     };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/nous/rank': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** One call per query: the order to show (ranking experiment, else the production alias, else the original order) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description The sessionId its feedback will carry. */
+            unitId: string;
+            /** @description The queryId its feedback will carry: clicks on this list are credited by it. */
+            queryId: string;
+            queryHash?: string;
+            /** @description In the search engine’s own order (the original order). */
+            results: {
+              resultId: string;
+              /** @description Feature name → value. */
+              features?: {
+                [key: string]: number;
+              };
+            }[];
+            /** @description Targeting attributes (strings, numbers, booleans, null, or arrays of strings/numbers), at most 50. */
+            attributes?: {
+              /** @description Pre-exposure values per metric name (for CUPED variance reduction), kept from the first exposure. */
+              covariates?: {
+                [key: string]: number;
+              };
+            } & {
+              [key: string]: string | number | boolean | (never | null) | (string | number)[];
+            };
+            context?: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                queryId: string;
+                results: {
+                  resultId: string;
+                  rank: number;
+                  /** @description The model’s score, when a model ordered the list. */
+                  score?: number;
+                  /** @description Interleaving: the variant whose ranker placed this result. */
+                  team?: string;
+                }[];
+                served: {
+                  /** @enum {string} */
+                  source: 'experiment' | 'alias' | 'original';
+                  experimentId?: string;
+                  variantId?: string;
+                  modelId?: string;
+                  version?: number;
+                  alias?: string;
+                  /** @description Interleaving method, for an interleaved list. */
+                  method?: string;
+                };
+              };
+            };
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/nous/ab-testing/experiments/{experimentId}/interleave': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Interleave the lists of external rankers (one per variant) and record the list shown for crediting */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          experimentId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            unitId: string;
+            queryId: string;
+            /** @description One list of result ids per variant id, best first (e.g. the two queries the client ran). */
+            rankings: {
+              [key: string]: string[];
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                queryId: string;
+                /** @description False when the unit is outside the experiment’s traffic: the control’s list is returned unteamed. */
+                inExperiment: boolean;
+                results: {
+                  resultId: string;
+                  rank: number;
+                  /** @description The model’s score, when a model ordered the list. */
+                  score?: number;
+                  /** @description Interleaving: the variant whose ranker placed this result. */
+                  team?: string;
+                }[];
+                served: {
+                  /** @enum {string} */
+                  source: 'experiment' | 'alias' | 'original';
+                  experimentId?: string;
+                  variantId?: string;
+                  modelId?: string;
+                  version?: number;
+                  alias?: string;
+                  /** @description Interleaving method, for an interleaved list. */
+                  method?: string;
+                };
+              };
+            };
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/cortex/analytics/overview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Searches, sessions, CTR, abandonment, first clicks, conversions and zero results over a window, as a time series */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Start of the window (default: 7 days before `to`); rounded down to the hour. */
+          from?: string;
+          /** @description End of the window (default: now); rounded up to the hour. At most 400 days after `from`. */
+          to?: string;
+          /** @description Restrict to one value of a dimension (needs `value`). */
+          dimension?: 'deviceType' | 'searchType' | 'language' | 'category';
+          /** @description The dimension value, e.g. mobile. */
+          value?: string;
+          /** @description Bucket size of the time series (UTC). */
+          interval?: 'hour' | 'day';
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                window: {
+                  /** Format: date-time */
+                  from: string;
+                  /** Format: date-time */
+                  to: string;
+                };
+                /** @enum {string|null} */
+                dimension: 'deviceType' | 'searchType' | 'language' | 'category' | null;
+                value: string | null;
+                /**
+                 * Format: date-time
+                 * @description Every feedback item received before this time is in the figures.
+                 */
+                dataFreshAsOf: string | null;
+                /** @enum {string} */
+                interval: 'hour' | 'day';
+                totals: {
+                  /** @description Distinct queryId. */
+                  searches: number;
+                  sessions: number;
+                  impressions: number;
+                  clicks: number;
+                  /** @description clicks / impressions */
+                  ctr: number | null;
+                  /** @description searches without a click / searches */
+                  abandonmentRate: number | null;
+                  meanFirstClickPosition: number | null;
+                  /** @description mean over searches of 1 / position of the first click (0 without one) */
+                  mrr: number | null;
+                  conversions: number;
+                  /** @description searches whose customMetadata.resultCount was 0 */
+                  zeroResultSearches: number;
+                  /** @description zero-result searches / searches that sent resultCount */
+                  zeroResultRate: number | null;
+                  distinctQueries: number;
+                };
+                series: {
+                  /** Format: date-time */
+                  start: string;
+                  /** @description Distinct queryId. */
+                  searches: number;
+                  sessions: number;
+                  impressions: number;
+                  clicks: number;
+                  /** @description clicks / impressions */
+                  ctr: number | null;
+                  /** @description searches without a click / searches */
+                  abandonmentRate: number | null;
+                  meanFirstClickPosition: number | null;
+                  /** @description mean over searches of 1 / position of the first click (0 without one) */
+                  mrr: number | null;
+                  conversions: number;
+                  /** @description searches whose customMetadata.resultCount was 0 */
+                  zeroResultSearches: number;
+                  /** @description zero-result searches / searches that sent resultCount */
+                  zeroResultRate: number | null;
+                }[];
+                histogram: {
+                  position: string;
+                  firstClicks: number;
+                  share: number | null;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/cortex/analytics/queries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Queries with their figures, share and change against the previous window (Holm-corrected across the page) */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Start of the window (default: 7 days before `to`); rounded down to the hour. */
+          from?: string;
+          /** @description End of the window (default: now); rounded up to the hour. At most 400 days after `from`. */
+          to?: string;
+          /** @description Restrict to one value of a dimension (needs `value`). */
+          dimension?: 'deviceType' | 'searchType' | 'language' | 'category';
+          /** @description The dimension value, e.g. mobile. */
+          value?: string;
+          sort?: 'searches' | 'ctr' | 'abandonment' | 'firstClickPosition' | 'change' | 'zeroResults';
+          order?: 'asc' | 'desc';
+          /** @description Leave out queries with fewer searches. */
+          minSearches?: number;
+          limit?: number;
+          /** @description nextCursor of the previous page (same sort and order). */
+          cursor?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                window: {
+                  /** Format: date-time */
+                  from: string;
+                  /** Format: date-time */
+                  to: string;
+                };
+                /** @enum {string|null} */
+                dimension: 'deviceType' | 'searchType' | 'language' | 'category' | null;
+                value: string | null;
+                /**
+                 * Format: date-time
+                 * @description Every feedback item received before this time is in the figures.
+                 */
+                dataFreshAsOf: string | null;
+                items: {
+                  queryHash: string;
+                  /** @description customMetadata.queryText, when a client sent it */
+                  queryText?: string;
+                  /** @description Distinct queryId. */
+                  searches: number;
+                  sessions: number;
+                  impressions: number;
+                  clicks: number;
+                  /** @description clicks / impressions */
+                  ctr: number | null;
+                  /** @description searches without a click / searches */
+                  abandonmentRate: number | null;
+                  meanFirstClickPosition: number | null;
+                  /** @description mean over searches of 1 / position of the first click (0 without one) */
+                  mrr: number | null;
+                  conversions: number;
+                  /** @description searches whose customMetadata.resultCount was 0 */
+                  zeroResultSearches: number;
+                  /** @description zero-result searches / searches that sent resultCount */
+                  zeroResultRate: number | null;
+                  share: number | null;
+                  change: {
+                    previousSearches: number;
+                    ctr: {
+                      previous: number | null;
+                      delta: number | null;
+                      pValue: number | null;
+                      adjustedPValue: number | null;
+                      significant: boolean;
+                    };
+                    abandonmentRate: {
+                      previous: number | null;
+                      delta: number | null;
+                      pValue: number | null;
+                      adjustedPValue: number | null;
+                      significant: boolean;
+                    };
+                  };
+                  trend: {
+                    /** @enum {string} */
+                    interval: 'hour' | 'day';
+                    searches: number[];
+                  };
+                }[];
+                nextCursor: string | null;
+              };
+            };
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/cortex/analytics/queries/{queryHash}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One query: figures, time series, click positions, and its results with CTR by position and a click model's relevance */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Start of the window (default: 7 days before `to`); rounded down to the hour. */
+          from?: string;
+          /** @description End of the window (default: now); rounded up to the hour. At most 400 days after `from`. */
+          to?: string;
+          /** @description Restrict to one value of a dimension (needs `value`). */
+          dimension?: 'deviceType' | 'searchType' | 'language' | 'category';
+          /** @description The dimension value, e.g. mobile. */
+          value?: string;
+          /** @description Bucket size of the time series (UTC). */
+          interval?: 'hour' | 'day';
+          /** @description Click model whose relevance is shown (default: `default`). */
+          model?: string;
+        };
+        header?: never;
+        path: {
+          queryHash: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                window: {
+                  /** Format: date-time */
+                  from: string;
+                  /** Format: date-time */
+                  to: string;
+                };
+                /** @enum {string|null} */
+                dimension: 'deviceType' | 'searchType' | 'language' | 'category' | null;
+                value: string | null;
+                /**
+                 * Format: date-time
+                 * @description Every feedback item received before this time is in the figures.
+                 */
+                dataFreshAsOf: string | null;
+                /** @enum {string} */
+                interval: 'hour' | 'day';
+                queryHash: string;
+                queryText: string | null;
+                figures: {
+                  /** @description Distinct queryId. */
+                  searches: number;
+                  sessions: number;
+                  impressions: number;
+                  clicks: number;
+                  /** @description clicks / impressions */
+                  ctr: number | null;
+                  /** @description searches without a click / searches */
+                  abandonmentRate: number | null;
+                  meanFirstClickPosition: number | null;
+                  /** @description mean over searches of 1 / position of the first click (0 without one) */
+                  mrr: number | null;
+                  conversions: number;
+                  /** @description searches whose customMetadata.resultCount was 0 */
+                  zeroResultSearches: number;
+                  /** @description zero-result searches / searches that sent resultCount */
+                  zeroResultRate: number | null;
+                  share: number | null;
+                };
+                series: {
+                  /** Format: date-time */
+                  start: string;
+                  /** @description Distinct queryId. */
+                  searches: number;
+                  sessions: number;
+                  impressions: number;
+                  clicks: number;
+                  /** @description clicks / impressions */
+                  ctr: number | null;
+                  /** @description searches without a click / searches */
+                  abandonmentRate: number | null;
+                  meanFirstClickPosition: number | null;
+                  /** @description mean over searches of 1 / position of the first click (0 without one) */
+                  mrr: number | null;
+                  conversions: number;
+                  /** @description searches whose customMetadata.resultCount was 0 */
+                  zeroResultSearches: number;
+                  /** @description zero-result searches / searches that sent resultCount */
+                  zeroResultRate: number | null;
+                }[];
+                histogram: {
+                  position: string;
+                  firstClicks: number;
+                  share: number | null;
+                }[];
+                positions: {
+                  position: number | null;
+                  impressions: number;
+                  clicks: number;
+                  ctr: number | null;
+                }[];
+                results: {
+                  resultId: string;
+                  impressions: number;
+                  clicks: number;
+                  ctr: number | null;
+                  meanPosition: number | null;
+                  byPosition: {
+                    position: number | null;
+                    impressions: number;
+                    clicks: number;
+                    ctr: number | null;
+                  }[];
+                  /** @description the click model's relevance estimate; null when it has not seen the pair */
+                  relevance: number | null;
+                }[];
+                relevanceModel: {
+                  modelId: string;
+                  version: number | null;
+                  reason: string | null;
+                };
+              };
+            };
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
