@@ -58,6 +58,7 @@ export const EXPERIMENTS_PERSONAL_DATA: PersonalDataTable[] = [
   { table: 'experiment_searches', column: 'unit_id', kind: 'experimentSearches' },
   { table: 'experiment_unit_covariates', column: 'unit_id', kind: 'experimentCovariates' },
   { table: 'interleaved_queries', column: 'unit_id', kind: 'interleavedQueries' },
+  { table: 'experiment_unit_slices', column: 'unit_id', kind: 'experimentSlices' },
 ];
 
 /**

@@ -116,6 +116,7 @@ describeOnEveryDatabase('erasure of a session', (kind) => {
       'experiment_unit_covariates.unit_id',
       'analytics_entities.key',
       'interleaved_queries.unit_id',
+      'experiment_unit_slices.unit_id',
     ]) {
       expect(before[where], where).toBeGreaterThan(0);
     }
@@ -134,6 +135,7 @@ describeOnEveryDatabase('erasure of a session', (kind) => {
         experimentSearches: before['experiment_searches.unit_id'],
         experimentCovariates: before['experiment_unit_covariates.unit_id'],
         interleavedQueries: 1,
+        experimentSlices: 1,
         // Two searches (the one before exposure and q1) and the session; no pair: the items carry no queryHash.
         analyticsSearches: 2,
         analyticsSessions: 1,
@@ -147,7 +149,7 @@ describeOnEveryDatabase('erasure of a session', (kind) => {
 
     // Erasing again finds nothing; results still answer from the variant sums, which identify no one.
     const again = await request(t.app, { method: 'DELETE', url: `/api/cortex/feedback?sessionId=${VICTIM}` });
-    expect(Object.values(again.body.data.removed)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(Object.values(again.body.data.removed)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
     const results = await request(t.app, { method: 'GET', url: `${BASE}/experiments/${id}/results` });
     expect(results.statusCode).toBe(200);
   });
