@@ -273,7 +273,13 @@ export function PreferenceHeatmap({ cells, order }: { cells: HeatCell[]; order: 
         ),
         Plot.text(
           cells.filter((c) => c.preference !== null),
-          { x: 'column', y: 'row', text: (d: HeatCell) => pct(d.preference!) },
+          // Light text on the strong colours at both ends of the scale, dark text in the pale middle.
+          {
+            x: 'column',
+            y: 'row',
+            text: (d: HeatCell) => pct(d.preference!),
+            fill: (d: HeatCell) => (Math.abs(d.preference!) > 0.15 ? 'white' : 'black'),
+          },
         ),
       ],
     }),

@@ -100,13 +100,13 @@ export function InterleavingSection({ experiment, results }: { experiment: Exper
               </thead>
               <tbody>
                 {il.pairs.map((p) => (
-                  <tr key={label(p)}>
+                  <tr key={label(p)} data-testid={`pair-${p.variantId}-${p.opponentVariantId}`}>
                     <th scope="row">{label(p)}</th>
-                    <td>{integer(p.wins)}</td>
-                    <td>{integer(p.ties)}</td>
-                    <td>{integer(p.losses)}</td>
+                    <td data-testid="wins">{integer(p.wins)}</td>
+                    <td data-testid="ties">{integer(p.ties)}</td>
+                    <td data-testid="losses">{integer(p.losses)}</td>
                     <td>
-                      {percent(p.preference, 1, true)}
+                      <span data-testid="preference">{percent(p.preference, 1, true)}</span>
                       <div className="muted small">{interval(p.ci, (v) => percent(v, 1))}</div>
                     </td>
                     <td>
@@ -114,7 +114,7 @@ export function InterleavingSection({ experiment, results }: { experiment: Exper
                       <div className="muted small">{interval(p.shareCi, (v) => percent(v, 1))}</div>
                     </td>
                     <td>{pValue(p.pValue)}</td>
-                    <td>{pValue(p.adjustedPValue)}</td>
+                    <td data-testid="adjusted-p">{pValue(p.adjustedPValue)}</td>
                     <td>{p.winner ? name(p.winner) : <span className="muted">none yet</span>}</td>
                   </tr>
                 ))}
