@@ -1,5 +1,5 @@
 /**
- * The client's API types come from the service's own OpenAPI document, as the dashboard's do
+ * The API types of the client and the dashboard come from the service's own OpenAPI document
  * (web/scripts/api-types.ts builds the app in process and reads /openapi.json). `npm run api-types`
  * writes packages/client/src/api-schema.ts; test/client/api-types.test.ts fails when the committed
  * file and the live document disagree.

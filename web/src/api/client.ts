@@ -1,6 +1,6 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import { getApiKey } from './key';
-import type { paths } from './schema';
+import type { paths } from '../../../packages/client/src/api-schema';
 
 export interface ErrorDetail {
   path: string;

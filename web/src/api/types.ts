@@ -1,5 +1,5 @@
-// Names for the shapes the dashboard uses, all taken from the generated OpenAPI types (schema.d.ts).
-import type { paths } from './schema';
+// Names for the shapes the dashboard uses, all taken from the generated OpenAPI types (packages/client/src/api-schema.ts).
+import type { paths } from '../../../packages/client/src/api-schema';
 
 type Json<R> = R extends { content: { 'application/json': infer B } } ? B : never;
 type Data<R> = Json<R> extends { data: infer D } ? D : never;
