@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { addExcluded } from '../storage/additive-upsert.js';
 import type { DatabaseCapabilities } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
 import type { AnalyticsStore, Folder, HourCounters, QueryCounters, ResultCounts, Slice } from './analytics.store.js';
@@ -129,8 +130,7 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
         .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ state: eb.ref('excluded.state') })))
         .execute();
     }
-    const add = (table: string) =>
-      Object.fromEntries(COUNTERS.map((c) => [c, sql`${sql.ref(`${table}.${c}`)} + ${sql.ref(`excluded.${c}`)}`]));
+    const add = (table: string) => addExcluded(table, COUNTERS);
     const totals = plan.rows.filter((r) => r.key.queryHash === null);
     const perQuery = plan.rows.filter((r) => r.key.queryHash !== null);
     for (let i = 0; i < totals.length; i += ROW_CHUNK) {
@@ -173,10 +173,9 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
           })),
         )
         .onConflict((oc) =>
-          oc.columns(['query_hash', 'hour', 'result_id', 'position']).doUpdateSet({
-            impressions: sql`analytics_result_hours.impressions + excluded.impressions`,
-            clicks: sql`analytics_result_hours.clicks + excluded.clicks`,
-          }),
+          oc
+            .columns(['query_hash', 'hour', 'result_id', 'position'])
+            .doUpdateSet(addExcluded('analytics_result_hours', ['impressions', 'clicks'])),
         )
         .execute();
     }

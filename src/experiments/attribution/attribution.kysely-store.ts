@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DatabaseCapabilities } from '../../storage/database.js';
 import type { Database } from '../../storage/schema.js';
 import { UNIT_STAT_COLUMNS, type UnitStats } from '../../vocabulary/index.js';
+import { addExcluded } from '../../storage/additive-upsert.js';
 import { ATTRIBUTION_LOCK, tryTransactionLock } from '../../storage/advisory-locks.js';
 import { searchKey, type AttributableItem, type ExposureWindow } from './attribution.js';
 import type { AttributionStore, Planner } from './attribution.store.js';
@@ -75,13 +76,9 @@ export class KyselyAttributionStore implements AttributionStore {
             })),
           )
           .onConflict((oc) =>
-            oc.columns(['experiment_id', 'phase', 'variant_id', 'day', 'metric']).doUpdateSet((eb) => ({
-              sx: eb('experiment_variant_sums.sx', '+', eb.ref('excluded.sx')),
-              sy: eb('experiment_variant_sums.sy', '+', eb.ref('excluded.sy')),
-              sxx: eb('experiment_variant_sums.sxx', '+', eb.ref('excluded.sxx')),
-              syy: eb('experiment_variant_sums.syy', '+', eb.ref('excluded.syy')),
-              sxy: eb('experiment_variant_sums.sxy', '+', eb.ref('excluded.sxy')),
-            })),
+            oc
+              .columns(['experiment_id', 'phase', 'variant_id', 'day', 'metric'])
+              .doUpdateSet(addExcluded('experiment_variant_sums', ['sx', 'sy', 'sxx', 'syy', 'sxy'])),
           )
           .execute();
       }

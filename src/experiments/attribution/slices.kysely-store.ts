@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { SLICE_DIMENSIONS, type SliceDimension, type SliceSumDelta, type UnitSlices } from './attribution.js';
+import { addExcluded } from '../../storage/additive-upsert.js';
 
 /** The dimensions a phase keeps slice sums for: its configuration's analysis.dimensions (default deviceType, searchType). */
 export function phaseDimensions(configuration: string): SliceDimension[] {
@@ -64,14 +65,9 @@ export async function writeSlices(trx: Transaction<Database>, unitSlices: UnitSl
         })),
       )
       .onConflict((oc) =>
-        oc.columns(['experiment_id', 'phase', 'dimension', 'value', 'variant_id', 'metric']).doUpdateSet((eb) => ({
-          units: eb('experiment_slice_sums.units', '+', eb.ref('excluded.units')),
-          sx: eb('experiment_slice_sums.sx', '+', eb.ref('excluded.sx')),
-          sy: eb('experiment_slice_sums.sy', '+', eb.ref('excluded.sy')),
-          sxx: eb('experiment_slice_sums.sxx', '+', eb.ref('excluded.sxx')),
-          syy: eb('experiment_slice_sums.syy', '+', eb.ref('excluded.syy')),
-          sxy: eb('experiment_slice_sums.sxy', '+', eb.ref('excluded.sxy')),
-        })),
+        oc
+          .columns(['experiment_id', 'phase', 'dimension', 'value', 'variant_id', 'metric'])
+          .doUpdateSet(addExcluded('experiment_slice_sums', ['units', 'sx', 'sy', 'sxx', 'syy', 'sxy'])),
       )
       .execute();
   }
