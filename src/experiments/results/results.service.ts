@@ -135,6 +135,22 @@ export class ResultsService {
     return analyseSlices(dimension, rows, { ...context, unitsByVariant }, { ...settings, cuped: false });
   }
 
+  /** What every results answer starts with, A/B or interleaving: which experiment, phase, read settings and freshness. */
+  private header(e: ExperimentRecord, phase: number, settings: ReadSettings) {
+    const fresh = this.attribution.freshAsOf;
+    return {
+      experimentId: e.id,
+      status: e.status,
+      phase,
+      computedAt: toIso(this.clock.now()),
+      dataFreshAsOf: fresh === null ? null : toIso(fresh),
+      scale: settings.scale,
+      method: settings.method,
+      alpha: settings.alpha,
+      correction: settings.correction,
+    };
+  }
+
   async results(experimentId: string, query: ResultsQuery = {}): Promise<ResultsView> {
     const e = await this.load(experimentId);
     const phase = query.phase ?? e.phase;
@@ -154,17 +170,8 @@ export class ResultsService {
       const srm = await this.srm(e, phase);
       const lists = await this.lists.listForPhase(e.id, phase);
       const { view, summary, trustworthy } = interleavingResults(e, variants, lists, settings);
-      const fresh = this.attribution.freshAsOf;
       return {
-        experimentId: e.id,
-        status: e.status,
-        phase,
-        computedAt: toIso(this.clock.now()),
-        dataFreshAsOf: fresh === null ? null : toIso(fresh),
-        method: settings.method,
-        scale: settings.scale,
-        alpha: settings.alpha,
-        correction: settings.correction,
+        ...this.header(e, phase, settings),
         trustworthy,
         srm,
         metrics: [],
@@ -264,17 +271,8 @@ export class ResultsService {
         }),
       ),
     }));
-    const fresh = this.attribution.freshAsOf;
     return {
-      experimentId: e.id,
-      status: e.status,
-      phase,
-      computedAt: toIso(this.clock.now()),
-      dataFreshAsOf: fresh === null ? null : toIso(fresh),
-      scale: settings.scale,
-      method: settings.method,
-      alpha: settings.alpha,
-      correction: settings.correction,
+      ...this.header(e, phase, settings),
       trustworthy: srm.passed,
       srm,
       metrics: metricResults,

@@ -8,6 +8,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import type { ErrorDetail } from '../../common/errors.js';
 import { FeedbackSubmissionBody, type FeedbackItemInput } from '../feedback.schemas.js';
+import { CSV_ITEM_COLUMNS } from '../ubi/feedback-export.js';
 import { eventToItem, queryToItems, type MappedItem } from '../ubi/ubi-mapping.js';
 import { checkUbiEvent, checkUbiQuery } from '../ubi/ubi-rules.js';
 
@@ -167,20 +168,8 @@ export class LineParser {
         return { line, error: 'customMetadata: not JSON' };
       }
     }
-    const known = [
-      'sessionId',
-      'queryId',
-      'queryHash',
-      'resultId',
-      'position',
-      'userAction',
-      'timestamp',
-      'rating',
-      'dwellTime',
-      'engagementType',
-      'customMetadata',
-    ];
-    for (const [name, value] of Object.entries(row)) if (!known.includes(name)) custom[name] = NUMERIC.test(value) ? Number(value) : value;
+    for (const [name, value] of Object.entries(row))
+      if (!CSV_ITEM_COLUMNS.includes(name)) custom[name] = NUMERIC.test(value) ? Number(value) : value;
     const rating = number('rating');
     const position = number('position');
     const dwellTime = number('dwellTime');

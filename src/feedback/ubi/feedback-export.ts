@@ -12,7 +12,8 @@ type Item = Static<typeof FeedbackItemView>;
 export type ExportFormat = 'ubi' | 'ndjson' | 'csv';
 export type PageReader = (query: FeedbackListQuery) => Promise<{ items: Item[]; nextCursor: string | null }>;
 
-export const CSV_COLUMNS = [
+/** The CSV columns that carry an item's own fields: what `searchloop import` reads back from a CSV file. */
+export const CSV_ITEM_COLUMNS: readonly string[] = [
   'sessionId',
   'queryId',
   'queryHash',
@@ -24,11 +25,9 @@ export const CSV_COLUMNS = [
   'dwellTime',
   'engagementType',
   'customMetadata',
-  'itemId',
-  'feedbackId',
-  'receivedAt',
-  'cursor',
-] as const;
+];
+
+export const CSV_COLUMNS = [...CSV_ITEM_COLUMNS, 'itemId', 'feedbackId', 'receivedAt', 'cursor'];
 
 function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
