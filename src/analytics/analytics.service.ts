@@ -16,6 +16,7 @@ import {
 } from './figures.js';
 import { emptyCounters, planFold, type Counters, type Dimension } from './fold.js';
 import { listQueries, type QueryListOptions, type QueryPage } from './query-list.js';
+import { drainBatches, singleFlight } from '../common/backlog.js';
 
 export interface WindowQuery {
   from?: string;
@@ -103,8 +104,6 @@ const ctrOf = (impressions: number, clicks: number) => (impressions > 0 ? clicks
  * the overview, the query list and one query from those aggregates, never from raw feedback.
  */
 export class AnalyticsService {
-  private running: Promise<number> | undefined;
-
   constructor(
     private readonly store: AnalyticsStore,
     private readonly clock: Clock,
@@ -113,22 +112,13 @@ export class AnalyticsService {
   ) {}
 
   /** Folds the whole backlog; concurrent callers share one run. Returns items folded. */
-  catchUp(): Promise<number> {
-    this.running ??= this.drain().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
-  }
-
-  private async drain(): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const processed = await this.store.aggregateNext(this.batchSize, planFold, this.clock.now());
-      if (processed === null) return total; // another instance is aggregating
-      total += processed;
-      if (processed < this.batchSize) return total;
-    }
-  }
+  readonly catchUp = singleFlight(() =>
+    drainBatches(
+      this.batchSize,
+      () => this.clock.now(),
+      () => this.store.aggregateNext(this.batchSize, planFold, this.clock.now()),
+    ),
+  );
 
   private async answered(w: Window, q: WindowQuery): Promise<Answered> {
     const fresh = await this.store.freshAsOf();

@@ -1,6 +1,7 @@
 import type { Clock } from '../../common/clock.js';
 import { planAttribution } from './attribution.js';
 import type { AttributionStore } from './attribution.store.js';
+import { drainBatches, singleFlight } from '../../common/backlog.js';
 
 /**
  * Folds newly arrived feedback into per-unit experiment statistics, in batches, exactly once
@@ -8,7 +9,6 @@ import type { AttributionStore } from './attribution.store.js';
  */
 export class AttributionService {
   private lastCompletedAt: number | null = null;
-  private running: Promise<number> | undefined;
 
   constructor(
     private readonly store: AttributionStore,
@@ -22,24 +22,14 @@ export class AttributionService {
   }
 
   /** Processes the whole backlog; concurrent callers share one run. Returns items processed. */
-  catchUp(): Promise<number> {
-    this.running ??= this.drain().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
-  }
-
-  private async drain(): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const startedAt = this.clock.now();
-      const processed = await this.store.attributeNext(this.batchSize, planAttribution);
-      if (processed === null) return total; // another instance is attributing
-      total += processed;
-      if (processed < this.batchSize) {
+  readonly catchUp = singleFlight(() =>
+    drainBatches(
+      this.batchSize,
+      () => this.clock.now(),
+      () => this.store.attributeNext(this.batchSize, planAttribution),
+      (startedAt) => {
         this.lastCompletedAt = startedAt;
-        return total;
-      }
-    }
-  }
+      },
+    ),
+  );
 }

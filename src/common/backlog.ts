@@ -1,0 +1,34 @@
+/**
+ * Shared shape of the jobs that fold a backlog in batches (attribution, analytics): concurrent
+ * callers in one process share one run, and a run stops when a batch comes back short (caught up)
+ * or null (another instance holds the work's lock).
+ */
+export function singleFlight<T>(run: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | undefined;
+  return () => {
+    running ??= run().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+}
+
+/** Calls `step` until the backlog is drained; `onCaughtUp` gets the start time of the batch that reached the end. */
+export async function drainBatches(
+  batchSize: number,
+  now: () => number,
+  step: () => Promise<number | null>,
+  onCaughtUp?: (startedAt: number) => void,
+): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const startedAt = now();
+    const processed = await step();
+    if (processed === null) return total;
+    total += processed;
+    if (processed < batchSize) {
+      onCaughtUp?.(startedAt);
+      return total;
+    }
+  }
+}
