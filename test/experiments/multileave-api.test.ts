@@ -124,4 +124,14 @@ describeOnEveryDatabase('multileaving external rankers', (kind) => {
     expect(forced.statusCode).toBe(200);
     expect(forced.body.data.conclusion).toMatchObject({ forced: true, winnerVariantId: 'full' });
   });
+
+  it('refuses interleaving with one variant, and team-draft with three, naming the variants', async () => {
+    const one = await postJson(t.app, BASE, { name: 'lonely', configuration: { type: 'interleaving', variants: [{ id: 'only' }] } });
+    expectError(one, 400, 'VALIDATION_ERROR', '/configuration/variants');
+    const three = await postJson(t.app, BASE, {
+      name: 'crowded',
+      configuration: { type: 'interleaving', variants: [{ id: 'a' }, { id: 'b' }, { id: 'c' }], interleaving: { method: 'team-draft' } },
+    });
+    expectError(three, 400, 'VALIDATION_ERROR', '/configuration/variants');
+  });
 });
