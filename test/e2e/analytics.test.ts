@@ -98,6 +98,21 @@ describe.skipIf(!chromiumPath)('search analytics pages in Chromium', { timeout: 
     }
   });
 
+  it('Overview shows the last 7 days of feedback: searches and sessions equal the API, the volume chart is drawn', async () => {
+    const w = await watchedPage(browser, DESKTOP, server.url);
+    try {
+      const overview = (await server.api('GET', '/api/cortex/analytics/overview?interval=day')).body.data;
+      await w.page.goto('/');
+      await w.page.getByTestId('volume-totals').waitFor();
+      expect((await w.page.getByTestId('volume-searches').textContent())?.trim()).toBe(integer(overview.totals.searches));
+      expect((await w.page.getByTestId('volume-sessions').textContent())?.trim()).toBe(integer(overview.totals.sessions));
+      await expect.poll(() => w.page.locator('figure .plot svg').count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
+      expect(w.problems).toEqual([]);
+    } finally {
+      await w.close();
+    }
+  });
+
   it('Queries page fits a phone without sideways scroll', async () => {
     const w = await watchedPage(browser, PHONE, server.url);
     try {

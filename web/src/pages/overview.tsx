@@ -1,12 +1,13 @@
 import { useQueries } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
-import { LIVE_REFRESH_MS, useExperiments, useFeedback, useModels } from '../api/queries';
+import { LIVE_REFRESH_MS, useAnalyticsOverview, useExperiments, useFeedback, useModels } from '../api/queries';
 import type { Experiment, Model } from '../api/types';
 import { StatusBadge } from '../components/badges';
 import { EmptyState, ErrorState, Loading } from '../components/states';
 import { useTitle } from '../components/title';
-import { dateTime, relativeTime } from '../format';
+import { dateTime, integer, relativeTime } from '../format';
 import { ExperimentCurl, FeedbackCurl, KeyNote, ModelCurl } from './getting-started';
 
 export function OverviewPage() {
@@ -30,6 +31,7 @@ export function OverviewPage() {
           <KeyNote />
         </EmptyState>
       )}
+      {anyFeedback.data && anyFeedback.data.items.length > 0 && <FeedbackVolume />}
       <div className="grid-2">
         <section aria-labelledby="running-title" className="card">
           <h2 id="running-title">Running experiments</h2>
@@ -142,5 +144,91 @@ function ModelSummary({ items }: { items: Model[] }) {
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** The last 7 days of feedback (search analytics' overview): searches, sessions, and items per day by action. */
+function FeedbackVolume() {
+  const overview = useAnalyticsOverview({ interval: 'day' });
+  const days = useMemo(
+    () =>
+      (overview.data?.series ?? []).map((p) => ({
+        day: p.start.slice(5, 10),
+        impressions: p.impressions,
+        clicks: p.clicks,
+        conversions: p.conversions,
+      })),
+    [overview.data],
+  );
+  if (overview.error) return <ErrorState error={overview.error} />;
+  if (!overview.data) return <Loading what="feedback volume" />;
+  const t = overview.data.totals;
+  return (
+    <section aria-labelledby="volume-title" className="card">
+      <h2 id="volume-title">Feedback, last 7 days</h2>
+      <p data-testid="volume-totals">
+        <strong data-testid="volume-searches">{integer(t.searches)}</strong> searches ·{' '}
+        <strong data-testid="volume-sessions">{integer(t.sessions)}</strong> sessions · {integer(t.impressions)} impressions ·{' '}
+        {integer(t.clicks)} clicks · {integer(t.conversions)} conversions
+      </p>
+      <figure className="figure">
+        <figcaption>Feedback per day by action</figcaption>
+        <VolumeBars days={days} />
+      </figure>
+    </section>
+  );
+}
+
+const ACTIONS = [
+  { key: 'impressions', colour: '#9ab8d6' },
+  { key: 'clicks', colour: '#1f4e79' },
+  { key: 'conversions', colour: '#c77c02' },
+] as const;
+
+type DayVolume = { day: string; impressions: number; clicks: number; conversions: number };
+
+/**
+ * Grouped bars per day, drawn as plain SVG: the overview is the first page a visitor sees, and the
+ * first visit downloads no chart library (Observable Plot loads with the pages that need it).
+ */
+function VolumeBars({ days }: { days: DayVolume[] }) {
+  const max = Math.max(1, ...days.flatMap((d) => [d.impressions, d.clicks, d.conversions]));
+  const width = 640;
+  const height = 160;
+  const slot = width / Math.max(1, days.length);
+  const bar = Math.max(2, (slot - 8) / 3);
+  return (
+    <div className="plot">
+      <p className="muted small">
+        {ACTIONS.map((a) => (
+          <span key={a.key} style={{ marginRight: '1em' }}>
+            <span aria-hidden="true" style={{ display: 'inline-block', width: 10, height: 10, background: a.colour, marginRight: 4 }} />
+            {a.key}
+          </span>
+        ))}
+      </p>
+      <svg
+        viewBox={`0 0 ${width} ${height + 20}`}
+        width="100%"
+        role="img"
+        aria-label="Feedback per day by action: impressions, clicks and conversions"
+      >
+        {days.map((d, i) =>
+          ACTIONS.map((a, j) => {
+            const h = (d[a.key] / max) * height;
+            return (
+              <rect key={`${d.day}-${a.key}`} x={i * slot + 4 + j * bar} y={height - h} width={bar - 1} height={h} fill={a.colour}>
+                <title>{`${d.day}: ${integer(d[a.key])} ${a.key}`}</title>
+              </rect>
+            );
+          }),
+        )}
+        {days.map((d, i) => (
+          <text key={d.day} x={i * slot + slot / 2} y={height + 14} textAnchor="middle" fontSize="11">
+            {d.day}
+          </text>
+        ))}
+      </svg>
+    </div>
   );
 }
