@@ -104,6 +104,8 @@ export type ExperimentUnitTable = {
   variant_id: string;
   exposed_at: number;
   covariates: string | null;
+  /** JSON {attribute: value} of the declared `attr:` slice dimensions, from the first exposure (0031). */
+  slice_attributes?: string | null;
 } & { [K in UnitStatColumn]: Generated<number> };
 
 export interface ExperimentSearchTable {

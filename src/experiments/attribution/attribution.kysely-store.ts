@@ -158,7 +158,7 @@ export class KyselyAttributionStore implements AttributionStore {
       for (let i = 0; i < sessions.length; i += 500) {
         const rows = await trx
           .selectFrom('experiment_units')
-          .select(['unit_id', 'variant_id', 'exposed_at', ...UNIT_STAT_COLUMNS])
+          .select(['unit_id', 'variant_id', 'exposed_at', 'slice_attributes', ...UNIT_STAT_COLUMNS])
           .where('experiment_id', '=', p.experiment_id)
           .where('phase', '=', p.phase)
           .where('unit_id', 'in', sessions.slice(i, i + 500))
@@ -184,6 +184,7 @@ export class KyselyAttributionStore implements AttributionStore {
             stats,
             dimensions,
             sliceValues: slices.get(r.unit_id) ?? null,
+            attributes: r.slice_attributes ? (JSON.parse(r.slice_attributes) as Record<string, string>) : null,
           });
           bySession.set(r.unit_id, list);
         }

@@ -1,5 +1,12 @@
 import { DAY_MS } from '../../common/time.js';
 import {
+  SLICE_VALUE_MAX,
+  UNSET_SLICE,
+  attributeOf,
+  type FeedbackSliceDimension,
+  type SliceDimension,
+} from '../definition/slice-dimensions.js';
+import {
   METRIC_CATALOGUE,
   UNIT_STAT_COLUMNS,
   UNIT_STAT_FOLDS,
@@ -25,13 +32,12 @@ export interface AttributableItem extends MetricItem {
   category?: string | null;
 }
 
-/** Dimensions a session can be sliced by: fields of its first attributed feedback item. */
-export const SLICE_DIMENSIONS = ['deviceType', 'searchType', 'language', 'category'] as const;
-export type SliceDimension = (typeof SLICE_DIMENSIONS)[number];
-/** The value of a session whose first attributed item did not say. */
-export const UNSET_SLICE = '(unset)';
-/** Longer values are cut to this length (the slice table's key column). */
-export const SLICE_VALUE_MAX = 128;
+export {
+  FEEDBACK_SLICE_DIMENSIONS as SLICE_DIMENSIONS,
+  SLICE_VALUE_MAX,
+  UNSET_SLICE,
+  type SliceDimension,
+} from '../definition/slice-dimensions.js';
 
 /** An exposure of the item's session, with the window in which its feedback counts. */
 export interface ExposureWindow {
@@ -48,6 +54,8 @@ export interface ExposureWindow {
   dimensions?: readonly SliceDimension[];
   /** The unit's slice values, fixed by its first attributed item; null before it has one. */
   sliceValues?: Readonly<Record<string, string>> | null;
+  /** The unit's assign attributes for `attr:` dimensions, kept from its first exposure. */
+  attributes?: Readonly<Record<string, string>> | null;
 }
 
 /** A unit's slice values, written once (when its first item is attributed). */
@@ -111,8 +119,19 @@ export interface AttributionPlan {
   sliceSums: SliceSumDelta[];
 }
 
-function sliceValuesOf(item: AttributableItem, dimensions: readonly SliceDimension[]): Record<string, string> {
-  return Object.fromEntries(dimensions.map((d) => [d, (item[d] ?? UNSET_SLICE).slice(0, SLICE_VALUE_MAX)]));
+/** A unit's slice values: feedback fields from its first attributed item, `attr:` dimensions from its first exposure. */
+function sliceValuesOf(
+  item: AttributableItem,
+  dimensions: readonly SliceDimension[],
+  attributes: Readonly<Record<string, string>> | null | undefined,
+): Record<string, string> {
+  return Object.fromEntries(
+    dimensions.map((d) => {
+      const attribute = attributeOf(d);
+      if (attribute !== null) return [d, attributes?.[attribute] ?? UNSET_SLICE];
+      return [d, (item[d as FeedbackSliceDimension] ?? UNSET_SLICE).slice(0, SLICE_VALUE_MAX)];
+    }),
+  );
 }
 
 export const exposureDay = (exposedAt: number) => Math.floor(exposedAt / DAY_MS);
@@ -162,7 +181,8 @@ export function planAttribution(
       let unit = units.get(unitKey);
       if (!unit) units.set(unitKey, (unit = { experimentId: x.experimentId, phase: x.phase, unitId: x.unitId, stats: emptyStats() }));
       windows.set(unitKey, x);
-      if (x.dimensions?.length && !x.sliceValues && !newSlices.has(unitKey)) newSlices.set(unitKey, sliceValuesOf(item, x.dimensions));
+      if (x.dimensions?.length && !x.sliceValues && !newSlices.has(unitKey))
+        newSlices.set(unitKey, sliceValuesOf(item, x.dimensions, x.attributes));
       const s = unit.stats;
 
       const key = searchKey(x.experimentId, x.phase, x.unitId, item.queryId);

@@ -1,4 +1,5 @@
 import { UNIT_STAT_COLUMNS } from '../../vocabulary/index.js';
+import { isSliceDimension } from '../definition/slice-dimensions.js';
 import { FakeExperimentData, unitKey } from '../fake-experiment-data.js';
 import { searchKey, type ExposureWindow } from './attribution.js';
 import type { AttributionStore, Planner } from './attribution.store.js';
@@ -21,9 +22,9 @@ export class FakeAttributionStore implements AttributionStore {
       for (const { exposure: x, stats } of this.data.units.values()) {
         if (x.experimentId !== p.experimentId || x.phase !== p.phase || !sessions.has(x.unitId)) continue;
         const list = exposures.get(x.unitId) ?? [];
-        const dimensions = p.configuration?.analysis?.dimensions ?? ['deviceType', 'searchType'];
+        const dimensions = (p.configuration?.analysis?.dimensions ?? ['deviceType', 'searchType']).filter(isSliceDimension);
         const sliceValues = this.data.unitSlices.get(unitKey(x.experimentId, x.phase, x.unitId)) ?? null;
-        list.push({ ...x, phaseEndedAt: p.endedAt, stats: { ...stats }, dimensions, sliceValues });
+        list.push({ ...x, phaseEndedAt: p.endedAt, stats: { ...stats }, dimensions, sliceValues, attributes: x.sliceAttributes ?? null });
         exposures.set(x.unitId, list);
       }
     }

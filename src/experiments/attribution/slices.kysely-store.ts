@@ -1,13 +1,14 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../storage/schema.js';
-import { SLICE_DIMENSIONS, type SliceDimension, type SliceSumDelta, type UnitSlices } from './attribution.js';
+import type { SliceSumDelta, UnitSlices } from './attribution.js';
+import { isSliceDimension, type SliceDimension } from '../definition/slice-dimensions.js';
 import { addExcluded } from '../../storage/additive-upsert.js';
 
-/** The dimensions a phase keeps slice sums for: its configuration's analysis.dimensions (default deviceType, searchType). */
+/** The dimensions a phase keeps slice sums for: its configuration's analysis.dimensions (default deviceType, searchType; `attr:` ones too). */
 export function phaseDimensions(configuration: string): SliceDimension[] {
   const declared = (JSON.parse(configuration) as { analysis?: { dimensions?: unknown } }).analysis?.dimensions;
   const list = Array.isArray(declared) ? declared : ['deviceType', 'searchType'];
-  return list.filter((d): d is SliceDimension => (SLICE_DIMENSIONS as readonly string[]).includes(d as string));
+  return list.filter(isSliceDimension);
 }
 
 /** The stored slice values of these units (only units whose first item was attributed have any). */

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { Page, PageQuery } from '../../http/page.js';
 import { StringEnum } from '../../http/string-enum.js';
 import { EXPERIMENT_LIMITS } from './experiment-rules.js';
+import { SLICE_DIMENSION_PATTERN } from './slice-dimensions.js';
 import { EXPERIMENT_STATES } from '../lifecycle/lifecycle.js';
 import { METRIC_NAMES } from '../../vocabulary/index.js';
 
@@ -168,11 +169,11 @@ export const AnalysisInput = Type.Object(
       }),
     ),
     dimensions: Type.Optional(
-      Type.Array(StringEnum(['deviceType', 'searchType', 'language', 'category'] as const), {
-        maxItems: 4,
+      Type.Array(Type.String({ pattern: SLICE_DIMENSION_PATTERN }), {
+        maxItems: 8,
         uniqueItems: true,
         description:
-          'Slice dimensions whose sums attribution maintains (GET …/results?dimension=); a session’s value is the one on its first attributed feedback item. Default ["deviceType", "searchType"]; changes apply from the next phase.',
+          'Slice dimensions whose sums attribution maintains (GET …/results?dimension=): deviceType, searchType, language, category (a session’s value is the one on its first attributed feedback item) or an assign attribute as "attr:<name>" (letters, digits, _ . -, up to 27 characters; the value the unit’s first exposure sent, "(unset)" when absent, null or an array). Default ["deviceType", "searchType"]; changes apply from the next phase.',
       }),
     ),
   },

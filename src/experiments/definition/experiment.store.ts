@@ -69,8 +69,11 @@ export interface AnalysisSettings {
   cuped: boolean;
   /** Reported apart from the target metrics, outside their multiple-testing family. */
   guardrails: GuardrailSetting[];
-  /** Slice dimensions attribution keeps sums for (…/results?dimension=); fixed for a phase when it starts. */
-  dimensions: ('deviceType' | 'searchType' | 'language' | 'category')[];
+  /**
+   * Slice dimensions attribution keeps sums for (…/results?dimension=): feedback fields, or assign
+   * attributes as `attr:<name>` (slice-dimensions.ts, validated by the schema's pattern); fixed for a phase when it starts.
+   */
+  dimensions: string[];
   /** Per-metric normal priors of the Bayesian view, on `scale` (default relative); others use bayesianPrior. */
   priors?: Partial<Record<MetricName, { mean: number; stdDev: number; scale?: 'relative' | 'absolute' }>>;
   /** Per-metric caps of the per-unit numerator (pooled percentile or absolute); ?capping=off reads uncapped. */

@@ -8,6 +8,7 @@ import type { ExperimentRecord, ExperimentStore } from '../definition/experiment
 import type { AssignmentView } from './assignment.schemas.js';
 import type { ExposureRecord, ExposureStore } from './exposure.store.js';
 import { METRIC_NAMES } from '../../vocabulary/index.js';
+import { sliceAttributes } from '../definition/slice-dimensions.js';
 
 interface ServingExperiment {
   record: ExperimentRecord;
@@ -130,8 +131,25 @@ export class AssignmentService {
     };
   }
 
-  private exposure(view: AssignmentView, unitId: string, covariates: Record<string, number> | null, now: number): ExposureRecord {
-    return { experimentId: view.experimentId, phase: view.phase, unitId, variantId: view.variantId!, exposedAt: now, covariates };
+  private exposure(
+    view: AssignmentView,
+    unitId: string,
+    covariates: Record<string, number> | null,
+    now: number,
+    s?: ServingExperiment,
+    attributes: Readonly<Record<string, unknown>> = {},
+  ): ExposureRecord {
+    // Only the attributes the experiment slices by (analysis.dimensions `attr:<name>`) are kept.
+    const sliceValues = s ? sliceAttributes(s.record.configuration.analysis?.dimensions ?? [], attributes) : null;
+    return {
+      experimentId: view.experimentId,
+      phase: view.phase,
+      unitId,
+      variantId: view.variantId!,
+      exposedAt: now,
+      covariates,
+      ...(sliceValues ? { sliceAttributes: sliceValues } : {}),
+    };
   }
 
   async assignOne(experimentId: string, input: AssignInput): Promise<AssignmentView> {
@@ -139,8 +157,11 @@ export class AssignmentService {
     const cached = (await this.serving()).find((s) => s.record.id === experimentId);
     // Not served from the cache (created, paused, …): one read to tell 404 from "not running".
     const serving = cached ?? toServing(await this.loadExperiment(experimentId));
-    const view = this.decide(serving, input.unitId, (input.attributes ?? {}) as Attributes);
-    if (view.inExperiment) await this.exposureWrites.add([this.exposure(view, input.unitId, covariates, this.clock.now())]);
+    const attributes = (input.attributes ?? {}) as Attributes;
+    const view = this.decide(serving, input.unitId, attributes);
+    if (view.inExperiment) {
+      await this.exposureWrites.add([this.exposure(view, input.unitId, covariates, this.clock.now(), serving, attributes)]);
+    }
     return view;
   }
 
@@ -155,7 +176,7 @@ export class AssignmentService {
       if (s.record.status !== 'running' || !isRankingExperiment(s.record.configuration)) continue;
       const view = this.decide(s, input.unitId, attributes);
       if (!view.inExperiment || view.variantId === null) continue;
-      await this.exposureWrites.add([this.exposure(view, input.unitId, covariates, this.clock.now())]);
+      await this.exposureWrites.add([this.exposure(view, input.unitId, covariates, this.clock.now(), s, attributes)]);
       return { record: s.record, variantId: view.variantId, phase: view.phase };
     }
     return null;
@@ -165,11 +186,14 @@ export class AssignmentService {
     const covariates = checkCovariates(input.attributes?.covariates);
     const attributes = (input.attributes ?? {}) as Attributes;
     // A concluded experiment without a winner serves nobody, so it is left out of the list.
-    const assignments = (await this.serving())
-      .map((s) => this.decide(s, input.unitId, attributes))
-      .filter((a) => a.reason !== 'experiment_concluded');
+    const decided = (await this.serving())
+      .map((s) => ({ s, a: this.decide(s, input.unitId, attributes) }))
+      .filter(({ a }) => a.reason !== 'experiment_concluded');
+    const assignments = decided.map(({ a }) => a);
     const now = this.clock.now();
-    const enrolled = assignments.filter((a) => a.inExperiment).map((a) => this.exposure(a, input.unitId, covariates, now));
+    const enrolled = decided
+      .filter(({ a }) => a.inExperiment)
+      .map(({ s, a }) => this.exposure(a, input.unitId, covariates, now, s, attributes));
     await this.exposureWrites.add(enrolled);
     return { unitId: input.unitId, assignments };
   }

@@ -84,6 +84,7 @@ export class KyselyExposureStore implements ExposureStore {
           variant_id: r.variantId,
           exposed_at: r.exposedAt,
           covariates: r.covariates ? JSON.stringify(r.covariates) : null,
+          slice_attributes: r.sliceAttributes ? JSON.stringify(r.sliceAttributes) : null,
         })),
       )
       .onConflict((oc) => oc.columns(['experiment_id', 'phase', 'unit_id']).doNothing())

@@ -7,6 +7,8 @@ export interface ExposureRecord {
   exposedAt: number;
   /** Pre-exposure covariates sent with assign (attributes.covariates), for CUPED. */
   covariates: Record<string, number> | null;
+  /** The assign attributes the experiment slices by (`attr:` dimensions), as slice values; null if none. */
+  sliceAttributes?: Record<string, string> | null;
 }
 
 export interface ExposureStore {

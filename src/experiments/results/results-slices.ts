@@ -108,7 +108,11 @@ export function analyseSlices(
   return {
     dimension,
     exploratory: true,
-    note: `Exploratory: ${values.length} slices of ${dimension}, corrected (${settings.correction}) across slices × metrics × treatments; a slice's own sample-ratio check can fail where the whole experiment's passes. A session's value is the one on its first attributed feedback item.`,
+    note: `Exploratory: ${values.length} slices of ${dimension}, corrected (${settings.correction}) across slices × metrics × treatments; a slice's own sample-ratio check can fail where the whole experiment's passes. ${
+      dimension.startsWith('attr:')
+        ? "A session's value is the assign attribute sent with its first exposure; it is counted once its first feedback item is attributed."
+        : "A session's value is the one on its first attributed feedback item."
+    }`,
     unitsWithoutValue: Object.fromEntries(
       context.variants.map((v) => [v.id, Math.max(0, (context.unitsByVariant[v.id] ?? 0) - (sliced.get(v.id) ?? 0))]),
     ),

@@ -18,8 +18,10 @@ export const ResultsQuery = Type.Object(
       StringEnum(['on', 'off'] as const, { description: 'off: the uncapped result of metrics with analysis.capping. Default on.' }),
     ),
     dimension: Type.Optional(
-      StringEnum(['deviceType', 'searchType', 'language', 'category'] as const, {
-        description: 'Also analyse each slice value of this dimension (one of the phase’s analysis.dimensions): exploratory.',
+      Type.String({
+        maxLength: 32,
+        description:
+          'Also analyse each slice value of this dimension (one of the phase’s analysis.dimensions: deviceType, searchType, language, category or attr:<assign attribute>): exploratory. Undeclared: 400 on /dimension.',
       }),
     ),
   },
