@@ -1,5 +1,11 @@
-import { emptyStats, type UnitStats } from '../vocabulary/index.js';
-import { planAttribution, type AttributableItem, type SliceSumDelta } from './attribution/attribution.js';
+import { emptyStats, type QuantileSource, type UnitStats } from '../vocabulary/index.js';
+import {
+  planAttribution,
+  type AttributableItem,
+  type QuantileSumDelta,
+  type SliceQuantileSumDelta,
+  type SliceSumDelta,
+} from './attribution/attribution.js';
 import type { ExperimentEvent, ExperimentRecord, PhaseRecord } from './definition/experiment.store.js';
 import type { ExposureRecord } from './exposure/exposure.store.js';
 
@@ -7,6 +13,8 @@ import type { ExposureRecord } from './exposure/exposure.store.js';
 export interface UnitRow {
   exposure: ExposureRecord;
   stats: UnitStats;
+  /** Grid positions of the unit's quantile-metric items, per source. */
+  quantilePositions?: Partial<Record<QuantileSource, number[]>>;
 }
 
 /**
@@ -46,6 +54,10 @@ export class FakeExperimentData {
   readonly unitSlices = new Map<string, Record<string, string>>();
   /** experiment, phase, dimension, value, variant, metric → units and sums. */
   readonly sliceSums = new Map<string, SliceSumDelta>();
+  /** experiment, phase, variant, day, source → quantile grid sums. */
+  readonly quantileSums = new Map<string, QuantileSumDelta>();
+  /** experiment, phase, dimension, value, variant, source → quantile grid sums. */
+  readonly sliceQuantileSums = new Map<string, SliceQuantileSumDelta>();
   /** Feedback item ids already attributed. */
   readonly attributed = new Set<string>();
 

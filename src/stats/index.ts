@@ -99,6 +99,7 @@ export {
 export {
   compareQuantiles,
   logGrid,
+  gridIndex,
   quantileEffect,
   quantileGridSums,
   quantileOfGrid,
@@ -109,3 +110,4 @@ export {
   type QuantileGridSums,
 } from './quantiles.js';
 export * from './interleaving.js';
+export { addGridDelta, emptyGridDelta, gridSumsOf, quantileGridDelta, type QuantileGridDelta } from './quantile-grid.js';

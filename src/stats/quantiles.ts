@@ -54,8 +54,8 @@ export interface QuantileGridSums {
   readonly belowTimesItems: readonly number[];
 }
 
-/** First index whose threshold is ≥ value (k when none is). */
-function gridIndex(thresholds: readonly number[], value: number): number {
+/** First index whose threshold is ≥ value (k when none is): the item's position on the grid. */
+export function gridIndex(thresholds: readonly number[], value: number): number {
   let lo = 0;
   let hi = thresholds.length;
   while (lo < hi) {

@@ -106,7 +106,35 @@ export type ExperimentUnitTable = {
   covariates: string | null;
   /** JSON {attribute: value} of the declared `attr:` slice dimensions, from the first exposure (0031). */
   slice_attributes?: string | null;
+  /** JSON {source: sorted grid positions} of the unit's quantile-metric items (0032). */
+  quantile_positions?: string | null;
 } & { [K in UnitStatColumn]: Generated<number> };
+
+/** Quantile grid sums (0032): units, items, Σm² and per-threshold Σc, Σc², Σc·m as JSON `[from, …values]`. */
+export interface QuantileGridColumns {
+  source: string;
+  units: number;
+  items: number;
+  items_squared: number;
+  below: string;
+  below_squared: string;
+  below_times_items: string;
+}
+
+export interface ExperimentQuantileSumsTable extends QuantileGridColumns {
+  experiment_id: string;
+  phase: number;
+  variant_id: string;
+  day: number;
+}
+
+export interface ExperimentSliceQuantileSumsTable extends QuantileGridColumns {
+  experiment_id: string;
+  phase: number;
+  dimension: string;
+  value: string;
+  variant_id: string;
+}
 
 export interface ExperimentSearchTable {
   experiment_id: string;
@@ -319,6 +347,8 @@ export interface Database {
   experiment_variant_sums: ExperimentVariantSumsTable;
   experiment_unit_slices: ExperimentUnitSlicesTable;
   experiment_slice_sums: ExperimentSliceSumsTable;
+  experiment_quantile_sums: ExperimentQuantileSumsTable;
+  experiment_slice_quantile_sums: ExperimentSliceQuantileSumsTable;
   api_keys: ApiKeyTable;
   training_jobs: TrainingJobTable;
   model_versions: ModelVersionTable;

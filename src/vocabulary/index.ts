@@ -33,3 +33,18 @@ export {
   type UnitStatColumn,
   type UnitStats,
 } from './metrics.js';
+export {
+  ANALYSIS_METRIC_NAMES,
+  QUANTILE_GRID_SPEC,
+  QUANTILE_METRIC_CATALOGUE,
+  QUANTILE_METRIC_NAMES,
+  QUANTILE_SOURCES,
+  isQuantileMetric,
+  metricDirection,
+  quantileMetricDefinition,
+  quantileValue,
+  type AnalysisMetricName,
+  type QuantileMetricDefinition,
+  type QuantileMetricName,
+  type QuantileSource,
+} from './quantile-metrics.js';

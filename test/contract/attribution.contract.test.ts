@@ -64,7 +64,18 @@ describeContract('AttributionStore', experimentWorld, (world) => {
   it('folds each item once, in batches that continue searches across calls, into the variant sums', async () => {
     await scenario(world());
     expect(await attributeAll(world(), 3)).toEqual([3, 3, 3, 3, 0]);
-    expect(await attributeBatch(world(), 3, () => ({ units: [], searches: [], variantSums: [], unitSlices: [], sliceSums: [] }))).toBe(0);
+    expect(
+      await attributeBatch(world(), 3, () => ({
+        units: [],
+        searches: [],
+        variantSums: [],
+        unitSlices: [],
+        sliceSums: [],
+        unitQuantiles: [],
+        quantileSums: [],
+        sliceQuantileSums: [],
+      })),
+    ).toBe(0);
     const daily = await world().results.dailySums('e1', 0, METRICS);
     const byVariant = Object.fromEntries(daily.map((d) => [d.variantId, d]));
     expect(Object.keys(byVariant).sort()).toEqual(['a', 'b']);

@@ -8,6 +8,7 @@ import { searchKey, type AttributableItem, type ExposureWindow } from './attribu
 import type { AttributionStore, Planner } from './attribution.store.js';
 import { creditInterleavedClicks } from './interleaving-credit.kysely-store.js';
 import { phaseDimensions, unitSliceValues, writeSlices } from './slices.kysely-store.js';
+import { writeQuantiles } from './quantile-sums.kysely-store.js';
 
 export class KyselyAttributionStore implements AttributionStore {
   constructor(
@@ -26,7 +27,11 @@ export class KyselyAttributionStore implements AttributionStore {
       const sessions = [...new Set(items.map((i) => i.sessionId))];
       const exposures = await this.exposures(trx, sessions, Math.min(...items.map((i) => i.receivedAt)));
       const known = await this.knownSearches(trx, items, exposures);
-      const { units, searches, variantSums, unitSlices, sliceSums } = plan(items, exposures, known);
+      const { units, searches, variantSums, unitSlices, sliceSums, unitQuantiles, quantileSums, sliceQuantileSums } = plan(
+        items,
+        exposures,
+        known,
+      );
 
       for (const u of units) {
         const s = u.stats;
@@ -83,6 +88,7 @@ export class KyselyAttributionStore implements AttributionStore {
           .execute();
       }
       await writeSlices(trx, unitSlices, sliceSums);
+      await writeQuantiles(trx, unitQuantiles, quantileSums, sliceQuantileSums);
       const ids = items.map((i) => i.id);
       for (let i = 0; i < ids.length; i += 500) {
         await trx
@@ -158,7 +164,7 @@ export class KyselyAttributionStore implements AttributionStore {
       for (let i = 0; i < sessions.length; i += 500) {
         const rows = await trx
           .selectFrom('experiment_units')
-          .select(['unit_id', 'variant_id', 'exposed_at', 'slice_attributes', ...UNIT_STAT_COLUMNS])
+          .select(['unit_id', 'variant_id', 'exposed_at', 'slice_attributes', 'quantile_positions', ...UNIT_STAT_COLUMNS])
           .where('experiment_id', '=', p.experiment_id)
           .where('phase', '=', p.phase)
           .where('unit_id', 'in', sessions.slice(i, i + 500))
@@ -185,6 +191,7 @@ export class KyselyAttributionStore implements AttributionStore {
             dimensions,
             sliceValues: slices.get(r.unit_id) ?? null,
             attributes: r.slice_attributes ? (JSON.parse(r.slice_attributes) as Record<string, string>) : null,
+            quantilePositions: r.quantile_positions ? (JSON.parse(r.quantile_positions) as Record<string, number[]>) : null,
           });
           bySession.set(r.unit_id, list);
         }

@@ -1,4 +1,5 @@
 import { UNIT_STAT_COLUMNS } from '../../vocabulary/index.js';
+import { addGridDelta } from '../../stats/index.js';
 import { isSliceDimension } from '../definition/slice-dimensions.js';
 import { FakeExperimentData, unitKey } from '../fake-experiment-data.js';
 import { searchKey, type ExposureWindow } from './attribution.js';
@@ -19,12 +20,20 @@ export class FakeAttributionStore implements AttributionStore {
     const oldest = Math.min(...items.map((i) => i.receivedAt));
     const exposures = new Map<string, ExposureWindow[]>();
     for (const p of this.data.phases.filter((ph) => ph.endedAt === null || ph.endedAt > oldest)) {
-      for (const { exposure: x, stats } of this.data.units.values()) {
+      for (const { exposure: x, stats, quantilePositions } of this.data.units.values()) {
         if (x.experimentId !== p.experimentId || x.phase !== p.phase || !sessions.has(x.unitId)) continue;
         const list = exposures.get(x.unitId) ?? [];
         const dimensions = (p.configuration?.analysis?.dimensions ?? ['deviceType', 'searchType']).filter(isSliceDimension);
         const sliceValues = this.data.unitSlices.get(unitKey(x.experimentId, x.phase, x.unitId)) ?? null;
-        list.push({ ...x, phaseEndedAt: p.endedAt, stats: { ...stats }, dimensions, sliceValues, attributes: x.sliceAttributes ?? null });
+        list.push({
+          ...x,
+          phaseEndedAt: p.endedAt,
+          stats: { ...stats },
+          dimensions,
+          sliceValues,
+          attributes: x.sliceAttributes ?? null,
+          quantilePositions: quantilePositions ?? null,
+        });
         exposures.set(x.unitId, list);
       }
     }
@@ -39,7 +48,25 @@ export class FakeAttributionStore implements AttributionStore {
         }
       }
     }
-    const { units, searches, variantSums, unitSlices, sliceSums } = plan(items, exposures, known);
+    const { units, searches, variantSums, unitSlices, sliceSums, unitQuantiles, quantileSums, sliceQuantileSums } = plan(
+      items,
+      exposures,
+      known,
+    );
+    for (const u of unitQuantiles)
+      this.data.units.get(unitKey(u.experimentId, u.phase, u.unitId))!.quantilePositions = structuredClone(u.positions);
+    for (const v of quantileSums) {
+      const key = [v.experimentId, v.phase, v.variantId, v.day, v.source].join('\u0000');
+      const acc = this.data.quantileSums.get(key);
+      if (!acc) this.data.quantileSums.set(key, structuredClone(v));
+      else acc.delta = addGridDelta(acc.delta, v.delta);
+    }
+    for (const v of sliceQuantileSums) {
+      const key = [v.experimentId, v.phase, v.dimension, v.value, v.variantId, v.source].join('\u0000');
+      const acc = this.data.sliceQuantileSums.get(key);
+      if (!acc) this.data.sliceQuantileSums.set(key, structuredClone(v));
+      else acc.delta = addGridDelta(acc.delta, v.delta);
+    }
     for (const u of unitSlices) this.data.unitSlices.set(unitKey(u.experimentId, u.phase, u.unitId), { ...u.values });
     for (const v of sliceSums) {
       const key = [v.experimentId, v.phase, v.dimension, v.value, v.variantId, v.metric].join('\u0000');

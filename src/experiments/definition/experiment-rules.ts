@@ -9,7 +9,7 @@ import type {
   VariantModel,
   VariantRecord,
 } from './experiment.store.js';
-import { metricDefinition, type MetricName } from '../../vocabulary/index.js';
+import { metricDirection, type AnalysisMetricName } from '../../vocabulary/index.js';
 
 export const EXPERIMENT_LIMITS = { maxVariants: 20, maxTargetMetrics: 20, variantConfigMaxBytes: 8 * 1024, weightTolerance: 1e-6 } as const;
 
@@ -97,7 +97,7 @@ export function normaliseConfiguration(input: ConfigurationInput, problems: Erro
   const config: ExperimentConfiguration = {
     variants,
     trafficAllocation: input.trafficAllocation ?? 1,
-    targetMetrics: metrics as MetricName[],
+    targetMetrics: metrics as AnalysisMetricName[],
     analysis: { ...ANALYSIS_DEFAULTS, ...input.analysis },
   };
   checkGuardrails(config.analysis.guardrails, problems);
@@ -146,7 +146,7 @@ function checkGuardrails(guardrails: AnalysisSettings['guardrails'], problems: E
   guardrails.forEach((g, i) => {
     const path = `/configuration/analysis/guardrails/${i}`;
     if (guardrails.findIndex((o) => o.metric === g.metric) !== i) problems.push(detail(`${path}/metric`, `repeats "${g.metric}"`));
-    const direction = g.direction ?? metricDefinition(g.metric).direction;
+    const direction = g.direction ?? metricDirection(g.metric);
     if ((g.scale ?? 'relative') === 'relative' && direction === 'higher' && g.margin >= 1) {
       problems.push(detail(`${path}/margin`, 'a relative margin of 1 (100 %) or more tolerates any loss of a higher-is-better metric'));
     }

@@ -4,7 +4,7 @@ import { StringEnum } from '../../http/string-enum.js';
 import { EXPERIMENT_LIMITS } from './experiment-rules.js';
 import { SLICE_DIMENSION_PATTERN } from './slice-dimensions.js';
 import { EXPERIMENT_STATES } from '../lifecycle/lifecycle.js';
-import { METRIC_NAMES } from '../../vocabulary/index.js';
+import { ANALYSIS_METRIC_NAMES, METRIC_NAMES } from '../../vocabulary/index.js';
 
 export const ALIAS_PATTERN = '^[a-z0-9][a-z0-9._-]{0,63}$';
 
@@ -74,7 +74,7 @@ export const LayerInput = Type.Object(
 
 export const GuardrailInput = Type.Object(
   {
-    metric: StringEnum(METRIC_NAMES),
+    metric: StringEnum(ANALYSIS_METRIC_NAMES),
     direction: Type.Optional(StringEnum(['higher', 'lower'] as const, { description: "Which way is good; default the catalogue's." })),
     margin: Type.Number({
       minimum: 0,
@@ -192,10 +192,10 @@ export const ExperimentConfigurationInput = Type.Object(
       }),
     ),
     targetMetrics: Type.Optional(
-      Type.Array(StringEnum(METRIC_NAMES), {
+      Type.Array(StringEnum(ANALYSIS_METRIC_NAMES), {
         minItems: 1,
         maxItems: EXPERIMENT_LIMITS.maxTargetMetrics,
-        description: `Names from the metric catalogue: ${METRIC_NAMES.join(', ')}. Default ["ctr"].`,
+        description: `Names from the metric catalogue: ${ANALYSIS_METRIC_NAMES.join(', ')} (the _p50/_p90 ones are per-item quantiles). Default ["ctr"].`,
       }),
     ),
     seed: Type.Optional(

@@ -2,7 +2,7 @@ import type { AliasMove } from '../ranking/model-catalog.js';
 import type { NewestFirstKey } from '../../common/pagination.js';
 import type { ExperimentState } from '../lifecycle/lifecycle.js';
 import type { Condition } from '../assignment/index.js';
-import type { MetricName } from '../../vocabulary/index.js';
+import type { AnalysisMetricName, MetricName } from '../../vocabulary/index.js';
 
 export interface VariantRecord {
   id: string;
@@ -32,7 +32,7 @@ export interface LayerSlice {
 export interface ExperimentConfiguration {
   variants: VariantRecord[];
   trafficAllocation: number;
-  targetMetrics: MetricName[];
+  targetMetrics: AnalysisMetricName[];
   seed?: string;
   layer?: LayerSlice;
   conditions?: Condition;
@@ -46,7 +46,7 @@ export interface ExperimentConfiguration {
 
 /** A guardrail: a one-sided non-inferiority test of a metric the experiment must not harm. */
 export interface GuardrailSetting {
-  metric: MetricName;
+  metric: AnalysisMetricName;
   /** Which way is good; default the catalogue's. */
   direction?: 'higher' | 'lower';
   /** Largest tolerated degradation (≥ 0) on the guardrail's scale. */

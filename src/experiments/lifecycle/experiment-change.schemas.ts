@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Page, PageQuery } from '../../http/page.js';
 import { StringEnum } from '../../http/string-enum.js';
-import { METRIC_NAMES } from '../../vocabulary/index.js';
+import { ANALYSIS_METRIC_NAMES } from '../../vocabulary/index.js';
 import { EXPERIMENT_LIMITS } from '../definition/experiment-rules.js';
 import { AnalysisInput, LayerInput, PromoteInput, VariantInput } from '../definition/experiment.schemas.js';
 
@@ -29,7 +29,9 @@ export const PatchBody = Type.Object(
         {
           variants: Type.Optional(Type.Array(VariantInput, { minItems: 2, maxItems: EXPERIMENT_LIMITS.maxVariants })),
           trafficAllocation: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1 })),
-          targetMetrics: Type.Optional(Type.Array(StringEnum(METRIC_NAMES), { minItems: 1, maxItems: EXPERIMENT_LIMITS.maxTargetMetrics })),
+          targetMetrics: Type.Optional(
+            Type.Array(StringEnum(ANALYSIS_METRIC_NAMES), { minItems: 1, maxItems: EXPERIMENT_LIMITS.maxTargetMetrics }),
+          ),
           seed: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
           layer: Type.Optional(Type.Union([LayerInput, Type.Null()])),
           conditions: Type.Optional(Type.Unknown()),

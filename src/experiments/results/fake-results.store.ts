@@ -1,7 +1,14 @@
-import { linearValue, metricDefinition, startingValues, type MetricName } from '../../vocabulary/index.js';
+import { linearValue, metricDefinition, startingValues, type MetricName, type QuantileSource } from '../../vocabulary/index.js';
 import { FakeExperimentData, unitKey } from '../fake-experiment-data.js';
 import { sliceRows } from './slice-rows.js';
-import type { CovariateSums, DailyMetricSums, ResultsStore, SliceMetricSums } from './results.store.js';
+import type {
+  CovariateSums,
+  DailyMetricSums,
+  DailyQuantileSums,
+  ResultsStore,
+  SliceMetricSums,
+  SliceQuantileSums,
+} from './results.store.js';
 
 /** In-memory ResultsStore over the shared fake tables; test/contract holds it to the Kysely store. */
 export class FakeResultsStore implements ResultsStore {
@@ -13,6 +20,23 @@ export class FakeResultsStore implements ResultsStore {
       .filter(({ exposure: e }) => e.experimentId === experimentId && e.phase === phase)
       .sort((a, b) => (a.exposure.unitId < b.exposure.unitId ? -1 : 1))
       .map(({ exposure: e, stats }) => ({ variantId: e.variantId, x: linearValue(stats, xTerms), y: linearValue(stats, yTerms) }));
+  }
+
+  async dailyQuantileSums(experimentId: string, phase: number, sources: readonly QuantileSource[]): Promise<DailyQuantileSums[]> {
+    return [...this.data.quantileSums.values()]
+      .filter((r) => r.experimentId === experimentId && r.phase === phase && sources.includes(r.source))
+      .map((r) => ({ variantId: r.variantId, day: r.day, source: r.source, sums: structuredClone(r.delta) }));
+  }
+
+  async sliceQuantileSums(
+    experimentId: string,
+    phase: number,
+    dimension: string,
+    sources: readonly QuantileSource[],
+  ): Promise<SliceQuantileSums[]> {
+    return [...this.data.sliceQuantileSums.values()]
+      .filter((r) => r.experimentId === experimentId && r.phase === phase && r.dimension === dimension && sources.includes(r.source))
+      .map((r) => ({ value: r.value, variantId: r.variantId, source: r.source, sums: structuredClone(r.delta) }));
   }
 
   async sliceSums(experimentId: string, phase: number, dimension: string, metrics: readonly MetricName[]): Promise<SliceMetricSums[]> {

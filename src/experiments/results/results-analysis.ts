@@ -16,7 +16,7 @@ import {
   type Scale,
 } from '../../stats/index.js';
 import type { AnalysisSettings } from '../definition/experiment.store.js';
-import { metricDefinition, type MetricName } from '../../vocabulary/index.js';
+import { metricDefinition, metricDirection, type AnalysisMetricName, type MetricName } from '../../vocabulary/index.js';
 import type { CovariateSums } from './results.store.js';
 
 export const addSums = (a: RatioSums, b: RatioSums): RatioSums => ({
@@ -66,13 +66,13 @@ export interface ComparisonResult {
 
 /** A comparison with the stats result it came from (kept for the correction, never serialised). */
 export interface Analysed {
-  metric: MetricName;
+  metric: AnalysisMetricName;
   variantName: string;
   result: ComparisonResult;
   test: FrequentistResult;
 }
 
-const direction = (metric: MetricName) => metricDefinition(metric).direction;
+const direction = (metric: AnalysisMetricName) => metricDirection(metric);
 
 /** A proportion of sessions: each session converts (X ∈ {0, 1}) and counts once (Y = 1). */
 export function isSessionProportion(metric: MetricName): boolean {
@@ -95,8 +95,8 @@ function onScale(prior: GaussianPrior & { scale?: Scale }, scale: Scale, control
  * ('proper' = N(0, 0.3²) on the relative lift, GrowthBook's). A prior stated on the other scale is
  * converted with |control mean|.
  */
-function priorFor(metric: MetricName, settings: ReadSettings, effect: EffectEstimate): 'improper' | GaussianPrior {
-  const own = settings.priors?.[metric];
+export function priorFor(metric: AnalysisMetricName, settings: ReadSettings, effect: EffectEstimate): 'improper' | GaussianPrior {
+  const own = settings.priors?.[metric as MetricName];
   if (own) return onScale(own, settings.scale, effect.controlMean);
   if (settings.bayesianPrior !== 'proper') return 'improper';
   return onScale(DEFAULT_PROPER_PRIOR, settings.scale, effect.controlMean);
@@ -182,9 +182,28 @@ export function compare(
           proportion: isSessionProportion(metric) && cuped === null,
         })
       : null;
-  const result: ComparisonResult = {
-    variantId: variant.id,
-    controlVariantId: control.id,
+  const result = comparisonResult(control.id, variant.id, test, bayes, {
+    cuped,
+    power: plan?.power ?? null,
+    unitsStillNeeded:
+      plan && plan.additionalUnits !== null
+        ? { additionalUnits: plan.additionalUnits, requiredControl: plan.requiredControl!, requiredVariant: plan.requiredVariant! }
+        : null,
+  });
+  return { result, test };
+}
+
+/** A comparison's answer from its test and Bayesian view (significance is decided later, by applyCorrection). */
+export function comparisonResult(
+  controlId: string,
+  variantId: string,
+  test: FrequentistResult,
+  bayes: ReturnType<typeof bayesianEffectTest>,
+  extras: Pick<ComparisonResult, 'cuped' | 'power' | 'unitsStillNeeded'>,
+): ComparisonResult {
+  return {
+    variantId,
+    controlVariantId: controlId,
     scale: test.scale,
     test: test.basis?.kind ?? null,
     estimate: test.estimate,
@@ -201,15 +220,9 @@ export function compare(
     improved: null,
     chanceToBeatControl: bayes.chanceToBeatControl,
     risk: bayes.risk ? { control: bayes.risk.control, variant: bayes.risk.variant } : null,
-    cuped,
-    power: plan?.power ?? null,
-    unitsStillNeeded:
-      plan && plan.additionalUnits !== null
-        ? { additionalUnits: plan.additionalUnits, requiredControl: plan.requiredControl!, requiredVariant: plan.requiredVariant! }
-        : null,
+    ...extras,
     reason: test.reason ?? bayes.reason,
   };
-  return { result, test };
 }
 
 /**

@@ -1,5 +1,6 @@
 import {
   estimateEffect,
+  type EffectEstimate,
   guardrailEffectTest,
   guardrailProportions,
   type GuardrailResult,
@@ -8,7 +9,13 @@ import {
   type TestMethod,
 } from '../../stats/index.js';
 import type { GuardrailSetting } from '../definition/experiment.store.js';
-import { metricDefinition, type MetricName } from '../../vocabulary/index.js';
+import {
+  isQuantileMetric,
+  metricDirection,
+  type AnalysisMetricName,
+  type MetricName,
+  type QuantileMetricName,
+} from '../../vocabulary/index.js';
 import { isSessionProportion } from './results-analysis.js';
 
 export interface GuardrailComparison {
@@ -26,7 +33,7 @@ export interface GuardrailComparison {
 }
 
 export interface GuardrailView {
-  metric: MetricName;
+  metric: AnalysisMetricName;
   direction: 'higher' | 'lower';
   margin: number;
   scale: Scale;
@@ -40,7 +47,8 @@ export interface GuardrailView {
 /**
  * Every guardrail of the experiment, each treatment against control: two one-sided tests at the margin
  * (src/stats guardrails), on the guardrail's own scale, with the read's method and alpha. Proportions of
- * sessions use the score tests (fixed horizon); other metrics the delta method. Not corrected with the
+ * sessions use the score tests (fixed horizon); quantile metrics the difference of quantiles with its
+ * cluster-robust standard error; other metrics the delta method. Not corrected with the
  * target metrics: a guardrail answers "is it safe", not "did it win".
  */
 export function evaluateGuardrails(
@@ -48,18 +56,27 @@ export function evaluateGuardrails(
   arms: { controlId: string; treatmentIds: readonly string[] },
   totals: (metric: MetricName, variantId: string) => RatioSums,
   settings: { method: TestMethod; alpha: number; sequentialTuning: number },
+  /** Quantile metrics: the difference of quantiles between control and this treatment (results-quantiles.ts). */
+  quantileEffect: (metric: QuantileMetricName, controlId: string, variantId: string) => EffectEstimate = () => {
+    throw new Error('quantile guardrails need the quantile sums');
+  },
 ): GuardrailView[] {
   return guardrails.map((g) => {
-    const direction = g.direction ?? metricDefinition(g.metric).direction;
+    const direction = g.direction ?? metricDirection(g.metric);
     const scale: Scale = g.scale ?? 'relative';
     const options = { scale, method: settings.method, alpha: settings.alpha, tuningParameter: settings.sequentialTuning };
     const spec = { direction, margin: g.margin };
-    const control = totals(g.metric, arms.controlId);
+    const metric = g.metric;
     const comparisons = arms.treatmentIds.map((id): GuardrailComparison => {
-      const variant = totals(g.metric, id);
-      const r: GuardrailResult = isSessionProportion(g.metric)
-        ? guardrailProportions(control.sumX, control.n, variant.sumX, variant.n, spec, options)
-        : guardrailEffectTest(estimateEffect(control, variant), spec, options);
+      let r: GuardrailResult;
+      if (isQuantileMetric(metric)) r = guardrailEffectTest(quantileEffect(metric, arms.controlId, id), spec, options);
+      else {
+        const control = totals(metric, arms.controlId);
+        const variant = totals(metric, id);
+        r = isSessionProportion(metric)
+          ? guardrailProportions(control.sumX, control.n, variant.sumX, variant.n, spec, options)
+          : guardrailEffectTest(estimateEffect(control, variant), spec, options);
+      }
       return {
         variantId: id,
         controlVariantId: arms.controlId,

@@ -105,6 +105,8 @@ function serviceFor(e: Experiment, analysis: AnalysisSettings): ResultsService {
     covariateSums: async () => [],
     metricsWithCovariates: async () => [],
     sliceSums: async () => [],
+    dailyQuantileSums: async () => [],
+    sliceQuantileSums: async () => [],
     unitValues: async () => [],
   };
   const units = Object.fromEntries(variantIds.map((id, v) => [id, e.cells[v]!.reduce((a, c) => a + (c[e.metrics[0]!]?.length ?? 0), 0)]));

@@ -1,6 +1,13 @@
 import { srmCheck, type RatioSums } from '../../stats/index.js';
 import type { VariantRecord } from '../definition/experiment.store.js';
-import { metricDefinition, type MetricName } from '../../vocabulary/index.js';
+import {
+  isQuantileMetric,
+  metricDirection,
+  quantileMetricDefinition,
+  type AnalysisMetricName,
+  type MetricName,
+} from '../../vocabulary/index.js';
+import { armQuantile, compareQuantileMetric, sumGrids } from './results-quantiles.js';
 import {
   addSums,
   applyCorrection,
@@ -10,7 +17,7 @@ import {
   type ComparisonResult,
   type ReadSettings,
 } from './results-analysis.js';
-import type { SliceMetricSums } from './results.store.js';
+import type { SliceMetricSums, SliceQuantileSums } from './results.store.js';
 
 /** Slices reported one by one; the smaller ones are merged into OTHER_SLICE. */
 export const MAX_SLICES = 20;
@@ -21,7 +28,7 @@ export interface SliceValueView {
   units: number;
   srm: { pValue: number | null; passed: boolean; note: string | null; observed: Record<string, number> };
   metrics: {
-    metric: MetricName;
+    metric: AnalysisMetricName;
     direction: string;
     variants: { variantId: string; units: number; value: number | null }[];
     comparisons: ComparisonResult[];
@@ -48,8 +55,10 @@ export function analyseSlices(
   context: {
     variants: readonly VariantRecord[];
     controlId: string;
-    metrics: readonly MetricName[];
+    metrics: readonly AnalysisMetricName[];
     unitsByVariant: Record<string, number>;
+    /** Quantile metrics' grid sums per slice value, variant and source. */
+    quantileRows?: readonly SliceQuantileSums[];
   },
   settings: ReadSettings,
 ): SlicesView {
@@ -72,26 +81,62 @@ export function analyseSlices(
       observed,
       context.variants.map((v) => v.weight),
     );
-    const metrics = context.metrics.map((metric) => ({
-      metric,
-      direction: metricDefinition(metric).direction,
-      variants: context.variants.map((v) => {
-        const s = sums(metric, v.id);
-        return { variantId: v.id, units: s.n, value: s.sumY > 0 ? s.sumX / s.sumY : null };
-      }),
-      comparisons: context.variants
-        .filter((v) => v.id !== context.controlId)
-        .map((v) => {
-          const { result, test } = compare(
-            metric,
-            { id: context.controlId, sums: sums(metric, context.controlId) },
-            { id: v.id, sums: sums(metric, v.id) },
-            settings,
-          );
-          all.push({ metric, variantName: `${v.name} (${dimension} = ${value})`, result, test });
-          return result;
+    const metrics = context.metrics.map((metric) => {
+      if (!isQuantileMetric(metric)) return ratioMetric(metric);
+      const source = quantileMetricDefinition(metric).source;
+      const values = new Set(list.map((r) => r.value));
+      const estimate = (variantId: string) =>
+        armQuantile(
+          metric,
+          sumGrids(
+            (context.quantileRows ?? [])
+              .filter((r) => values.has(r.value) && r.variantId === variantId && r.source === source)
+              .map((r) => r.sums),
+          ),
+        );
+      return {
+        metric,
+        direction: metricDirection(metric),
+        variants: context.variants.map((v) => {
+          const e = estimate(v.id);
+          return { variantId: v.id, units: e.units, value: e.quantile };
         }),
-    }));
+        comparisons: context.variants
+          .filter((v) => v.id !== context.controlId)
+          .map((v) => {
+            const { result, test } = compareQuantileMetric(
+              metric,
+              { id: context.controlId, estimate: estimate(context.controlId) },
+              { id: v.id, estimate: estimate(v.id) },
+              settings,
+            );
+            all.push({ metric, variantName: `${v.name} (${dimension} = ${value})`, result, test });
+            return result;
+          }),
+      };
+    });
+    function ratioMetric(metric: MetricName) {
+      return {
+        metric,
+        direction: metricDirection(metric),
+        variants: context.variants.map((v) => {
+          const s = sums(metric, v.id);
+          return { variantId: v.id, units: s.n, value: s.sumY > 0 ? s.sumX / s.sumY : null };
+        }),
+        comparisons: context.variants
+          .filter((v) => v.id !== context.controlId)
+          .map((v) => {
+            const { result, test } = compare(
+              metric,
+              { id: context.controlId, sums: sums(metric, context.controlId) },
+              { id: v.id, sums: sums(metric, v.id) },
+              settings,
+            );
+            all.push({ metric, variantName: `${v.name} (${dimension} = ${value})`, result, test });
+            return result;
+          }),
+      };
+    }
     return {
       value,
       units: unitsOf(list),

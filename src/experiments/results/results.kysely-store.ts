@@ -1,8 +1,16 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../storage/schema.js';
-import { metricDefinition, startingValues, type LinearTerm, type MetricName } from '../../vocabulary/index.js';
+import { metricDefinition, startingValues, type LinearTerm, type MetricName, type QuantileSource } from '../../vocabulary/index.js';
+import { gridFromRow } from '../attribution/quantile-sums.kysely-store.js';
 import { sliceRows } from './slice-rows.js';
-import type { CovariateSums, DailyMetricSums, ResultsStore, SliceMetricSums } from './results.store.js';
+import type {
+  CovariateSums,
+  DailyMetricSums,
+  DailyQuantileSums,
+  ResultsStore,
+  SliceMetricSums,
+  SliceQuantileSums,
+} from './results.store.js';
 
 /** Column names come from the metric catalogue (constants), never from a request. */
 function linear(terms: readonly LinearTerm[], table = 'u'): RawBuilder<number> {
@@ -28,6 +36,38 @@ export class KyselyResultsStore implements ResultsStore {
       .orderBy('u.unit_id')
       .execute();
     return rows.map((r) => ({ variantId: r.variant_id, x: num(r.x), y: num(r.y) }));
+  }
+
+  /** O(variants × days × sources) rows of grid sums. */
+  async dailyQuantileSums(experimentId: string, phase: number, sources: readonly QuantileSource[]): Promise<DailyQuantileSums[]> {
+    if (sources.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('experiment_quantile_sums')
+      .selectAll()
+      .where('experiment_id', '=', experimentId)
+      .where('phase', '=', phase)
+      .where('source', 'in', [...sources])
+      .execute();
+    return rows.map((r) => ({ variantId: r.variant_id, day: r.day, source: r.source as QuantileSource, sums: gridFromRow(r) }));
+  }
+
+  /** O(slice values × variants × sources) rows of grid sums. */
+  async sliceQuantileSums(
+    experimentId: string,
+    phase: number,
+    dimension: string,
+    sources: readonly QuantileSource[],
+  ): Promise<SliceQuantileSums[]> {
+    if (sources.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('experiment_slice_quantile_sums')
+      .selectAll()
+      .where('experiment_id', '=', experimentId)
+      .where('phase', '=', phase)
+      .where('dimension', '=', dimension)
+      .where('source', 'in', [...sources])
+      .execute();
+    return rows.map((r) => ({ value: r.value, variantId: r.variant_id, source: r.source as QuantileSource, sums: gridFromRow(r) }));
   }
 
   /** O(slice values × variants × metrics) rows; each slice starts from its units' starting values, like dailySums. */

@@ -95,11 +95,26 @@ export const MetricResult = Type.Object({
   variants: Type.Array(
     Type.Object({
       variantId: Type.String(),
-      units: Type.Integer(),
-      numerator: Type.Number(),
-      denominator: Type.Number(),
-      value: Nullable(Type.Number()),
+      units: Type.Integer({ description: 'Exposed units (quantile metrics: units with at least one item carrying the value).' }),
+      numerator: Type.Union([Type.Number(), Type.Null()], { description: 'Σ X over units; null for quantile metrics.' }),
+      denominator: Type.Union([Type.Number(), Type.Null()], { description: 'Σ Y over units; null for quantile metrics.' }),
+      value: Nullable(Type.Number({ description: 'X/Y, or the per-item quantile (ms) for quantile metrics.' })),
+      items: Type.Optional(Type.Integer({ description: 'Quantile metrics: items carrying the value.' })),
+      standardError: Type.Optional(
+        Type.Union([Type.Number(), Type.Null()], {
+          description: 'Quantile metrics: cluster-robust standard error of the quantile (Woodruff half-width / 1.96).',
+        }),
+      ),
     }),
+  ),
+  quantile: Type.Optional(
+    Type.Object(
+      { q: Type.Number(), source: Type.String(), grid: Type.String() },
+      {
+        description:
+          'Quantile metrics: the level, the item field (time_to_click, dwell_time, ms) and the fixed threshold grid the sums are kept on.',
+      },
+    ),
   ),
   comparisons: Type.Array(Comparison),
   capping: Type.Union(

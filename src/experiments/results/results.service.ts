@@ -5,7 +5,17 @@ import { ANALYSIS_DEFAULTS } from '../definition/experiment-rules.js';
 import { srmCheck, type RatioSums } from '../../stats/index.js';
 import type { ExperimentRecord, ExperimentStore, VariantRecord } from '../definition/experiment.store.js';
 import type { ExposureStore } from '../exposure/exposure.store.js';
-import { METRIC_CATALOGUE, type MetricName } from '../../vocabulary/index.js';
+import {
+  isQuantileMetric,
+  metricDirection,
+  quantileMetricDefinition,
+  QUANTILE_GRID_SPEC,
+  type AnalysisMetricName,
+  type MetricName,
+  type QuantileMetricName,
+} from '../../vocabulary/index.js';
+import { quantileEffect, type QuantileEstimate } from '../../stats/index.js';
+import { armQuantile, compareQuantileMetric, quantileVariant, sumGrids } from './results-quantiles.js';
 import { addSums, applyCorrection, compare, ZERO_SUMS, type Analysed, type ReadSettings } from './results-analysis.js';
 import { evaluateGuardrails, type GuardrailView } from './results-guardrails.js';
 import { capMetrics, type CappedMetric } from './results-capping.js';
@@ -23,6 +33,8 @@ export interface SrmVerdict {
   observed: Record<string, number>;
   expected: Record<string, number>;
 }
+
+const QUANTILE_GRID_DESCRIPTION = `0, then ${QUANTILE_GRID_SPEC.start} ms × ${QUANTILE_GRID_SPEC.ratio}^i up to ${QUANTILE_GRID_SPEC.end} ms (linear interpolation between thresholds: within ${Math.round((QUANTILE_GRID_SPEC.ratio - 1) * 100)} % of the item quantile)`;
 
 /** Results of an experiment: O(units) aggregates from the read model, statistics from src/stats. */
 export class ResultsService {
@@ -84,15 +96,38 @@ export class ResultsService {
     await this.attribution.catchUp();
     const variants = await this.phaseVariants(e, e.phase);
     const controlId = e.configuration.controlVariantId ?? variants[0]!.id;
-    const daily = await this.store.dailySums(
-      e.id,
-      e.phase,
-      guardrails.map((g) => g.metric),
-    );
+    const metrics = guardrails.map((g) => g.metric);
+    const ratio = metrics.filter((m): m is MetricName => !isQuantileMetric(m));
+    const daily = ratio.length ? await this.store.dailySums(e.id, e.phase, ratio) : [];
+    const quantiles = await this.quantileReader(e.id, e.phase, metrics.filter(isQuantileMetric));
     const totals = (metric: MetricName, variantId: string): RatioSums =>
       daily.filter((d) => d.variantId === variantId).reduce((acc, d) => addSums(acc, d.sums[metric] ?? ZERO_SUMS), ZERO_SUMS);
     const treatmentIds = variants.filter((v) => v.id !== controlId).map((v) => v.id);
-    return evaluateGuardrails(guardrails, { controlId, treatmentIds }, totals, { ...e.configuration.analysis, method: 'sequential' });
+    return evaluateGuardrails(
+      guardrails,
+      { controlId, treatmentIds },
+      totals,
+      { ...e.configuration.analysis, method: 'sequential' },
+      (m, c, v) => quantileEffect(quantiles(m, c), quantiles(m, v)),
+    );
+  }
+
+  /**
+   * Each arm's quantile of a quantile metric up to an exposure day, from the variant-day grid sums
+   * attribution keeps (O(variants × days × sources) rows, read once per results request).
+   */
+  private async quantileReader(
+    experimentId: string,
+    phase: number,
+    metrics: readonly QuantileMetricName[],
+  ): Promise<(metric: QuantileMetricName, variantId: string, upToDay?: number) => QuantileEstimate> {
+    const sources = [...new Set(metrics.map((m) => quantileMetricDefinition(m).source))];
+    const rows = sources.length ? await this.store.dailyQuantileSums(experimentId, phase, sources) : [];
+    return (metric, variantId, upToDay = Infinity) => {
+      const source = quantileMetricDefinition(metric).source;
+      const sums = sumGrids(rows.filter((r) => r.source === source && r.variantId === variantId && r.day <= upToDay).map((r) => r.sums));
+      return armQuantile(metric, sums);
+    };
   }
 
   /** A 400 before any work (a refused read must not attribute or drain anything): the dimension must be kept. */
@@ -119,20 +154,23 @@ export class ResultsService {
     context: {
       variants: VariantRecord[];
       controlId: string;
-      metrics: MetricName[];
+      metrics: AnalysisMetricName[];
       daily: { variantId: string; sums: Partial<Record<MetricName, RatioSums>> }[];
     },
     settings: ReadSettings,
   ): Promise<SlicesView> {
-    const rows = await this.store.sliceSums(e.id, phase, dimension, context.metrics);
-    const first = context.metrics[0]!;
+    const ratio = context.metrics.filter((m): m is MetricName => !isQuantileMetric(m));
+    // Attribution keeps every catalogue metric's slice rows; with only quantile targets, ctr's rows give the units.
+    const rows = await this.store.sliceSums(e.id, phase, dimension, ratio.length ? ratio : ['ctr']);
+    const sources = [...new Set(context.metrics.filter(isQuantileMetric).map((m) => quantileMetricDefinition(m).source))];
+    const quantileRows = await this.store.sliceQuantileSums(e.id, phase, dimension, sources);
     const unitsByVariant = Object.fromEntries(
       context.variants.map((v) => [
         v.id,
-        context.daily.filter((d) => d.variantId === v.id).reduce((a, d) => a + (d.sums[first]?.n ?? 0), 0),
+        context.daily.filter((d) => d.variantId === v.id).reduce((a, d) => a + (Object.values(d.sums)[0]?.n ?? 0), 0),
       ]),
     );
-    return analyseSlices(dimension, rows, { ...context, unitsByVariant }, { ...settings, cuped: false });
+    return analyseSlices(dimension, rows, { ...context, unitsByVariant, quantileRows }, { ...settings, cuped: false });
   }
 
   /** What every results answer starts with, A/B or interleaving: which experiment, phase, read settings and freshness. */
@@ -186,7 +224,11 @@ export class ResultsService {
     const controlId = e.configuration.controlVariantId ?? variants[0]!.id;
     const control = variants.find((v) => v.id === controlId) ?? variants[0]!;
     const guarded = settings.guardrails.map((g) => g.metric);
-    const daily = await this.store.dailySums(e.id, phase, [...new Set([...metrics, ...guarded])]);
+    const analysed = [...new Set([...metrics, ...guarded])];
+    const ratioMetrics = analysed.filter((m): m is MetricName => !isQuantileMetric(m));
+    // The variant-day rows also carry each day's units: with only quantile metrics, ctr's rows give them.
+    const daily = await this.store.dailySums(e.id, phase, ratioMetrics.length ? ratioMetrics : ['ctr']);
+    const quantiles = await this.quantileReader(e.id, phase, analysed.filter(isQuantileMetric));
     const srm = await this.srm(e, phase);
 
     const uncapped = (metric: MetricName, variantId: string, upToDay = Infinity): RatioSums =>
@@ -201,7 +243,7 @@ export class ResultsService {
             this.store,
             e.id,
             phase,
-            [...new Set([...metrics, ...guarded])],
+            ratioMetrics,
             variants.map((v) => v.id),
             settings.capping,
           );
@@ -210,13 +252,36 @@ export class ResultsService {
     const covariates = new Map<MetricName, CovariateSums[]>();
     if (settings.cuped) {
       const covered = new Set(await this.store.metricsWithCovariates(e.id, phase));
-      for (const m of metrics) if (covered.has(m)) covariates.set(m, await this.store.covariateSums(e.id, phase, m));
+      for (const m of ratioMetrics) if (covered.has(m)) covariates.set(m, await this.store.covariateSums(e.id, phase, m));
     }
     // CUPED's covariate sums are over uncapped values: a capped metric is analysed without CUPED.
     const cov = (m: MetricName, id: string) => (capped.get(m)?.sums ? undefined : covariates.get(m)?.find((c) => c.variantId === id));
 
     const all: Analysed[] = [];
+    const treatments = variants.filter((v) => v.id !== control.id);
     const metricResults = metrics.map((metric) => {
+      if (isQuantileMetric(metric)) {
+        const estimate = (id: string) => quantiles(metric, id);
+        const comparisons = treatments.map((v) => {
+          const { result, test } = compareQuantileMetric(
+            metric,
+            { id: control.id, estimate: estimate(control.id) },
+            { id: v.id, estimate: estimate(v.id) },
+            settings,
+          );
+          all.push({ metric, variantName: v.name, result, test });
+          return result;
+        });
+        const { q, source } = quantileMetricDefinition(metric);
+        return {
+          metric,
+          direction: metricDirection(metric),
+          variants: variants.map((v) => quantileVariant(v.id, estimate(v.id))),
+          comparisons,
+          capping: null,
+          quantile: { q, source, grid: QUANTILE_GRID_DESCRIPTION },
+        };
+      }
       const comparisons = variants
         .filter((v) => v.id !== control.id)
         .map((v) => {
@@ -232,7 +297,7 @@ export class ResultsService {
         });
       return {
         metric,
-        direction: METRIC_CATALOGUE.find((m) => m.name === metric)!.direction,
+        direction: metricDirection(metric),
         variants: variants.map((v) => {
           const s = totals(metric, v.id);
           return { variantId: v.id, units: s.n, numerator: s.sumX, denominator: s.sumY, value: s.sumY > 0 ? s.sumX / s.sumY : null };
@@ -246,7 +311,13 @@ export class ResultsService {
       ? await this.slices(e, phase, query.dimension, { variants, controlId: control.id, metrics, daily }, settings)
       : null;
     const treatmentIds = variants.filter((v) => v.id !== control.id).map((v) => v.id);
-    const guardrails = evaluateGuardrails(settings.guardrails, { controlId: control.id, treatmentIds }, (m, id) => totals(m, id), settings);
+    const guardrails = evaluateGuardrails(
+      settings.guardrails,
+      { controlId: control.id, treatmentIds },
+      (m, id) => totals(m, id),
+      settings,
+      (m, c, v) => quantileEffect(quantiles(m, c), quantiles(m, v)),
+    );
 
     const days = [...new Set(daily.map((d) => d.day))].sort((a, b) => a - b);
     // Each day's cumulative lift on the read's scale with its interval (unadjusted, without CUPED:
@@ -255,6 +326,26 @@ export class ResultsService {
       metric,
       points: days.flatMap((day) =>
         variants.map((v) => {
+          if (isQuantileMetric(metric)) {
+            const arm = quantiles(metric, v.id, day);
+            const lift =
+              v.id === control.id
+                ? null
+                : compareQuantileMetric(
+                    metric,
+                    { id: control.id, estimate: quantiles(metric, control.id, day) },
+                    { id: v.id, estimate: arm },
+                    settings,
+                  ).result;
+            return {
+              date: new Date(day * DAY_MS).toISOString().slice(0, 10),
+              variantId: v.id,
+              units: arm.units,
+              value: arm.quantile,
+              estimate: lift?.estimate ?? null,
+              interval: lift?.interval ?? null,
+            };
+          }
           const s = uncapped(metric, v.id, day);
           const lift =
             v.id === control.id

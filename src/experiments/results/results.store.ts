@@ -1,5 +1,5 @@
-import type { RatioSums } from '../../stats/index.js';
-import type { MetricName } from '../../vocabulary/index.js';
+import type { QuantileGridDelta, RatioSums } from '../../stats/index.js';
+import type { MetricName, QuantileSource } from '../../vocabulary/index.js';
 
 /** Sums of one metric over the units of one variant exposed on one day (UTC). */
 export interface DailyMetricSums {
@@ -38,6 +38,22 @@ export interface SliceMetricSums {
   sums: Partial<Record<MetricName, RatioSums>>;
 }
 
+/** One variant-day's quantile grid sums of one source (over the units exposed that day). */
+export interface DailyQuantileSums {
+  variantId: string;
+  day: number;
+  source: QuantileSource;
+  sums: QuantileGridDelta;
+}
+
+/** One slice value's quantile grid sums for one variant and source. */
+export interface SliceQuantileSums {
+  value: string;
+  variantId: string;
+  source: QuantileSource;
+  sums: QuantileGridDelta;
+}
+
 /** The read model of results: aggregates over per-unit sums, O(units), never raw events. */
 export interface ResultsStore {
   /** Each exposed unit's X and Y of a metric (for capping, which needs the pooled per-unit values: O(units)). */
@@ -47,6 +63,15 @@ export interface ResultsStore {
   /** Per variant and exposure day, each metric's sums over the units exposed that day. */
   dailySums(experimentId: string, phase: number, metrics: readonly MetricName[]): Promise<DailyMetricSums[]>;
   covariateSums(experimentId: string, phase: number, metric: MetricName): Promise<CovariateSums[]>;
+  /** Per variant and exposure day, the quantile grid sums of these sources (maintained by attribution). */
+  dailyQuantileSums(experimentId: string, phase: number, sources: readonly QuantileSource[]): Promise<DailyQuantileSums[]>;
+  /** Per slice value of `dimension` and variant, the quantile grid sums of these sources. */
+  sliceQuantileSums(
+    experimentId: string,
+    phase: number,
+    dimension: string,
+    sources: readonly QuantileSource[],
+  ): Promise<SliceQuantileSums[]>;
   /** The metrics for which at least one unit of the phase has a covariate (CUPED is skipped otherwise). */
   metricsWithCovariates(experimentId: string, phase: number): Promise<string[]>;
 }

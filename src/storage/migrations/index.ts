@@ -10,6 +10,7 @@ import * as closedLoop from './0010-closed-loop.js';
 import * as searchAnalytics from './0020-search-analytics.js';
 import * as sliceSums from './0030-slice-sums.js';
 import * as attributeSlices from './0031-attribute-slices.js';
+import * as quantileSums from './0032-quantile-sums.js';
 import * as feedbackImportKeys from './0040-feedback-import-keys.js';
 import * as erasure from './0060-erasure.js';
 import * as feedbackRetention from './0061-feedback-retention.js';
@@ -30,6 +31,7 @@ export const migrations: Record<string, Migration> = {
   '0020-search-analytics': searchAnalytics,
   '0030-slice-sums': sliceSums,
   '0031-attribute-slices': attributeSlices,
+  '0032-quantile-sums': quantileSums,
   '0040-feedback-import-keys': feedbackImportKeys,
   '0060-erasure': erasure,
   '0061-feedback-retention': feedbackRetention,
