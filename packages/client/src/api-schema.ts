@@ -2066,7 +2066,11 @@ export interface paths {
                           | 'time_to_click'
                           | 'satisfied_click_rate'
                           | 'scroll_depth'
-                          | 'conversion_rate';
+                          | 'conversion_rate'
+                          | 'time_to_click_p50'
+                          | 'time_to_click_p90'
+                          | 'dwell_time_p50'
+                          | 'dwell_time_p90';
                         /**
                          * @description Which way is good; default the catalogue's.
                          * @enum {string}
@@ -2211,7 +2215,7 @@ export interface paths {
                * @default 1
                */
               trafficAllocation?: number;
-              /** @description Names from the metric catalogue: ctr, abandonment_rate, mrr, mean_rating, dwell_time, time_to_click, satisfied_click_rate, scroll_depth, conversion_rate. Default ["ctr"]. */
+              /** @description Names from the metric catalogue: ctr, abandonment_rate, mrr, mean_rating, dwell_time, time_to_click, satisfied_click_rate, scroll_depth, conversion_rate, time_to_click_p50, time_to_click_p90, dwell_time_p50, dwell_time_p90 (the _p50/_p90 ones are per-item quantiles). Default ["ctr"]. */
               targetMetrics?: (
                 | 'ctr'
                 | 'abandonment_rate'
@@ -2222,6 +2226,10 @@ export interface paths {
                 | 'satisfied_click_rate'
                 | 'scroll_depth'
                 | 'conversion_rate'
+                | 'time_to_click_p50'
+                | 'time_to_click_p90'
+                | 'dwell_time_p50'
+                | 'dwell_time_p90'
               )[];
               /** @description Hash seed (GrowthBook hash v2); default the experiment id. Phase k > 0 uses "<seed>:<k>". */
               seed?: string;
@@ -2276,7 +2284,11 @@ export interface paths {
                     | 'time_to_click'
                     | 'satisfied_click_rate'
                     | 'scroll_depth'
-                    | 'conversion_rate';
+                    | 'conversion_rate'
+                    | 'time_to_click_p50'
+                    | 'time_to_click_p90'
+                    | 'dwell_time_p50'
+                    | 'dwell_time_p90';
                   /**
                    * @description Which way is good; default the catalogue's.
                    * @enum {string}
@@ -2496,8 +2508,8 @@ export interface paths {
                         value: number;
                       };
                 };
-                /** @description Slice dimensions whose sums attribution maintains (GET …/results?dimension=); a session’s value is the one on its first attributed feedback item. Default ["deviceType", "searchType"]; changes apply from the next phase. */
-                dimensions?: ('deviceType' | 'searchType' | 'language' | 'category')[];
+                /** @description Slice dimensions whose sums attribution maintains (GET …/results?dimension=): deviceType, searchType, language, category (a session’s value is the one on its first attributed feedback item) or an assign attribute as "attr:<name>" (letters, digits, _ . -, up to 27 characters; the value the unit’s first exposure sent, "(unset)" when absent, null or an array). Default ["deviceType", "searchType"]; changes apply from the next phase. */
+                dimensions?: string[];
               };
               /**
                * @description ab (default): each unit sees one variant; interleaving: each participating unit sees the rankers interleaved.
@@ -2599,7 +2611,11 @@ export interface paths {
                         | 'time_to_click'
                         | 'satisfied_click_rate'
                         | 'scroll_depth'
-                        | 'conversion_rate';
+                        | 'conversion_rate'
+                        | 'time_to_click_p50'
+                        | 'time_to_click_p90'
+                        | 'dwell_time_p50'
+                        | 'dwell_time_p90';
                       /**
                        * @description Which way is good; default the catalogue's.
                        * @enum {string}
@@ -2814,7 +2830,11 @@ export interface paths {
                         | 'time_to_click'
                         | 'satisfied_click_rate'
                         | 'scroll_depth'
-                        | 'conversion_rate';
+                        | 'conversion_rate'
+                        | 'time_to_click_p50'
+                        | 'time_to_click_p90'
+                        | 'dwell_time_p50'
+                        | 'dwell_time_p90';
                       /**
                        * @description Which way is good; default the catalogue's.
                        * @enum {string}
@@ -2965,6 +2985,10 @@ export interface paths {
                 | 'satisfied_click_rate'
                 | 'scroll_depth'
                 | 'conversion_rate'
+                | 'time_to_click_p50'
+                | 'time_to_click_p90'
+                | 'dwell_time_p50'
+                | 'dwell_time_p90'
               )[];
               seed?: string;
               /** @description Mutual exclusion: GrowthBook namespace semantics. */
@@ -3016,7 +3040,11 @@ export interface paths {
                     | 'time_to_click'
                     | 'satisfied_click_rate'
                     | 'scroll_depth'
-                    | 'conversion_rate';
+                    | 'conversion_rate'
+                    | 'time_to_click_p50'
+                    | 'time_to_click_p90'
+                    | 'dwell_time_p50'
+                    | 'dwell_time_p90';
                   /**
                    * @description Which way is good; default the catalogue's.
                    * @enum {string}
@@ -3236,8 +3264,8 @@ export interface paths {
                         value: number;
                       };
                 };
-                /** @description Slice dimensions whose sums attribution maintains (GET …/results?dimension=); a session’s value is the one on its first attributed feedback item. Default ["deviceType", "searchType"]; changes apply from the next phase. */
-                dimensions?: ('deviceType' | 'searchType' | 'language' | 'category')[];
+                /** @description Slice dimensions whose sums attribution maintains (GET …/results?dimension=): deviceType, searchType, language, category (a session’s value is the one on its first attributed feedback item) or an assign attribute as "attr:<name>" (letters, digits, _ . -, up to 27 characters; the value the unit’s first exposure sent, "(unset)" when absent, null or an array). Default ["deviceType", "searchType"]; changes apply from the next phase. */
+                dimensions?: string[];
               };
               promote?: {
                 /** @description Model alias that concluding with ship moves to the winner’s pinned version (e.g. production). */
@@ -3327,7 +3355,11 @@ export interface paths {
                         | 'time_to_click'
                         | 'satisfied_click_rate'
                         | 'scroll_depth'
-                        | 'conversion_rate';
+                        | 'conversion_rate'
+                        | 'time_to_click_p50'
+                        | 'time_to_click_p90'
+                        | 'dwell_time_p50'
+                        | 'dwell_time_p90';
                       /**
                        * @description Which way is good; default the catalogue's.
                        * @enum {string}
@@ -3540,7 +3572,11 @@ export interface paths {
                         | 'time_to_click'
                         | 'satisfied_click_rate'
                         | 'scroll_depth'
-                        | 'conversion_rate';
+                        | 'conversion_rate'
+                        | 'time_to_click_p50'
+                        | 'time_to_click_p90'
+                        | 'dwell_time_p50'
+                        | 'dwell_time_p90';
                       /**
                        * @description Which way is good; default the catalogue's.
                        * @enum {string}
@@ -3748,7 +3784,11 @@ export interface paths {
                         | 'time_to_click'
                         | 'satisfied_click_rate'
                         | 'scroll_depth'
-                        | 'conversion_rate';
+                        | 'conversion_rate'
+                        | 'time_to_click_p50'
+                        | 'time_to_click_p90'
+                        | 'dwell_time_p50'
+                        | 'dwell_time_p90';
                       /**
                        * @description Which way is good; default the catalogue's.
                        * @enum {string}
@@ -3956,7 +3996,11 @@ export interface paths {
                         | 'time_to_click'
                         | 'satisfied_click_rate'
                         | 'scroll_depth'
-                        | 'conversion_rate';
+                        | 'conversion_rate'
+                        | 'time_to_click_p50'
+                        | 'time_to_click_p90'
+                        | 'dwell_time_p50'
+                        | 'dwell_time_p90';
                       /**
                        * @description Which way is good; default the catalogue's.
                        * @enum {string}
@@ -4164,7 +4208,11 @@ export interface paths {
                         | 'time_to_click'
                         | 'satisfied_click_rate'
                         | 'scroll_depth'
-                        | 'conversion_rate';
+                        | 'conversion_rate'
+                        | 'time_to_click_p50'
+                        | 'time_to_click_p90'
+                        | 'dwell_time_p50'
+                        | 'dwell_time_p90';
                       /**
                        * @description Which way is good; default the catalogue's.
                        * @enum {string}
@@ -4372,7 +4420,11 @@ export interface paths {
                         | 'time_to_click'
                         | 'satisfied_click_rate'
                         | 'scroll_depth'
-                        | 'conversion_rate';
+                        | 'conversion_rate'
+                        | 'time_to_click_p50'
+                        | 'time_to_click_p90'
+                        | 'dwell_time_p50'
+                        | 'dwell_time_p90';
                       /**
                        * @description Which way is good; default the catalogue's.
                        * @enum {string}
@@ -4592,7 +4644,11 @@ export interface paths {
                         | 'time_to_click'
                         | 'satisfied_click_rate'
                         | 'scroll_depth'
-                        | 'conversion_rate';
+                        | 'conversion_rate'
+                        | 'time_to_click_p50'
+                        | 'time_to_click_p90'
+                        | 'dwell_time_p50'
+                        | 'dwell_time_p90';
                       /**
                        * @description Which way is good; default the catalogue's.
                        * @enum {string}
@@ -4985,8 +5041,8 @@ export interface paths {
           phase?: number;
           /** @description off: the uncapped result of metrics with analysis.capping. Default on. */
           capping?: 'on' | 'off';
-          /** @description Also analyse each slice value of this dimension (one of the phase’s analysis.dimensions): exploratory. */
-          dimension?: 'deviceType' | 'searchType' | 'language' | 'category';
+          /** @description Also analyse each slice value of this dimension (one of the phase’s analysis.dimensions: deviceType, searchType, language, category or attr:<assign attribute>): exploratory. Undeclared: 400 on /dimension. */
+          dimension?: string;
         };
         header?: never;
         path: {
@@ -5039,11 +5095,25 @@ export interface paths {
                   direction: string;
                   variants: {
                     variantId: string;
+                    /** @description Exposed units (quantile metrics: units with at least one item carrying the value). */
                     units: number;
-                    numerator: number;
-                    denominator: number;
+                    /** @description Σ X over units; null for quantile metrics. */
+                    numerator: number | null;
+                    /** @description Σ Y over units; null for quantile metrics. */
+                    denominator: number | null;
+                    /** @description X/Y, or the per-item quantile (ms) for quantile metrics. */
                     value: number | null;
+                    /** @description Quantile metrics: items carrying the value. */
+                    items?: number;
+                    /** @description Quantile metrics: cluster-robust standard error of the quantile (Woodruff half-width / 1.96). */
+                    standardError?: number | null;
                   }[];
+                  /** @description Quantile metrics: the level, the item field (time_to_click, dwell_time, ms) and the fixed threshold grid the sums are kept on. */
+                  quantile?: {
+                    q: number;
+                    source: string;
+                    grid: string;
+                  };
                   comparisons: {
                     variantId: string;
                     controlVariantId: string;

@@ -19,6 +19,10 @@ const METRICS: Record<MetricName, string> = {
   satisfied_click_rate: 'clicks with 30 s+ dwell',
   scroll_depth: 'scroll depth',
   conversion_rate: 'sessions that convert',
+  time_to_click_p50: 'median time to click (per click)',
+  time_to_click_p90: '90th percentile time to click',
+  dwell_time_p50: 'median dwell time (per click)',
+  dwell_time_p90: '90th percentile dwell time',
 };
 
 interface VariantDraft {
