@@ -14,7 +14,7 @@ import {
   type MetricName,
   type QuantileMetricName,
 } from '../../vocabulary/index.js';
-import { quantileEffect, type QuantileEstimate } from '../../stats/index.js';
+import { quantileEffect, type QuantileEstimate, type QuantileGridDelta } from '../../stats/index.js';
 import { armQuantile, compareQuantileMetric, quantileVariant, sumGrids } from './results-quantiles.js';
 import { addSums, applyCorrection, compare, ZERO_SUMS, type Analysed, type ReadSettings } from './results-analysis.js';
 import { evaluateGuardrails, type GuardrailView } from './results-guardrails.js';
@@ -123,10 +123,22 @@ export class ResultsService {
   ): Promise<(metric: QuantileMetricName, variantId: string, upToDay?: number) => QuantileEstimate> {
     const sources = [...new Set(metrics.map((m) => quantileMetricDefinition(m).source))];
     const rows = sources.length ? await this.store.dailyQuantileSums(experimentId, phase, sources) : [];
+    // Cumulative sums per (source, variant) by day, built once: the series reads every day of every arm.
+    const cumulative = new Map<string, { day: number; sums: QuantileGridDelta }[]>();
+    for (const r of [...rows].sort((a, b) => a.day - b.day)) {
+      const key = `${r.source}\u0000${r.variantId}`;
+      const list = cumulative.get(key) ?? [];
+      list.push({ day: r.day, sums: sumGrids(list.length ? [list[list.length - 1]!.sums, r.sums] : [r.sums]) });
+      cumulative.set(key, list);
+    }
+    const memo = new Map<string, QuantileEstimate>();
     return (metric, variantId, upToDay = Infinity) => {
-      const source = quantileMetricDefinition(metric).source;
-      const sums = sumGrids(rows.filter((r) => r.source === source && r.variantId === variantId && r.day <= upToDay).map((r) => r.sums));
-      return armQuantile(metric, sums);
+      const list = cumulative.get(`${quantileMetricDefinition(metric).source}\u0000${variantId}`) ?? [];
+      const upTo = list.filter((c) => c.day <= upToDay).at(-1);
+      const key = `${metric}\u0000${variantId}\u0000${upTo?.day ?? 'none'}`;
+      let estimate = memo.get(key);
+      if (!estimate) memo.set(key, (estimate = armQuantile(metric, upTo?.sums ?? sumGrids([]))));
+      return estimate;
     };
   }
 
