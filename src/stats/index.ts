@@ -110,4 +110,4 @@ export {
   type QuantileGridSums,
 } from './quantiles.js';
 export * from './interleaving.js';
-export { addGridDelta, emptyGridDelta, gridSumsOf, quantileGridDelta, type QuantileGridDelta } from './quantile-grid.js';
+export { addGridDelta, addUnitChange, emptyGridDelta, gridSumsOf, quantileGridDelta, type QuantileGridDelta } from './quantile-grid.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../random/index.js';
-import { addGridDelta, emptyGridDelta, gridSumsOf, quantileGridDelta } from './quantile-grid.js';
+import { addGridDelta, addUnitChange, emptyGridDelta, gridSumsOf, quantileGridDelta } from './quantile-grid.js';
 import { gridIndex, logGrid, quantileGridSums, quantileOfGrid } from './quantiles.js';
 
 describe('incremental grid sums', () => {
@@ -12,6 +12,8 @@ describe('incremental grid sums', () => {
       const units: number[][] = Array.from({ length: 30 }, () => []);
       const positions: number[][] = units.map(() => []);
       let sums = emptyGridDelta(k);
+      // The in-place form attribution uses, into two targets at once (a variant-day and a slice).
+      const inPlace = [emptyGridDelta(k), emptyGridDelta(k)];
       for (let batch = 0; batch < 10; batch += 1) {
         const touched = new Map<number, number[]>();
         for (let i = 0; i < 15; i += 1) {
@@ -27,6 +29,7 @@ describe('incremental grid sums', () => {
         }
         for (const [u, after] of touched) {
           sums = addGridDelta(sums, quantileGridDelta(positions[u]!, after, k));
+          addUnitChange(inPlace, positions[u]!, after);
           positions[u] = after;
         }
       }
@@ -39,6 +42,7 @@ describe('incremental grid sums', () => {
       expect(got.belowSquared).toEqual(expected.belowSquared);
       expect(got.belowTimesItems).toEqual(expected.belowTimesItems);
       expect(quantileOfGrid(got, 0.5)).toEqual(quantileOfGrid(expected, 0.5));
+      for (const target of inPlace) expect(gridSumsOf(grid, target)).toEqual(expected);
     }
   });
 

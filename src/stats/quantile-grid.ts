@@ -49,6 +49,50 @@ function addContribution(into: QuantileGridDelta, positions: readonly number[], 
   return { ...into, units: into.units + sign, items: into.items + sign * m, itemsSquared: into.itemsSquared + sign * m * m };
 }
 
+/**
+ * Adds, in place, the change of one unit (sorted positions `before` → `after`) to every target's sums (e.g.
+ * its variant-day and each of its slices): one walk over the grid from the unit's smallest position, no
+ * intermediate arrays.
+ */
+export function addUnitChange(targets: readonly QuantileGridDelta[], before: readonly number[], after: readonly number[]): void {
+  if (targets.length === 0) return;
+  const k = targets[0]!.below.length;
+  const mb = before.length;
+  const ma = after.length;
+  const start = Math.min(mb ? before[0]! : k, ma ? after[0]! : k);
+  let cb = 0;
+  let ca = 0;
+  let jb = 0;
+  let ja = 0;
+  for (let t = start; t < k; t += 1) {
+    while (jb < mb && before[jb]! <= t) {
+      cb += 1;
+      jb += 1;
+    }
+    while (ja < ma && after[ja]! <= t) {
+      ca += 1;
+      ja += 1;
+    }
+    const d1 = ca - cb;
+    const d2 = ca * ca - cb * cb;
+    const d3 = ca * ma - cb * mb;
+    if (d1 === 0 && d2 === 0 && d3 === 0) continue;
+    for (const g of targets) {
+      g.below[t] = g.below[t]! + d1;
+      g.belowSquared[t] = g.belowSquared[t]! + d2;
+      g.belowTimesItems[t] = g.belowTimesItems[t]! + d3;
+    }
+  }
+  const units = (ma > 0 ? 1 : 0) - (mb > 0 ? 1 : 0);
+  for (const g of targets) {
+    // The scalar fields are readonly in the public type; the accumulators are owned by the caller.
+    const m = g as { units: number; items: number; itemsSquared: number };
+    m.units += units;
+    m.items += ma - mb;
+    m.itemsSquared += ma * ma - mb * mb;
+  }
+}
+
 /** How an arm's grid sums change when one unit's item positions go from `before` to `after` (both sorted). */
 export function quantileGridDelta(before: readonly number[], after: readonly number[], k: number): QuantileGridDelta {
   return addContribution(addContribution(emptyGridDelta(k), after, 1), before, -1);
