@@ -8,7 +8,7 @@ import { searchKey, type AttributableItem, type ExposureWindow } from './attribu
 import type { AttributionStore, Planner } from './attribution.store.js';
 import { creditInterleavedClicks } from './interleaving-credit.kysely-store.js';
 import { phaseDimensions, unitSliceValues, writeSlices } from './slices.kysely-store.js';
-import { writeQuantiles } from './quantile-sums.kysely-store.js';
+import { writeQuantileSums } from './quantile-sums.kysely-store.js';
 
 export class KyselyAttributionStore implements AttributionStore {
   constructor(
@@ -33,12 +33,18 @@ export class KyselyAttributionStore implements AttributionStore {
         known,
       );
 
+      const positions = new Map(unitQuantiles.map((q) => [`${q.experimentId}\u0000${q.phase}\u0000${q.unitId}`, q.positions]));
       for (const u of units) {
         const s = u.stats;
+        const moved = positions.get(`${u.experimentId}\u0000${u.phase}\u0000${u.unitId}`);
         await trx
           .updateTable('experiment_units')
-          // Every unit-stat column of the catalogue: column = column + this batch's addition.
-          .set((eb) => Object.fromEntries(UNIT_STAT_COLUMNS.map((c) => [c, eb(c, '+', s[c])])))
+          // Every unit-stat column of the catalogue: column = column + this batch's addition; the unit's
+          // quantile grid positions (all of them) when it got quantile items.
+          .set((eb) => ({
+            ...Object.fromEntries(UNIT_STAT_COLUMNS.map((c) => [c, eb(c, '+', s[c])])),
+            ...(moved ? { quantile_positions: JSON.stringify(moved) } : {}),
+          }))
           .where('experiment_id', '=', u.experimentId)
           .where('phase', '=', u.phase)
           .where('unit_id', '=', u.unitId)
@@ -88,7 +94,7 @@ export class KyselyAttributionStore implements AttributionStore {
           .execute();
       }
       await writeSlices(trx, unitSlices, sliceSums);
-      await writeQuantiles(trx, unitQuantiles, quantileSums, sliceQuantileSums);
+      await writeQuantileSums(trx, quantileSums, sliceQuantileSums);
       const ids = items.map((i) => i.id);
       for (let i = 0; i < ids.length; i += 500) {
         await trx

@@ -1,8 +1,8 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { addGridDelta, emptyGridDelta, type QuantileGridDelta } from '../../stats/index.js';
 import type { Database, QuantileGridColumns } from '../../storage/schema.js';
 import { decodeGridArray, encodeGridArray, QUANTILE_GRID } from '../quantile-grid.js';
-import type { QuantileSumDelta, SliceQuantileSumDelta, UnitQuantilePositions } from './attribution.js';
+import type { QuantileSumDelta, SliceQuantileSumDelta } from './attribution.js';
 
 /** A stored row's grid sums (arrays decoded to the grid's length). */
 export function gridFromRow(
@@ -29,90 +29,88 @@ function gridColumns(g: QuantileGridDelta) {
   };
 }
 
+const GRID_COLUMNS = ['units', 'items', 'items_squared', 'below', 'below_squared', 'below_times_items'] as const;
+const replaceWithExcluded = Object.fromEntries(GRID_COLUMNS.map((c) => [c, sql.ref(`excluded.${c}`)]));
+const distinct = <T>(values: T[]): T[] => [...new Set(values)];
+
 /**
- * In the attribution transaction (under its lock, so no other writer): each unit's new grid positions, and
- * the variant-day and slice grid sums, read, added to and written back (JSON arrays cannot be added in SQL
- * portably; a batch touches a few rows per variant, day and source).
+ * In the attribution transaction (under its lock, so no other writer): the variant-day and slice grid sums
+ * the batch changes, read in one query per table, added to, and written back in chunked upserts (JSON arrays
+ * cannot be added in SQL portably). Each unit's new grid positions are written with its stats (the store's
+ * per-unit update), not here.
  */
-export async function writeQuantiles(
+export async function writeQuantileSums(
   trx: Transaction<Database>,
-  units: readonly UnitQuantilePositions[],
   sums: readonly QuantileSumDelta[],
   sliceSums: readonly SliceQuantileSumDelta[],
 ): Promise<void> {
-  for (const u of units) {
-    await trx
-      .updateTable('experiment_units')
-      .set({ quantile_positions: JSON.stringify(u.positions) })
-      .where('experiment_id', '=', u.experimentId)
-      .where('phase', '=', u.phase)
-      .where('unit_id', '=', u.unitId)
-      .execute();
-  }
-  for (const d of sums) {
-    const key = { experiment_id: d.experimentId, phase: d.phase, variant_id: d.variantId, day: d.day, source: d.source };
+  const k = QUANTILE_GRID.length;
+  if (sums.length > 0) {
     const old = await trx
       .selectFrom('experiment_quantile_sums')
       .selectAll()
-      .where('experiment_id', '=', key.experiment_id)
-      .where('phase', '=', key.phase)
-      .where('variant_id', '=', key.variant_id)
-      .where('day', '=', key.day)
-      .where('source', '=', key.source)
-      .executeTakeFirst();
-    const total = addGridDelta(old ? gridFromRow(old) : emptyGridDelta(QUANTILE_GRID.length), d.delta);
-    if (!old)
+      .where('experiment_id', 'in', distinct(sums.map((d) => d.experimentId)))
+      .where('phase', 'in', distinct(sums.map((d) => d.phase)))
+      .where('variant_id', 'in', distinct(sums.map((d) => d.variantId)))
+      .where('day', 'in', distinct(sums.map((d) => d.day)))
+      .where('source', 'in', distinct(sums.map((d) => d.source)))
+      .execute();
+    const key = (e: string, p: number, v: string, d: number, s: string) => `${e}\u0000${p}\u0000${v}\u0000${d}\u0000${s}`;
+    const stored = new Map(old.map((r) => [key(r.experiment_id, r.phase, r.variant_id, r.day, r.source), r]));
+    const rows = sums.map((d) => {
+      const before = stored.get(key(d.experimentId, d.phase, d.variantId, d.day, d.source));
+      const total = addGridDelta(before ? gridFromRow(before) : emptyGridDelta(k), d.delta);
+      return {
+        experiment_id: d.experimentId,
+        phase: d.phase,
+        variant_id: d.variantId,
+        day: d.day,
+        source: d.source,
+        ...gridColumns(total),
+      };
+    });
+    for (let i = 0; i < rows.length; i += 50) {
       await trx
         .insertInto('experiment_quantile_sums')
-        .values({ ...key, ...gridColumns(total) })
-        .execute();
-    else {
-      await trx
-        .updateTable('experiment_quantile_sums')
-        .set(gridColumns(total))
-        .where('experiment_id', '=', key.experiment_id)
-        .where('phase', '=', key.phase)
-        .where('variant_id', '=', key.variant_id)
-        .where('day', '=', key.day)
-        .where('source', '=', key.source)
+        .values(rows.slice(i, i + 50))
+        .onConflict((oc) => oc.columns(['experiment_id', 'phase', 'variant_id', 'day', 'source']).doUpdateSet(replaceWithExcluded))
         .execute();
     }
   }
-  for (const d of sliceSums) {
-    const key = {
-      experiment_id: d.experimentId,
-      phase: d.phase,
-      dimension: d.dimension,
-      value: d.value,
-      variant_id: d.variantId,
-      source: d.source,
-    };
+  if (sliceSums.length > 0) {
     const old = await trx
       .selectFrom('experiment_slice_quantile_sums')
       .selectAll()
-      .where('experiment_id', '=', key.experiment_id)
-      .where('phase', '=', key.phase)
-      .where('dimension', '=', key.dimension)
-      .where('value', '=', key.value)
-      .where('variant_id', '=', key.variant_id)
-      .where('source', '=', key.source)
-      .executeTakeFirst();
-    const total = addGridDelta(old ? gridFromRow(old) : emptyGridDelta(QUANTILE_GRID.length), d.delta);
-    if (!old)
+      .where('experiment_id', 'in', distinct(sliceSums.map((d) => d.experimentId)))
+      .where('phase', 'in', distinct(sliceSums.map((d) => d.phase)))
+      .where('dimension', 'in', distinct(sliceSums.map((d) => d.dimension)))
+      .where('value', 'in', distinct(sliceSums.map((d) => d.value)))
+      .where('variant_id', 'in', distinct(sliceSums.map((d) => d.variantId)))
+      .where('source', 'in', distinct(sliceSums.map((d) => d.source)))
+      .execute();
+    const key = (e: string, p: number, dim: string, val: string, v: string, s: string) =>
+      `${e}\u0000${p}\u0000${dim}\u0000${val}\u0000${v}\u0000${s}`;
+    const stored = new Map(old.map((r) => [key(r.experiment_id, r.phase, r.dimension, r.value, r.variant_id, r.source), r]));
+    const rows = sliceSums.map((d) => {
+      const before = stored.get(key(d.experimentId, d.phase, d.dimension, d.value, d.variantId, d.source));
+      const total = addGridDelta(before ? gridFromRow(before) : emptyGridDelta(k), d.delta);
+      return {
+        experiment_id: d.experimentId,
+        phase: d.phase,
+        dimension: d.dimension,
+        value: d.value,
+        variant_id: d.variantId,
+        source: d.source,
+        ...gridColumns(total),
+      };
+    });
+    for (let i = 0; i < rows.length; i += 50) {
       await trx
         .insertInto('experiment_slice_quantile_sums')
-        .values({ ...key, ...gridColumns(total) })
-        .execute();
-    else {
-      await trx
-        .updateTable('experiment_slice_quantile_sums')
-        .set(gridColumns(total))
-        .where('experiment_id', '=', key.experiment_id)
-        .where('phase', '=', key.phase)
-        .where('dimension', '=', key.dimension)
-        .where('value', '=', key.value)
-        .where('variant_id', '=', key.variant_id)
-        .where('source', '=', key.source)
+        .values(rows.slice(i, i + 50))
+        .onConflict((oc) =>
+          oc.columns(['experiment_id', 'phase', 'dimension', 'value', 'variant_id', 'source']).doUpdateSet(replaceWithExcluded),
+        )
         .execute();
     }
   }
