@@ -93,7 +93,7 @@ describe('quantile differences: 95 % intervals cover the true difference', () =>
   );
 
   it(
-    'grid summaries on the served grid (0, 1 ms × 1.01^i … 24 h): coverage in [0.94, 0.96] for p50 and p90, both scales',
+    'grid summaries on the served grid (0, 1 ms × 1.01^i … 24 h): coverage in [0.94, 0.96] for p50 and p90, both scales; A/A rate in [0.04, 0.06]',
     () => {
       const rng = createRng(202);
       // The grid the results endpoint reads (src/vocabulary QUANTILE_GRID_SPEC; stats cannot import it,
@@ -101,9 +101,14 @@ describe('quantile differences: 95 % intervals cover the true difference', () =>
       const grid = logGrid(1, 86_400_000, 1.01);
       const runs = 4000;
       const hits = { p50: 0, p90: 0, p50rel: 0, p90rel: 0 };
+      let aaFalse = 0;
+      let previous: ReturnType<typeof quantileGridSums> | null = null;
       for (let i = 0; i < runs; i += 1) {
         const control = quantileGridSums(arm(rng, MU_CONTROL), grid);
         const variant = quantileGridSums(arm(rng, MU_VARIANT), grid);
+        // A/A on the median, relative scale (the default read): this control against the previous one's.
+        if (previous !== null && compareQuantiles(previous, control, { q: 0.5 }).significant) aaFalse += 1;
+        previous = control;
         for (const q of [0.5, 0.9] as const) {
           const truth = trueQuantile(MU_VARIANT, q) - trueQuantile(MU_CONTROL, q);
           const key = q === 0.5 ? 'p50' : 'p90';
@@ -113,14 +118,17 @@ describe('quantile differences: 95 % intervals cover the true difference', () =>
         }
       }
       const r = Object.fromEntries(Object.entries(hits).map(([k, v]) => [k, rate(v, runs)]));
+      const aa = rate(aaFalse, runs - 1);
       console.log(
         `quantile coverage from grid summaries (served grid) over ${runs} experiments: p50 ${r.p50!.text}, p90 ${r.p90!.text}, ` +
-          `p50 relative ${r.p50rel!.text}, p90 relative ${r.p90rel!.text}`,
+          `p50 relative ${r.p50rel!.text}, p90 relative ${r.p90rel!.text}; A/A p50 relative false positives ${aa.text}`,
       );
       for (const x of Object.values(r)) {
         expect(x.rate).toBeGreaterThanOrEqual(0.94);
         expect(x.rate).toBeLessThanOrEqual(0.96);
       }
+      expect(aa.rate).toBeGreaterThanOrEqual(0.04);
+      expect(aa.rate).toBeLessThanOrEqual(0.06);
     },
     SIMULATION_TIMEOUT_MS,
   );
