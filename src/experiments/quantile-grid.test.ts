@@ -19,10 +19,11 @@ describe('the quantile metrics’ grid', () => {
     expect(gridPosition(1e9)).toBe(QUANTILE_GRID.length);
   });
 
-  it('stores arrays without their leading zeros and reads them back', () => {
-    const a = [0, 0, 0, 1, 2, 2, 5];
-    expect(encodeGridArray(a)).toBe('[3,1,2,2,5]');
-    expect(decodeGridArray(encodeGridArray(a), a.length)).toEqual(a);
-    expect(decodeGridArray(encodeGridArray([0, 0]), 2)).toEqual([0, 0]);
+  it('stores arrays without their leading zeros and constant tail, and reads them back', () => {
+    const a = [0, 0, 0, 1, 2, 2, 5, 5, 5];
+    expect(encodeGridArray(a)).toBe('[3,7,1,2,2,5]');
+    for (const x of [a, [0, 0], [3, 3, 3], [0, 1], [1, 0, 0], [2, 2, 0], [7], [0], [0, 0, 4, 4, 1, 1]]) {
+      expect(decodeGridArray(encodeGridArray(x), x.length)).toEqual(x);
+    }
   });
 });

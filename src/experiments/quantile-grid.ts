@@ -14,18 +14,25 @@ export const QUANTILE_GRID: readonly number[] = Object.freeze(
 export const gridPosition = (value: number): number => gridIndex(QUANTILE_GRID, value);
 
 /**
- * A grid array as stored: JSON `[from, v_from, v_from+1, …]` without the leading zeros (every unit's
- * count is 0 below its smallest item, so sums usually start late on the grid).
+ * A grid array as stored: JSON `[from, to, v_from, …, v_(to−1)]`, without the leading zeros (every unit's
+ * count is 0 below its smallest item) and without the constant tail (every count is constant above the
+ * largest item): entries before `from` are 0, entries from `to` on equal v_(to−1). Time to click spans a few
+ * hundred of the 1 839 thresholds, so a row stays a few kilobytes.
  */
 export function encodeGridArray(values: readonly number[]): string {
   let from = 0;
   while (from < values.length && values[from] === 0) from += 1;
-  return JSON.stringify([from, ...values.slice(from)]);
+  let to = values.length;
+  while (to > from + 1 && values[to - 1] === values[to - 2]) to -= 1;
+  if (from === values.length) to = from;
+  return JSON.stringify([from, to, ...values.slice(from, to)]);
 }
 
 export function decodeGridArray(text: string, k = QUANTILE_GRID.length): number[] {
-  const [from, ...rest] = JSON.parse(text) as number[];
+  const [from, to, ...rest] = JSON.parse(text) as number[];
   const out = new Array<number>(k).fill(0);
   for (let i = 0; i < rest.length && from! + i < k; i += 1) out[from! + i] = rest[i]!;
+  const last = rest.length > 0 ? rest[rest.length - 1]! : 0;
+  for (let i = to!; i < k; i += 1) out[i] = last;
   return out;
 }

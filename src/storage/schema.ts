@@ -110,7 +110,7 @@ export type ExperimentUnitTable = {
   quantile_positions?: string | null;
 } & { [K in UnitStatColumn]: Generated<number> };
 
-/** Quantile grid sums (0032): units, items, Σm² and per-threshold Σc, Σc², Σc·m as JSON `[from, …values]`. */
+/** Quantile grid sums (0032): units, items, Σm² and per-threshold Σc, Σc², Σc·m as JSON `[from, to, …values]`. */
 export interface QuantileGridColumns {
   source: string;
   units: number;

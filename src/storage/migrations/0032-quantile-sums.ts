@@ -4,7 +4,7 @@ import type { CreateTableBuilder, Kysely } from 'kysely';
  * Quantile metrics (issue 13): per variant and exposure day, and per slice value and variant, the grid
  * sums of each quantile source (time_to_click, dwell_time) over a fixed log-spaced threshold grid
  * (QUANTILE_GRID_SPEC): units, items, Σm², and per threshold Σc, Σc², Σc·m as JSON arrays (leading zeros
- * dropped). Attribution writes them exactly once per item, in its transaction, under its lock; each unit
+ * and the constant tail dropped, src/experiments/quantile-grid.ts). Attribution writes them exactly once per item, in its transaction, under its lock; each unit
  * keeps its items' grid positions (`experiment_units.quantile_positions`, JSON per source), erased with the
  * unit. The sums hold counts only, no session id.
  */
