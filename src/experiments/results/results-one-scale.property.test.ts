@@ -1,7 +1,7 @@
 /**
  * The one-scale property through the results computation (ResultsService over stub stores, fast-check,
  * fixed seed): for many random experiments (2–4 variants, up to 3 target metrics among a proportion of
- * sessions, ratio and mean metrics, small and large arms, zero-conversion arms, 1–3 exposure days), on
+ * sessions, ratio and mean metrics and a per-item quantile (grid sums), small and large arms, zero-conversion arms, 1–3 exposure days), on
  * both scales and both methods, every comparison satisfies
  *   uncorrected: significant ⇔ interval excludes 0 ⇔ adjustedPValue (= pValue) < α;
  *   corrected:   significant ⇔ adjustedInterval excludes 0 ⇔ adjustedPValue < α;
@@ -9,23 +9,29 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { RatioSums } from '../../stats/index.js';
-import type { MetricName } from '../../vocabulary/index.js';
+import { quantileGridSums, type RatioSums } from '../../stats/index.js';
+import type { AnalysisMetricName } from '../../vocabulary/index.js';
+import { QUANTILE_GRID } from '../quantile-grid.js';
 import type { AnalysisSettings, ExperimentRecord } from '../definition/experiment.store.js';
 import { ResultsService } from './results.service.js';
-import type { DailyMetricSums, ResultsStore } from './results.store.js';
+import type { DailyMetricSums, DailyQuantileSums, ResultsStore } from './results.store.js';
 
 const SEED = 13;
 const RUNS = 2000;
-const METRICS: MetricName[] = ['conversion_rate', 'ctr', 'dwell_time', 'abandonment_rate'];
+const METRICS: AnalysisMetricName[] = ['conversion_rate', 'ctr', 'dwell_time', 'abandonment_rate', 'time_to_click_p50'];
 
-/** One arm's per-session values for a metric, drawn from a few integers (so sums are exact). */
-const session = (metric: MetricName) =>
-  metric === 'conversion_rate'
-    ? fc.record({ x: fc.integer({ min: 0, max: 1 }), y: fc.constant(1) })
-    : metric === 'dwell_time'
-      ? fc.integer({ min: 0, max: 3 }).chain((y) => fc.record({ x: fc.integer({ min: 0, max: 60 * y }), y: fc.constant(y) }))
-      : fc.integer({ min: 1, max: 5 }).chain((y) => fc.record({ x: fc.integer({ min: 0, max: y }), y: fc.constant(y) }));
+/**
+ * One arm's per-session values for a metric, drawn from a few integers (so sums are exact); for the quantile
+ * metric, the session's items (ms) as x, y unused.
+ */
+const session = (metric: AnalysisMetricName): fc.Arbitrary<{ x: number; y: number; items?: number[] }> =>
+  metric === 'time_to_click_p50'
+    ? fc.array(fc.integer({ min: 50, max: 5000 }), { minLength: 1, maxLength: 4 }).map((items) => ({ x: 0, y: 0, items }))
+    : metric === 'conversion_rate'
+      ? fc.record({ x: fc.integer({ min: 0, max: 1 }), y: fc.constant(1) })
+      : metric === 'dwell_time'
+        ? fc.integer({ min: 0, max: 3 }).chain((y) => fc.record({ x: fc.integer({ min: 0, max: 60 * y }), y: fc.constant(y) }))
+        : fc.integer({ min: 1, max: 5 }).chain((y) => fc.record({ x: fc.integer({ min: 0, max: y }), y: fc.constant(y) }));
 
 const sumsOf = (rows: { x: number; y: number }[]): RatioSums => ({
   n: rows.length,
@@ -88,24 +94,40 @@ function serviceFor(e: Experiment, analysis: AnalysisSettings): ResultsService {
     },
   };
   // Sessions thinned by the variant's shift: a treatment with fewer successes in its x keeps y.
+  const ratio = e.metrics.filter((m) => m !== 'time_to_click_p50');
   const daily: DailyMetricSums[] = e.cells.flatMap((days, v) =>
     days.map((cell, day) => ({
       variantId: `v${v}`,
       day,
       sums: Object.fromEntries(
-        e.metrics.map((m) => {
+        (ratio.length ? ratio : ['ctr']).map((m) => {
           const rows = (cell[m] ?? []).map((r, i) => ({ ...r, x: e.shift[v]! < 0 && i % 3 === 0 ? 0 : r.x }));
           return [m, sumsOf(rows)];
         }),
       ),
     })),
   );
+  // The quantile metric's items scaled by the variant's shift, as the grid sums attribution keeps.
+  const quantiles: DailyQuantileSums[] = e.metrics.includes('time_to_click_p50')
+    ? e.cells.flatMap((days, v) =>
+        days.map((cell, day) => {
+          const units = (cell.time_to_click_p50 ?? []).map((r) => r.items!.map((x) => Math.round(x * (1 + e.shift[v]!))));
+          const { thresholds: _grid, ...sums } = quantileGridSums(units, QUANTILE_GRID);
+          return {
+            variantId: `v${v}`,
+            day,
+            source: 'time_to_click' as const,
+            sums: { ...sums, below: [...sums.below], belowSquared: [...sums.belowSquared], belowTimesItems: [...sums.belowTimesItems] },
+          };
+        }),
+      )
+    : [];
   const store: ResultsStore = {
     dailySums: async () => daily,
     covariateSums: async () => [],
     metricsWithCovariates: async () => [],
     sliceSums: async () => [],
-    dailyQuantileSums: async () => [],
+    dailyQuantileSums: async () => quantiles,
     sliceQuantileSums: async () => [],
     unitValues: async () => [],
   };
@@ -127,6 +149,7 @@ describe('results: one scale for every number (property, through ResultsService)
   it(`significant ⇔ interval excludes 0 ⇔ adjusted p < α, both scales and methods (${RUNS} experiments)`, async () => {
     let tested = 0;
     let significant = 0;
+    const quantile = { tested: 0, significant: 0 };
     await fc.assert(
       fc.asyncProperty(experiment, settings, async (e, s) => {
         const analysis: AnalysisSettings = { ...s, sequentialTuning: 5000, mde: 0.05, cuped: false, guardrails: [], dimensions: [] };
@@ -145,6 +168,10 @@ describe('results: one scale for every number (property, through ResultsService)
             }
             tested += 1;
             if (c.significant) significant += 1;
+            if (m.metric === 'time_to_click_p50') {
+              quantile.tested += 1;
+              if (c.significant) quantile.significant += 1;
+            }
             const verdict = c.adjustedPValue! < s.alpha;
             expect(c.significant).toBe(verdict);
             expect(excludesZero(c.adjustedInterval as number[] | null)).toBe(verdict);
@@ -164,6 +191,11 @@ describe('results: one scale for every number (property, through ResultsService)
     expect(tested).toBeGreaterThan(RUNS);
     expect(significant).toBeGreaterThan(RUNS / 20);
     expect(tested - significant).toBeGreaterThan(RUNS / 2);
-    console.log(`one-scale property through ResultsService: ${tested} tested comparisons, ${significant} significant`);
+    expect(quantile.tested).toBeGreaterThan(RUNS / 4);
+    expect(quantile.significant).toBeGreaterThan(RUNS / 100);
+    console.log(
+      `one-scale property through ResultsService: ${tested} tested comparisons, ${significant} significant ` +
+        `(quantile: ${quantile.tested} tested, ${quantile.significant} significant)`,
+    );
   }, 120_000);
 });
