@@ -75,24 +75,30 @@ async function measure(target: DatabaseTarget, dialect: 'sqlite' | 'postgres', w
   const t0 = performance.now();
   const attributed = await container.experiments.services.attributionService.catchUp();
   const attributionMs = performance.now() - t0;
-  const read = async (): Promise<number> => {
-    const times: number[] = [];
-    for (let i = 0; i < 6; i += 1) {
-      const start = performance.now();
-      const res = await app.inject({ method: 'GET', url: `${base}/${id}/results` });
-      if (res.statusCode !== 200) throw new Error(res.body);
-      if (i > 0) times.push(performance.now() - start);
-    }
-    return times.sort((a, b) => a - b)[2]!;
+  const readOnce = async (): Promise<number> => {
+    const start = performance.now();
+    const res = await app.inject({ method: 'GET', url: `${base}/${id}/results` });
+    if (res.statusCode !== 200) throw new Error(res.body);
+    return performance.now() - start;
   };
+  const patch = (targetMetrics: string[]) =>
+    app.inject({ method: 'PATCH', url: `${base}/${id}`, payload: { configuration: { targetMetrics } } });
   let quantileReadMs = null;
   let ratioReadMs = null;
   if (withValues) {
-    quantileReadMs = await read();
-    const patch = (targetMetrics: string[]) =>
-      app.inject({ method: 'PATCH', url: `${base}/${id}`, payload: { configuration: { targetMetrics } } });
-    await patch(['ctr', 'time_to_click', 'dwell_time']);
-    ratioReadMs = await read();
+    // Alternating reads of the same experiment with quantile and with ratio targets, so load drifts hit both.
+    const q: number[] = [];
+    const r: number[] = [];
+    await readOnce();
+    for (let i = 0; i < 9; i += 1) {
+      await patch(['ctr', 'time_to_click_p50', 'dwell_time_p90']);
+      q.push(await readOnce());
+      await patch(['ctr', 'time_to_click', 'dwell_time']);
+      r.push(await readOnce());
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    quantileReadMs = median(q);
+    ratioReadMs = median(r);
   }
   await app.close();
   await container.learning.close();
@@ -112,29 +118,50 @@ async function onPostgres<T>(run: (target: DatabaseTarget) => Promise<T>): Promi
   }
 }
 
-const rows: { db: string; values: boolean; r: Awaited<ReturnType<typeof measure>> }[] = [];
-for (const values of [false, true]) {
+const ROUNDS = Number(process.env.ROUNDS ?? 2);
+const rows: { round: number; db: string; values: boolean; r: Awaited<ReturnType<typeof measure>> }[] = [];
+async function onSqlite(values: boolean) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-quantiles-'));
-  rows.push({ db: 'SQLite', values, r: await measure({ kind: 'sqlite', path: path.join(dir, 'q.db') }, 'sqlite', values) });
-  fs.rmSync(dir, { recursive: true, force: true });
-  rows.push({ db: 'PostgreSQL', values, r: await onPostgres((t) => measure(t, 'postgres', values)) });
-  process.stderr.write(`done values=${values}\n`);
+  try {
+    return await measure({ kind: 'sqlite', path: path.join(dir, 'q.db') }, 'sqlite', values);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+// Without and with values back to back per database, the order flipped every round, so load drift hits both.
+for (let round = 1; round <= ROUNDS; round += 1) {
+  const order = round % 2 === 1 ? [false, true] : [true, false];
+  for (const values of order) rows.push({ round, db: 'SQLite', values, r: await onSqlite(values) });
+  for (const values of order) rows.push({ round, db: 'PostgreSQL', values, r: await onPostgres((t) => measure(t, 'postgres', values)) });
+  process.stderr.write(`done round ${round}\n`);
 }
 
 console.log(
   `\nbench/results/quantiles — ${new Date().toISOString().slice(0, 10)} — ${machineLine()} — load ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`,
 );
 console.log(`${SESSIONS.toLocaleString('en')} sessions × ${ITEMS_PER_SESSION} items (half clicks), 2 variants × 14 exposure days\n`);
-console.log('| database | clicks carry time to click and dwell | items attributed | attribution s | items/s |');
-console.log('|---|---|---:|---:|---:|');
-for (const { db, values, r } of rows) {
+console.log('| round | database | clicks carry time to click and dwell | items attributed | attribution s | items/s |');
+console.log('|---:|---|---|---:|---:|---:|');
+for (const { round, db, values, r } of rows) {
+  const seconds = r.attributionMs / 1000;
   console.log(
-    `| ${db} | ${values ? 'yes' : 'no'} | ${r.attributed.toLocaleString('en')} | ${(r.attributionMs / 1000).toFixed(1)} | ${Math.round(r.attributed / (r.attributionMs / 1000)).toLocaleString('en')} |`,
+    `| ${round} | ${db} | ${values ? 'yes' : 'no'} | ${r.attributed.toLocaleString('en')} | ${seconds.toFixed(1)} | ${Math.round(r.attributed / seconds).toLocaleString('en')} |`,
   );
 }
+console.log('\n| round | database | attribution time with / without values |');
+console.log('|---:|---|---:|');
+for (let round = 1; round <= ROUNDS; round += 1) {
+  for (const db of ['SQLite', 'PostgreSQL']) {
+    const of = (v: boolean) => rows.find((x) => x.round === round && x.db === db && x.values === v)!.r.attributionMs;
+    console.log(`| ${round} | ${db} | ${(of(true) / of(false)).toFixed(2)} |`);
+  }
+}
 console.log(
-  '\n| database | GET …/results, [ctr, time_to_click_p50, dwell_time_p90] median ms | [ctr, time_to_click, dwell_time] median ms |',
+  '\n| round | database | GET …/results [ctr, time_to_click_p50, dwell_time_p90], median of 9, ms | [ctr, time_to_click, dwell_time] ms | ratio |',
 );
-console.log('|---|---:|---:|');
-for (const { db, r } of rows.filter((x) => x.values))
-  console.log(`| ${db} | ${r.quantileReadMs!.toFixed(1)} | ${r.ratioReadMs!.toFixed(1)} |`);
+console.log('|---:|---|---:|---:|---:|');
+for (const { round, db, r } of rows.filter((x) => x.values)) {
+  console.log(
+    `| ${round} | ${db} | ${r.quantileReadMs!.toFixed(1)} | ${r.ratioReadMs!.toFixed(1)} | ${(r.quantileReadMs! / r.ratioReadMs!).toFixed(2)} |`,
+  );
+}
