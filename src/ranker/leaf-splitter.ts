@@ -33,8 +33,8 @@ export interface LeafSplitter {
 export interface SplitterData {
   readonly colBins: Uint8Array;
   readonly rows: Int32Array;
-  readonly grad: Float64Array;
-  readonly hess: Float64Array;
+  /** Gradient and hessian per row, interleaved: (g, h) of row r at 2r, 2r + 1. */
+  readonly gh: Float64Array;
   readonly numRows: number;
   readonly numFeatures: number;
   readonly mapper: Pick<BinMapper, 'numBins' | 'offsets' | 'totalBins'>;
@@ -66,6 +66,7 @@ export class LocalLeafSplitter implements LeafSplitter {
     let selected = 0;
     for (let j = 0; j < this.features.length; j++) if (this.d.mapper.numBins[this.features[j]!]! >= 2) selected++;
     this.allSelected = selected === this.usable;
+    this.hb.setFeatures(this.features);
   }
 
   root(slot: number, leaf: LeafRange): SplitCandidate | null {
@@ -96,8 +97,8 @@ export class LocalLeafSplitter implements LeafSplitter {
   }
 
   private build(hist: Float64Array, leaf: LeafRange): void {
-    const { rows, grad, hess } = this.d;
-    this.hb.build(hist, rows, leaf.begin, leaf.end, leaf.g, leaf.h, grad, hess, this.features);
+    const { rows, gh } = this.d;
+    this.hb.build(hist, rows, leaf.begin, leaf.end, leaf.g, leaf.h, gh, this.features);
   }
 
   private best(hist: Float64Array, leaf: LeafRange): SplitCandidate | null {

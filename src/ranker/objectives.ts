@@ -53,6 +53,13 @@ export function lambdaRankObjective(labels: Float32Array, groups: Int32Array, op
   const sigLast = sigTable[sigTable.length - 1]!;
   const disc = new Float64Array(maxGroup);
   for (let i = 0; i < maxGroup; i++) disc[i] = discount(i);
+  // Per-query scratch in rank order, allocated once: labels, gains, scores, and the lambdas
+  // and hessians accumulated by rank position (scattered back to rows at the end).
+  const sLabel = new Float64Array(maxGroup);
+  const sGain = new Float64Array(maxGroup);
+  const sScore = new Float64Array(maxGroup);
+  const sGrad = new Float64Array(maxGroup);
+  const sHess = new Float64Array(maxGroup);
 
   return {
     name: 'lambdarank',
@@ -66,39 +73,48 @@ export function lambdaRankObjective(labels: Float32Array, groups: Int32Array, op
         const inv = invMax[q]!;
         if (cnt < 2 || inv === 0) continue;
         const sorted = sortByScoreDesc(order, start, cnt, scores);
-        const bestScore = scores[sorted[0]!]!;
-        const worstScore = scores[sorted[cnt - 1]!]!;
+        for (let i = 0; i < cnt; i++) {
+          const r = sorted[i]!;
+          sLabel[i] = labels[r]!;
+          sGain[i] = gains[r]!;
+          sScore[i] = scores[r]!;
+          sGrad[i] = 0;
+          sHess[i] = 0;
+        }
+        // Pairs already far apart in score matter less (LightGBM's lambdarank_norm).
+        const scaleByDistance = norm && sScore[0] !== sScore[cnt - 1];
         let sumLambdas = 0;
         for (let i = 0; i < cnt - 1 && i < trunc; i++) {
-          const a = sorted[i]!;
+          const li = sLabel[i]!;
+          const gi = sGain[i]!;
+          const si = sScore[i]!;
+          const di = disc[i]!;
           for (let j = i + 1; j < cnt; j++) {
-            const b = sorted[j]!;
-            if (labels[a] === labels[b]) continue;
-            const aHigh = labels[a]! > labels[b]!;
-            const high = aHigh ? a : b;
-            const low = aHigh ? b : a;
-            const deltaScore = scores[high]! - scores[low]!;
-            let deltaNdcg = (gains[high]! - gains[low]!) * Math.abs(disc[i]! - disc[j]!) * inv;
-            // Pairs already far apart in score matter less (LightGBM's lambdarank_norm).
-            if (norm && bestScore !== worstScore) deltaNdcg /= 0.01 + Math.abs(deltaScore);
+            const lj = sLabel[j]!;
+            if (li === lj) continue;
+            const iHigh = li > lj;
+            const high = iHigh ? i : j;
+            const low = iHigh ? j : i;
+            const deltaScore = iHigh ? si - sScore[j]! : sScore[j]! - si;
+            let deltaNdcg = (iHigh ? gi - sGain[j]! : sGain[j]! - gi) * Math.abs(di - disc[j]!) * inv;
+            if (scaleByDistance) deltaNdcg /= 0.01 + Math.abs(deltaScore);
             // Inlined sigmoidTable lookup (a closure call per pair is measurable here).
             const pLambda0 =
               deltaScore <= sigLo ? sigFirst : deltaScore >= -sigLo ? sigLast : sigTable[((deltaScore - sigLo) * sigFactor) | 0]!;
             const pHess = pLambda0 * (1 - pLambda0) * sigma * sigma * deltaNdcg;
             const pLambda = -sigma * deltaNdcg * pLambda0;
-            grad[high]! += pLambda;
-            hess[high]! += pHess;
-            grad[low]! -= pLambda;
-            hess[low]! += pHess;
+            sGrad[high]! += pLambda;
+            sHess[high]! += pHess;
+            sGrad[low]! -= pLambda;
+            sHess[low]! += pHess;
             sumLambdas -= 2 * pLambda;
           }
         }
-        if (norm && sumLambdas > 0) {
-          const factor = Math.log2(1 + sumLambdas) / sumLambdas;
-          for (let i = start; i < start + cnt; i++) {
-            grad[i]! *= factor;
-            hess[i]! *= factor;
-          }
+        const factor = norm && sumLambdas > 0 ? Math.log2(1 + sumLambdas) / sumLambdas : 1;
+        for (let i = 0; i < cnt; i++) {
+          const r = sorted[i]!;
+          grad[r] = sGrad[i]! * factor;
+          hess[r] = sHess[i]! * factor;
         }
       }
     },

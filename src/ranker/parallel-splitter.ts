@@ -71,8 +71,7 @@ export class ParallelLeafSplitter implements LeafSplitter {
       const workerData: SplitWorkerData = {
         colBins: data.colBins,
         rows: data.rows,
-        grad: data.grad,
-        hess: data.hess,
+        gh: data.gh,
         numRows: data.numRows,
         numFeatures: data.numFeatures,
         mapper: { numBins: data.mapper.numBins, offsets: data.mapper.offsets, totalBins: data.mapper.totalBins },

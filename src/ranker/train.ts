@@ -1,4 +1,4 @@
-import { binDataset, buildBinMapper, type BinMapper } from './binning.js';
+import { binData, type BinMapper } from './binning.js';
 import { subsetQueries, subsetRows, type Dataset } from './dataset.js';
 import { logLoss, ndcgAt } from './metrics.js';
 import type { Model, ObjectiveName } from './model.js';
@@ -6,7 +6,7 @@ import { binaryObjective, lambdaRankObjective, sigmoid, type Objective } from '.
 import { mulberry32, sampleIndices, shuffleInPlace } from '../random/index.js';
 import { predictTree } from './tree.js';
 import type { SpawnSplitWorker } from './parallel-splitter.js';
-import { predictBinned, TreeBuilder } from './tree-builder.js';
+import { TreeBuilder } from './tree-builder.js';
 
 export interface TrainParams {
   objective: ObjectiveName;
@@ -129,13 +129,12 @@ export function train(
         normalize: p.normalizeLambdas,
       })
     : binaryObjective(trainSet.labels);
-  const mapper = buildBinMapper(trainSet, p.maxBins);
-  const bins = binDataset(trainSet, mapper);
+  const { mapper, colBins } = binData(trainSet, p.maxBins);
   const n = trainSet.numRows;
   const F = trainSet.numFeatures;
-  const builder = new TreeBuilder(bins, n, F, mapper, p, p.threads, runtime.spawnSplitWorker);
+  const builder = new TreeBuilder(colBins, n, F, mapper, p, p.threads, runtime.spawnSplitWorker);
   try {
-    return boost(p, objective, trainSet, validSet, mapper, bins, builder);
+    return boost(p, objective, trainSet, validSet, mapper, builder);
   } finally {
     builder.close();
   }
@@ -147,7 +146,6 @@ function boost(
   trainSet: Dataset,
   validSet: Dataset | undefined,
   mapper: BinMapper,
-  bins: Uint8Array,
   builder: TreeBuilder,
 ): TrainResult {
   const ranking = p.objective === 'lambdarank';
@@ -181,7 +179,7 @@ function boost(
     const feats = p.featureFraction < 1 ? pickFeatures(usable, p.featureFraction, rng) : usable;
     const tree = builder.build(rows, feats);
     model.trees.push(tree);
-    for (let r = 0; r < n; r++) scores[r]! += predictBinned(tree, bins, F, mapper.numBins, r);
+    builder.addToScores(tree, scores);
     if (!validSet || !validScores) {
       history.push({ iteration: it + 1 });
       continue;

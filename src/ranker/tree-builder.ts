@@ -41,6 +41,8 @@ function buffer(bytes: number, shared: boolean): ArrayBufferLike {
 export class TreeBuilder {
   readonly grad: Float64Array;
   readonly hess: Float64Array;
+  /** grad and hess interleaved for the histograms (shared with the workers when threaded). */
+  private readonly gh: Float64Array;
   private readonly rows: Int32Array;
   private readonly scratch: Int32Array;
   private readonly colBins: Uint8Array;
@@ -48,8 +50,14 @@ export class TreeBuilder {
   private readonly freeSlots: number[] = [];
   private nextSlot = 0;
 
+  /** Row ranges and values of the last tree's leaves (for `addToScores`). */
+  private lastLeaves: Leaf[] = [];
+  private lastValues: number[] = [];
+  private lastWasSubset = false;
+
   constructor(
-    rowBins: Uint8Array,
+    /** Column-major bins (feature f's at f·numRows …), from `binData`. */
+    colBins: Uint8Array,
     private readonly numRows: number,
     numFeatures: number,
     private readonly mapper: BinMapper,
@@ -63,16 +71,18 @@ export class TreeBuilder {
     const shared = threads > 1;
     this.rows = new Int32Array(buffer(n * 4, shared));
     this.scratch = new Int32Array(n);
-    this.grad = new Float64Array(buffer(n * 8, shared));
-    this.hess = new Float64Array(buffer(n * 8, shared));
+    this.grad = new Float64Array(n);
+    this.hess = new Float64Array(n);
+    this.gh = new Float64Array(buffer(n * 16, shared));
     // Column-major bins: the partition reads one column, a histogram block a few.
-    this.colBins = new Uint8Array(buffer(n * F, shared));
-    for (let r = 0; r < n; r++) for (let f = 0; f < F; f++) this.colBins[f * n + r] = rowBins[r * F + f]!;
+    if (shared) {
+      this.colBins = new Uint8Array(buffer(n * F, shared));
+      this.colBins.set(colBins);
+    } else this.colBins = colBins;
     const data: SplitterData = {
       colBins: this.colBins,
       rows: this.rows,
-      grad: this.grad,
-      hess: this.hess,
+      gh: this.gh,
       numRows: n,
       numFeatures: F,
       mapper,
@@ -87,12 +97,16 @@ export class TreeBuilder {
 
   /** Grow one tree on the given rows (a bagged subset or all) and features, from `grad`/`hess`. */
   build(rowSubset: Int32Array | null, features: Int32Array): Tree {
-    const { p, grad, hess } = this;
+    const { p, grad, hess, gh } = this;
     let n = this.numRows;
     if (rowSubset) {
       this.rows.set(rowSubset);
       n = rowSubset.length;
     } else for (let i = 0; i < n; i++) this.rows[i] = i;
+    for (let r = 0; r < this.numRows; r++) {
+      gh[2 * r] = grad[r]!;
+      gh[2 * r + 1] = hess[r]!;
+    }
     let g = 0;
     let h = 0;
     for (let i = 0; i < n; i++) {
@@ -133,7 +147,29 @@ export class TreeBuilder {
       tree.leafCover[leaf.index] = leaf.h;
       this.release(leaf);
     }
+    this.lastLeaves = leaves;
+    this.lastValues = leaves.map((l) => tree.leafValue[l.index]!);
+    this.lastWasSubset = rowSubset !== null;
     return tree;
+  }
+
+  /**
+   * Add the last tree's leaf values to the training scores. Without bagging every row sits in
+   * exactly one leaf's range of the row buffer, so no row walks the tree (XGBoost's prediction
+   * cache); with bagging the rows left out are routed through the binned tree.
+   */
+  addToScores(tree: Tree, scores: Float64Array): void {
+    if (this.lastWasSubset) {
+      const { numBins } = this.mapper;
+      for (let r = 0; r < this.numRows; r++) scores[r]! += predictBinned(tree, this.colBins, this.numRows, numBins, r);
+      return;
+    }
+    const { rows } = this;
+    for (let j = 0; j < this.lastLeaves.length; j++) {
+      const leaf = this.lastLeaves[j]!;
+      const v = this.lastValues[j]!;
+      for (let i = leaf.begin; i < leaf.end; i++) scores[rows[i]!]! += v;
+    }
   }
 
   private split(tree: Tree, leaf: Leaf, newIndex: number): Leaf {
@@ -235,13 +271,12 @@ export class TreeBuilder {
   }
 }
 
-/** Leaf reached by each row of the binned matrix (used to update training scores). */
-export function predictBinned(tree: Tree, bins: Uint8Array, numFeatures: number, numBins: Int32Array, row: number): number {
+/** Leaf value reached by a row of the column-major binned matrix (training scores under bagging). */
+export function predictBinned(tree: Tree, colBins: Uint8Array, numRows: number, numBins: Int32Array, row: number): number {
   let node = tree.feature.length > 0 ? 0 : -1;
-  const base = row * numFeatures;
   while (node >= 0) {
     const f = tree.feature[node]!;
-    const b = bins[base + f]!;
+    const b = colBins[f * numRows + row]!;
     const goLeft = b === numBins[f] ? tree.defaultLeft[node]! : b <= tree.splitBin![node]!;
     node = goLeft ? tree.left[node]! : tree.right[node]!;
   }
