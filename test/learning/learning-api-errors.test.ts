@@ -24,6 +24,8 @@ describeOnEveryDatabase('learning API errors', (kind) => {
     ['ranker', { earlyStoppingRounds: 'ten' }, '/config/earlyStoppingRounds'],
     ['ranker', { validationFraction: 0.7 }, '/config/validationFraction'],
     ['ranker', { seed: 1.2 }, '/config/seed'],
+    ['ranker', { threads: -1 }, '/config/threads'],
+    ['engagement_predictor', { threads: 1.5 }, '/config/threads'],
     ['ranker', { trainingData: 'csv' }, '/config/trainingData'],
     ['ranker', { replaceIfWorse: 'yes' }, '/config/replaceIfWorse'],
     ['ranker', { depth: 3 }, '/config/depth'],

@@ -24,6 +24,8 @@ describeOnEveryDatabase('ranker from an uploaded LETOR file', (kind) => {
       earlyStoppingRounds: 10,
       validationFraction: 0.2,
       seed: 7,
+      // Feature-parallel histograms in two threads through the service's training run.
+      threads: 2,
     };
     const res = await postJson(t.app, URL, { modelId: 'ltr', name: 'ltr', type: 'ranker', config });
     expect(res.statusCode).toBe(201);

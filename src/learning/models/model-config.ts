@@ -39,6 +39,11 @@ export interface TreeSettings {
   earlyStoppingRounds?: number;
   validationFraction?: number;
   seed?: number;
+  /**
+   * Threads one training run uses (the ranker's feature-parallel histograms): 1 by default,
+   * 0 = every core. Not part of the model: any count grows the same trees.
+   */
+  threads?: number;
 }
 
 export interface RankerSettings extends CommonConfig {
@@ -154,6 +159,7 @@ function tree(r: Reader): TreeSettings {
     earlyStoppingRounds: r.number('earlyStoppingRounds', 0, 1000, { integer: true }),
     validationFraction: r.number('validationFraction', 0, 0.5),
     seed: r.number('seed', 0, 2 ** 31 - 1, { integer: true }),
+    threads: r.number('threads', 0, 256, { integer: true }),
   };
   for (const key of Object.keys(out) as (keyof TreeSettings)[]) if (out[key] === undefined) delete out[key];
   return out;

@@ -7,9 +7,9 @@ import {
   logLoss,
   scoreBatch,
   toProbability,
-  train,
   type Dataset,
 } from '../../../ranker/index.js';
+import { trainThreaded } from '../ranker-threads.js';
 import { isClick, isImpression, isSatisfiedClick } from '../../../vocabulary/index.js';
 import { emptyColumns, groupBySearch, type FeedbackColumns } from './feedback-columns.js';
 import { finiteOrNull, type TrainingInput, type TrainingOutput } from './protocol.js';
@@ -123,7 +123,7 @@ export function runEngagement(input: TrainingInput, settings: EngagementSettings
     labels: Float32Array.from(trainEx, (e) => e.label),
     featureNames: [...ENGAGEMENT_FEATURES],
   };
-  const result = train(data, { objective: 'binary', ...trainParams(settings.tree) });
+  const result = trainThreaded(data, { objective: 'binary', ...trainParams(settings.tree) });
   const heldLabels = Float32Array.from(heldOut, (e) => e.label);
   const probs = toProbability(scoreBatch(compileModel(result.model), encodeExamples(heldOut, vocabulary)));
   const report = binaryReport(heldLabels, probs);

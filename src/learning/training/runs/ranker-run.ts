@@ -9,9 +9,9 @@ import {
   parseLetor,
   scoreBatch,
   splitForValidation,
-  train,
   type Dataset,
 } from '../../../ranker/index.js';
+import { trainThreaded } from '../ranker-threads.js';
 import { behaviourRow, buildBehaviourTable, featureNamesOf, type BehaviourTable } from './behaviour-features.js';
 import { emptyColumns } from './feedback-columns.js';
 import { finiteOrNull, type TrainingInput, type TrainingOutput } from './protocol.js';
@@ -38,7 +38,7 @@ function fitAndReport(
     };
   const seed = settings.tree.seed ?? 1;
   const { train: trainSet, valid: test } = splitForValidation(data, settings.heldOutFraction, seed + 7919);
-  const result = train(trainSet, { objective: 'lambdarank', ...trainParams(settings.tree) });
+  const result = trainThreaded(trainSet, { objective: 'lambdarank', ...trainParams(settings.tree) });
   const scores = scoreBatch(compileModel(result.model), test.features);
   const report = compareToBaselines(test.labels, scores, test.groups as Int32Array, seed);
   let active: number | null = null;
