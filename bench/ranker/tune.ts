@@ -14,9 +14,15 @@ import { sampleSplit } from './data.js';
 
 const { trainFile } = sampleSplit(42);
 const data = parseLetor(readFileSync(trainFile, 'utf8'), { maxFeatureIndex: 300 });
+// Round 2 (issue 15): bins, truncation level, lambda normalisation, leaf size and min child
+// weight around the current defaults (minChildHessian 1 came out of round 1: 1e-3 / 0.1 / 1 ×
+// minDataInLeaf 20 / 50 × lambda 1 / 10).
 const grid: Partial<TrainParams>[] = [];
-for (const minChildHessian of [1e-3, 0.1, 1])
-  for (const minDataInLeaf of [20, 50]) for (const lambda of [1, 10]) grid.push({ minChildHessian, minDataInLeaf, lambda });
+for (const maxBins of [255, 63])
+  for (const truncationLevel of [30, 10])
+    for (const normalizeLambdas of [true, false])
+      for (const minDataInLeaf of [20, 10])
+        for (const minChildHessian of [1, 0.1]) grid.push({ maxBins, truncationLevel, normalizeLambdas, minDataInLeaf, minChildHessian });
 const rows: string[][] = [];
 for (const g of grid) {
   const scores = [11, 12, 13].map((seed) => {
@@ -26,4 +32,5 @@ for (const g of grid) {
   });
   rows.push([JSON.stringify(g), (scores.reduce((a, b) => a + b, 0) / scores.length).toFixed(4), scores.map((s) => s.toFixed(4)).join(' ')]);
 }
+rows.sort((a, b) => Number(b[1]) - Number(a[1]));
 printTable(['setting', 'mean valid NDCG@10', 'per split'], rows);

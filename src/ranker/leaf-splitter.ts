@@ -1,8 +1,11 @@
 import type { BinMapper } from './binning.js';
 import { HistogramBuilder } from './histogram.js';
-import { findBestSplit, type SplitCandidate, type SplitParams } from './split-finder.js';
+import { findBestSplit, HIST_WIDTH, type SplitCandidate, type SplitParams } from './split-finder.js';
 
-/** One side of a split as the splitter sees it: rows[begin, end) and their gradient totals. */
+/**
+ * One side of a split as the splitter sees it: rows[begin, end) and their gradient totals
+ * (h is the quantised hessian sum, hq / scale; see split-finder.ts).
+ */
 export interface LeafRange {
   begin: number;
   end: number;
@@ -33,8 +36,13 @@ export interface LeafSplitter {
 export interface SplitterData {
   readonly colBins: Uint8Array;
   readonly rows: Int32Array;
-  /** Gradient and hessian per row, interleaved: (g, h) of row r at 2r, 2r + 1. */
+  /**
+   * Per row r: the gradient at 2r and the packed (quantised hessian, 1) at 2r + 1, i.e.
+   * round(h·scale)·countBase + 1 (split-finder.ts).
+   */
   readonly gh: Float64Array;
+  /** [countBase, scale, 1 / scale] of the current tree (shared with workers: the scale is per tree). */
+  readonly quant: Float64Array;
   readonly numRows: number;
   readonly numFeatures: number;
   readonly mapper: Pick<BinMapper, 'numBins' | 'offsets' | 'totalBins'>;
@@ -83,11 +91,11 @@ export class LocalLeafSplitter implements LeafSplitter {
     const features = this.features;
     if (this.allSelected) {
       // One flat loop over the block (unused features' slots are never read).
-      for (let k = offsets[this.lo]! * 3, e = offsets[this.hi]! * 3; k < e; k++) parent[k]! -= child[k]!;
+      for (let k = offsets[this.lo]! * HIST_WIDTH, e = offsets[this.hi]! * HIST_WIDTH; k < e; k++) parent[k]! -= child[k]!;
     } else
       for (let j = 0; j < features.length; j++) {
         const f = features[j]!;
-        for (let k = offsets[f]! * 3, e = offsets[f + 1]! * 3; k < e; k++) parent[k]! -= child[k]!;
+        for (let k = offsets[f]! * HIST_WIDTH, e = offsets[f + 1]! * HIST_WIDTH; k < e; k++) parent[k]! -= child[k]!;
       }
     return [this.best(child, small), this.best(parent, large)];
   }
@@ -97,20 +105,26 @@ export class LocalLeafSplitter implements LeafSplitter {
   }
 
   private build(hist: Float64Array, leaf: LeafRange): void {
-    const { rows, gh } = this.d;
-    this.hb.build(hist, rows, leaf.begin, leaf.end, leaf.g, leaf.h, gh, this.features);
+    const { rows, gh, quant } = this.d;
+    // The node's packed total, exact: its quantised hessian sum (an integer) and its row count.
+    const p0 = Math.round(leaf.h * quant[1]!) * quant[0]! + (leaf.end - leaf.begin);
+    this.hb.build(hist, rows, leaf.begin, leaf.end, leaf.g, p0, gh, this.features);
   }
 
   private best(hist: Float64Array, leaf: LeafRange): SplitCandidate | null {
     if (!leaf.evaluate) return null;
     const { numBins, offsets } = this.d.mapper;
-    return findBestSplit(hist, this.features, numBins, offsets, leaf.g, leaf.h, leaf.end - leaf.begin, this.d.params);
+    const { quant } = this.d;
+    return findBestSplit(hist, this.features, numBins, offsets, leaf.g, leaf.h, leaf.end - leaf.begin, this.d.params, {
+      countBase: quant[0]!,
+      invScale: quant[2]!,
+    });
   }
 
   private hist(slot: number): Float64Array {
     let h = this.hists[slot];
     if (!h) {
-      h = new Float64Array(this.d.mapper.totalBins * 3);
+      h = new Float64Array(this.d.mapper.totalBins * HIST_WIDTH);
       this.hists[slot] = h;
     }
     return h;

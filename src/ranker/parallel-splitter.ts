@@ -72,6 +72,7 @@ export class ParallelLeafSplitter implements LeafSplitter {
         colBins: data.colBins,
         rows: data.rows,
         gh: data.gh,
+        quant: data.quant,
         numRows: data.numRows,
         numFeatures: data.numFeatures,
         mapper: { numBins: data.mapper.numBins, offsets: data.mapper.offsets, totalBins: data.mapper.totalBins },

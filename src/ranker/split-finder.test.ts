@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { findBestSplit } from './split-finder.js';
+import { findBestSplit as find, type Packing } from './split-finder.js';
 
-/** Histogram for one feature: [g, h, count] per value bin, then the missing bin. */
+/** Integer hessians here, so scale 1: the packed channel is h·2^20 + count. */
+const PACKING: Packing = { countBase: 2 ** 20, invScale: 1 };
+const findBestSplit = (...args: Parameters<typeof find> extends [...infer A, Packing] ? A : never) => find(...args, PACKING);
+
+/** Histogram for one feature: [g, h, count] per value bin, then the missing bin, packed as the trainer does. */
 function hist(bins: Array<[number, number, number]>): Float64Array {
-  return Float64Array.from(bins.flat());
+  return Float64Array.from(bins.flatMap(([g, h, c]) => [g, h * PACKING.countBase + c]));
 }
 
 describe('findBestSplit', () => {

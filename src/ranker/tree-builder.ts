@@ -41,8 +41,10 @@ function buffer(bytes: number, shared: boolean): ArrayBufferLike {
 export class TreeBuilder {
   readonly grad: Float64Array;
   readonly hess: Float64Array;
-  /** grad and hess interleaved for the histograms (shared with the workers when threaded). */
+  /** grad and packed hess for the histograms (shared with the workers when threaded); see split-finder.ts. */
   private readonly gh: Float64Array;
+  /** [countBase, scale, 1 / scale]: the hessian quantisation of the current tree. */
+  private readonly quant: Float64Array;
   private readonly rows: Int32Array;
   private readonly scratch: Int32Array;
   private readonly colBins: Uint8Array;
@@ -74,6 +76,9 @@ export class TreeBuilder {
     this.grad = new Float64Array(n);
     this.hess = new Float64Array(n);
     this.gh = new Float64Array(buffer(n * 16, shared));
+    this.quant = new Float64Array(buffer(3 * 8, shared));
+    // Counts up to n fit below countBase; the quantised hessians of all n rows sum below 2^52.
+    this.quant[0] = 2 ** Math.ceil(Math.log2(n + 1));
     // Column-major bins: the partition reads one column, a histogram block a few.
     if (shared) {
       this.colBins = new Uint8Array(buffer(n * F, shared));
@@ -83,6 +88,7 @@ export class TreeBuilder {
       colBins: this.colBins,
       rows: this.rows,
       gh: this.gh,
+      quant: this.quant,
       numRows: n,
       numFeatures: F,
       mapper,
@@ -103,17 +109,27 @@ export class TreeBuilder {
       this.rows.set(rowSubset);
       n = rowSubset.length;
     } else for (let i = 0; i < n; i++) this.rows[i] = i;
+    // Quantise the hessians: the largest maps to ⌊2^52 / (countBase · numRows)⌋ units (2^18 at
+    // 100 000 rows, 2^12 at 1 000 000), so no packed sum reaches 2^52.
+    const countBase = this.quant[0]!;
+    let maxH = 0;
+    for (let r = 0; r < this.numRows; r++) if (hess[r]! > maxH) maxH = hess[r]!;
+    const units = Math.floor(2 ** 52 / (countBase * this.numRows));
+    const scale = maxH > 0 ? units / maxH : 1;
+    this.quant[1] = scale;
+    this.quant[2] = 1 / scale;
     for (let r = 0; r < this.numRows; r++) {
       gh[2 * r] = grad[r]!;
-      gh[2 * r + 1] = hess[r]!;
+      gh[2 * r + 1] = Math.round(hess[r]! * scale) * countBase + 1;
     }
     let g = 0;
-    let h = 0;
+    let hq = 0;
     for (let i = 0; i < n; i++) {
       const r = this.rows[i]!;
       g += grad[r]!;
-      h += hess[r]!;
+      hq += Math.round(hess[r]! * scale);
     }
+    const h = hq / scale;
     const tree: Tree = {
       feature: [],
       threshold: [],
