@@ -101,6 +101,8 @@ class RadixSorter {
     for (let shift = 0; shift < 33; shift += 11) {
       count.fill(0);
       for (let i = 0; i < n; i++) count[(srcK[i]! >>> shift) & 2047]!++;
+      // A digit every key shares (the exponent of values in a narrow range) needs no pass.
+      if (count[(srcK[0]! >>> shift) & 2047] === n) continue;
       let sum = 0;
       for (let d = 0; d < 2048; d++) {
         const c = count[d]!;
@@ -116,9 +118,11 @@ class RadixSorter {
       [srcK, dstK] = [dstK, srcK];
       [srcP, dstP] = [dstP, srcP];
     }
-    // Three passes: the sorted data ended in the scratch buffers.
-    keys.set(srcK);
-    payload.set(srcP);
+    // After an odd number of passes the sorted data is in the scratch buffers.
+    if (srcK !== keys) {
+      keys.set(srcK);
+      payload.set(srcP);
+    }
   }
 }
 
