@@ -5,7 +5,7 @@
  * held-out NDCG@10 on the sample over 5 seeds on one split.
  * Run: npx tsx bench/ranker/compare.ts [--data sample|scale|both] [--repeat 3] [--split-seed 42]
  */
-import { availableParallelism, cpus } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { trainThreaded } from '../../src/learning/training/ranker-threads.js';
 import { parseLetor } from '../../src/ranker/letor.js';
@@ -66,13 +66,15 @@ function timeAll(data: Dataset, file: string, repeat: number): string[][] {
     (a.wall / b.wall).toFixed(2),
     a.wall / b.wall <= 1.5 ? 'yes' : 'NO',
     `${a.cpu.toFixed(2)} / ${b.cpu.toFixed(2)}`,
+    (a.cpu / b.cpu).toFixed(2),
   ];
   return [row('1 thread', best.ours1!, best.xgb1!), row(`${THREADS} threads`, best.oursN!, best.xgbN!)];
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-console.log(`machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${THREADS} cores; ${new Date().toISOString()}`);
+const LOAD_START = loadavg().map((x) => x.toFixed(2)).join(' ');
+console.log(`machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${THREADS} cores; ${new Date().toISOString()}; load average ${LOAD_START}`);
 console.log(`100 trees, eta 0.1, 31 leaves; XGBoost rank:ndcg tree_method=hist grow_policy=lossguide max_depth=0`);
 console.log(`times: best wall seconds of ${REPEAT} interleaved runs, training call only (no parsing, no prediction)\n`);
 const timing: string[][] = [];
@@ -121,6 +123,7 @@ if (DATA === 'sample' || DATA === 'both') {
 if (DATA === 'scale' || DATA === 'both') {
   const file = scaleFile(100_000, 5_000, 50, 7);
   const data = parseLetor(readFileSync(file, 'utf8'));
-  for (const r of timeAll(data, file, DATA === 'scale' ? Math.min(REPEAT, 1) : 1)) timing.push(['scale set (100 000 rows × 50)', ...r]);
+  for (const r of timeAll(data, file, REPEAT)) timing.push(['scale set (100 000 rows × 50)', ...r]);
 }
-printTable(['data', 'threads', 'ours s', 'XGBoost s', 'ratio', '≤ 1.5×', 'CPU s ours / XGBoost'], timing);
+printTable(['data', 'threads', 'ours s', 'XGBoost s', 'ratio', '≤ 1.5×', 'CPU s ours / XGBoost', 'CPU ratio'], timing);
+console.log(`\nload average at the start ${LOAD_START}, at the end ${loadavg().map((x) => x.toFixed(2)).join(' ')}; ${new Date().toISOString()}`);
