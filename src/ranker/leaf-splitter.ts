@@ -52,6 +52,7 @@ export interface SplitterData {
 export class LocalLeafSplitter implements LeafSplitter {
   private readonly hb: HistogramBuilder;
   private readonly hists: Float64Array[] = [];
+  private readonly packing = { countBase: 1, invScale: 1 };
   private features: Int32Array = new Int32Array(0);
   /** Usable features in this block, and whether the current tree uses all of them. */
   private readonly usable: number;
@@ -115,10 +116,10 @@ export class LocalLeafSplitter implements LeafSplitter {
     if (!leaf.evaluate) return null;
     const { numBins, offsets } = this.d.mapper;
     const { quant } = this.d;
-    return findBestSplit(hist, this.features, numBins, offsets, leaf.g, leaf.h, leaf.end - leaf.begin, this.d.params, {
-      countBase: quant[0]!,
-      invScale: quant[2]!,
-    });
+    const packing = this.packing;
+    packing.countBase = quant[0]!;
+    packing.invScale = quant[2]!;
+    return findBestSplit(hist, this.features, numBins, offsets, leaf.g, leaf.h, leaf.end - leaf.begin, this.d.params, packing);
   }
 
   private hist(slot: number): Float64Array {

@@ -118,16 +118,23 @@ export class TreeBuilder {
     const scale = maxH > 0 ? units / maxH : 1;
     this.quant[1] = scale;
     this.quant[2] = 1 / scale;
-    for (let r = 0; r < this.numRows; r++) {
-      gh[2 * r] = grad[r]!;
-      gh[2 * r + 1] = Math.round(hess[r]! * scale) * countBase + 1;
-    }
     let g = 0;
     let hq = 0;
-    for (let i = 0; i < n; i++) {
-      const r = this.rows[i]!;
+    for (let r = 0; r < this.numRows; r++) {
+      const q = Math.round(hess[r]! * scale);
+      gh[2 * r] = grad[r]!;
+      gh[2 * r + 1] = q * countBase + 1;
       g += grad[r]!;
-      hq += Math.round(hess[r]! * scale);
+      hq += q;
+    }
+    if (rowSubset) {
+      g = 0;
+      hq = 0;
+      for (let i = 0; i < n; i++) {
+        const r = this.rows[i]!;
+        g += grad[r]!;
+        hq += Math.round(hess[r]! * scale);
+      }
     }
     const h = hq / scale;
     const tree: Tree = {
@@ -225,7 +232,9 @@ export class TreeBuilder {
     leaf.isLeft = true;
     leaf.best = null;
 
-    const canSplitFurther = this.p.maxDepth <= 0 || depth < this.p.maxDepth;
+    // Not when the depth cap is reached, nor after the tree's last split (its children's
+    // histograms would never be read).
+    const canSplitFurther = (this.p.maxDepth <= 0 || depth < this.p.maxDepth) && newIndex + 1 < this.p.numLeaves;
     if (!canSplitFurther) {
       this.release(leaf);
       return right;
