@@ -269,16 +269,22 @@ export class TreeBuilder {
     const missingBin = this.mapper.numBins[f]!;
     const col = this.colBins;
     const base = f * this.numRows;
+    const bin = s.bin;
+    const missLeft = s.defaultLeft ? 1 : 0;
     let l = begin;
     let r = 0;
+    // Branch-free: each row is written to both sides and only the chosen side's cursor moves
+    // (which side a row goes is a coin flip to the branch predictor).
     for (let i = begin; i < end; i++) {
       const row = rows[i]!;
       const b = col[base + row]!;
-      const goLeft = b === missingBin ? s.defaultLeft : b <= s.bin;
-      if (goLeft) rows[l++] = row;
-      else scratch[r++] = row;
+      const left = b === missingBin ? missLeft : +(b <= bin);
+      rows[l] = row;
+      scratch[r] = row;
+      l += left;
+      r += 1 - left;
     }
-    rows.set(scratch.subarray(0, r), l);
+    for (let i = 0; i < r; i++) rows[l + i] = scratch[i]!;
     return l;
   }
 
