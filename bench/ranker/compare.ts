@@ -73,7 +73,9 @@ function timeAll(data: Dataset, file: string, repeat: number): string[][] {
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-const LOAD_START = loadavg().map((x) => x.toFixed(2)).join(' ');
+const LOAD_START = loadavg()
+  .map((x) => x.toFixed(2))
+  .join(' ');
 console.log(`machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${THREADS} cores; ${new Date().toISOString()}; load average ${LOAD_START}`);
 console.log(`100 trees, eta 0.1, 31 leaves; XGBoost rank:ndcg tree_method=hist grow_policy=lossguide max_depth=0`);
 console.log(`times: best wall seconds of ${REPEAT} interleaved runs, training call only (no parsing, no prediction)\n`);
@@ -126,4 +128,8 @@ if (DATA === 'scale' || DATA === 'both') {
   for (const r of timeAll(data, file, REPEAT)) timing.push(['scale set (100 000 rows × 50)', ...r]);
 }
 printTable(['data', 'threads', 'ours s', 'XGBoost s', 'ratio', '≤ 1.5×', 'CPU s ours / XGBoost', 'CPU ratio'], timing);
-console.log(`\nload average at the start ${LOAD_START}, at the end ${loadavg().map((x) => x.toFixed(2)).join(' ')}; ${new Date().toISOString()}`);
+console.log(
+  `\nload average at the start ${LOAD_START}, at the end ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}; ${new Date().toISOString()}`,
+);
