@@ -1,19 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import {
   Kysely,
   PostgresDialect,
   SqliteDialect,
-  SqliteDriver,
   sql,
-  type DatabaseConnection,
   type DatabaseIntrospector,
   type Driver,
   type PostgresPool,
   type PostgresPoolClient,
 } from 'kysely';
 import pg from 'pg';
+import BetterSqlite3 from 'better-sqlite3';
+import { SqliteSyncingDriver } from './sqlite-driver.js';
 import { CurrentSchemaIntrospector } from './postgres-introspector.js';
 import type { Database } from './schema.js';
 
@@ -77,29 +76,17 @@ export interface DatabaseOptions {
   sqliteMaxPageCount?: number;
 }
 
-/**
- * SQLite ends a transaction by itself on some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM…).
- * Kysely then sends ROLLBACK, which fails with "cannot rollback - no transaction is active" and
- * replaces the error that matters: a full disk answered 500 INTERNAL instead of 503. Roll back
- * only a transaction that is still open, so the original error reaches the error handler.
- */
-class SqliteDriverKeepingCause extends SqliteDriver {
-  constructor(private readonly connection: BetterSqlite3.Database) {
-    super({ database: connection });
-  }
-
-  override async rollbackTransaction(conn: DatabaseConnection): Promise<void> {
-    if (this.connection.inTransaction) await super.rollbackTransaction(conn);
-  }
-}
-
-class SqliteDialectKeepingCause extends SqliteDialect {
-  constructor(private readonly connection: BetterSqlite3.Database) {
+/** Kysely's SQLite dialect (compiler, adapter, introspector) over the syncing driver (sqlite-driver.ts). */
+class SqliteSyncingDialect extends SqliteDialect {
+  constructor(
+    private readonly connection: BetterSqlite3.Database,
+    private readonly file: string,
+  ) {
     super({ database: connection });
   }
 
   override createDriver(): Driver {
-    return new SqliteDriverKeepingCause(this.connection);
+    return new SqliteSyncingDriver(this.connection, this.file);
   }
 }
 
@@ -108,11 +95,13 @@ function openSqlite(file: string, maxPageCount: number | undefined): DatabaseHan
   const connection = new BetterSqlite3(file);
   connection.pragma('journal_mode = WAL');
   if (maxPageCount !== undefined) connection.pragma(`max_page_count = ${maxPageCount}`);
-  // FULL keeps a committed transaction on disk through a power cut: an acknowledged item is never lost.
-  connection.pragma('synchronous = FULL');
+  // NORMAL: COMMIT does not fsync on the event loop; the driver fdatasyncs the WAL on the thread
+  // pool after each commit and answers only then, so a committed, acknowledged transaction is on
+  // disk through a power cut exactly as with FULL (sqlite-driver.ts explains why).
+  connection.pragma('synchronous = NORMAL');
   connection.pragma('busy_timeout = 5000');
   connection.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialectKeepingCause(connection) });
+  const db = new Kysely<Database>({ dialect: new SqliteSyncingDialect(connection, path.resolve(file)) });
   return {
     db,
     dialect: 'sqlite',

@@ -1,0 +1,278 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type BetterSqlite3 from 'better-sqlite3';
+import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
+
+/**
+ * SQLite with the commit's fsync off the event loop.
+ *
+ * The connection runs with `synchronous = NORMAL` in WAL mode: COMMIT appends the transaction's
+ * frames to the WAL (into the page cache, microseconds) and does not fsync. After every commit
+ * the driver fdatasyncs the WAL file on libuv's thread pool and settles the statement's promise
+ * only then, so every acknowledgement still comes after its transaction is on disk, exactly as
+ * with `synchronous = FULL` (which fsyncs the WAL at each commit), but the event loop keeps
+ * serving requests during the sync, and one sync covers every transaction committed before it
+ * started (commits made while one runs share the next). The connection is free for the next
+ * transaction as soon as COMMIT returns, so writes pipeline with the previous sync.
+ *
+ * Why NORMAL + our own sync is as safe as FULL: in WAL mode a commit is durable once its frames
+ * are on disk; NORMAL only skips that sync (SQLite still syncs the WAL before each checkpoint and
+ * the database after it), and a power cut loses at most transactions whose sync had not returned,
+ * none of which was acknowledged. A crash of the process alone (kill -9) loses nothing committed:
+ * the frames are in the operating system's cache.
+ *
+ * Checkpoints (copying the WAL into the database file, with two fsyncs) would otherwise run inside
+ * an unlucky COMMIT every 1 000 pages, on the event loop: the connection turns automatic
+ * checkpoints off and a worker thread with its own connection runs PASSIVE checkpoints, which
+ * wait for no reader or writer, every 100 ms.
+ */
+
+/**
+ * The checkpoint thread's body, run from its source text (so it works from src/ under tsx and
+ * vitest as from dist/): it may use only `require` and `workerData`.
+ */
+function checkpointThread(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
+  const options = workerData as { file: string; betterSqlite3: string; intervalMs: number };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const Database = require(options.betterSqlite3) as typeof BetterSqlite3;
+  const db = new Database(options.file);
+  db.pragma('busy_timeout = 0');
+  const timer = setInterval(() => {
+    try {
+      db.pragma('wal_checkpoint(PASSIVE)');
+    } catch {
+      // Busy (another instance checkpointing) or out of space: the WAL keeps the data; try again.
+    }
+  }, options.intervalMs);
+  parentPort!.on('message', () => {
+    clearInterval(timer);
+    try {
+      db.pragma('wal_checkpoint(PASSIVE)');
+    } catch {
+      // as above
+    }
+    db.close();
+    parentPort!.close();
+  });
+}
+
+class Checkpointer {
+  private readonly worker: Worker;
+
+  constructor(file: string, intervalMs = 100) {
+    const betterSqlite3 = createRequire(import.meta.url).resolve('better-sqlite3');
+    this.worker = new Worker(`(${checkpointThread.toString()})()`, { eval: true, workerData: { file, betterSqlite3, intervalMs } });
+    this.worker.unref();
+    this.worker.on('error', () => undefined);
+  }
+
+  async close(): Promise<void> {
+    const exited = new Promise((resolve) => this.worker.once('exit', resolve));
+    this.worker.postMessage('close');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+    await this.worker.terminate();
+  }
+}
+
+/** Coalesced fdatasync of one file: callers during a running sync share the next one. */
+class FileSync {
+  private fd: number | undefined;
+  private running: Promise<void> | undefined;
+  private next: Promise<void> | undefined;
+
+  constructor(private readonly file: string) {}
+
+  sync(): Promise<void> {
+    if (!this.running) {
+      this.running = this.run().finally(() => {
+        this.running = undefined;
+      });
+      return this.running;
+    }
+    // The running sync may have started before this caller's commit: wait for the next one.
+    this.next ??= this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.next = undefined;
+        return this.sync();
+      });
+    return this.next;
+  }
+
+  private async run(): Promise<void> {
+    this.fd ??= fs.openSync(this.file, 'r+');
+    const fd = this.fd;
+    await new Promise<void>((resolve, reject) =>
+      fs.fdatasync(fd, (error) => {
+        if (!error) return resolve();
+        // Mapped like SQLite's own failed sync: 503 UNAVAILABLE, and the write is not acknowledged.
+        reject(Object.assign(new Error(`fsync of ${this.file} failed: ${error.message}`), { code: 'SQLITE_IOERR_FSYNC' }));
+      }),
+    );
+  }
+
+  close(): void {
+    if (this.fd !== undefined) fs.closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+/** One holder at a time (a transaction holds it from BEGIN to COMMIT/ROLLBACK). */
+class Mutex {
+  private held = false;
+  private readonly waiters: (() => void)[] = [];
+
+  lock(): Promise<void> | undefined {
+    if (!this.held) {
+      this.held = true;
+      return undefined;
+    }
+    return new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+
+  unlock(): void {
+    const next = this.waiters.shift();
+    if (next) next();
+    else this.held = false;
+  }
+}
+
+class SqliteConnection implements DatabaseConnection {
+  constructor(
+    private readonly driver: SqliteSyncingDriver,
+    /** Whether this acquisition holds the mutex (it gives it back as soon as it commits). */
+    public held: boolean,
+  ) {}
+
+  async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    if (!this.held) {
+      // A pinned connection (db.connection()) going on after its commit: take the mutex again.
+      await this.driver.lock();
+      this.held = true;
+    }
+    const { result, committed } = this.driver.run(compiledQuery.sql, compiledQuery.parameters);
+    if (committed) {
+      this.held = false;
+      this.driver.unlock();
+      await this.driver.durable();
+    }
+    return result as QueryResult<R>;
+  }
+
+  async *streamQuery<R>(compiledQuery: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    const result = await this.executeQuery<R>(compiledQuery);
+    for (const row of result.rows) yield { rows: [row] };
+  }
+}
+
+export class SqliteSyncingDriver implements Driver {
+  private readonly mutex = new Mutex();
+  private readonly statements = new Map<string, BetterSqlite3.Statement>();
+  private readonly wal: FileSync;
+  private readonly checkpointer: Checkpointer;
+  /** A write ran since the last commit: the next moment outside a transaction is a commit. */
+  private dirty = false;
+
+  constructor(
+    private readonly db: BetterSqlite3.Database,
+    file: string,
+  ) {
+    this.wal = new FileSync(`${file}-wal`);
+    db.pragma('wal_autocheckpoint = 0');
+    this.checkpointer = new Checkpointer(file);
+  }
+
+  async init(): Promise<void> {}
+
+  async lock(): Promise<void> {
+    await this.mutex.lock();
+  }
+
+  unlock(): void {
+    this.mutex.unlock();
+  }
+
+  durable(): Promise<void> {
+    return this.wal.sync();
+  }
+
+  /** Runs one statement synchronously; `committed` when it ended a transaction that wrote. */
+  run(sql: string, parameters: readonly unknown[]): { result: QueryResult<unknown>; committed: boolean } {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      if (this.statements.size >= 1000) this.statements.clear();
+      stmt = this.db.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    if (!stmt.readonly) this.dirty = true;
+    let result: QueryResult<unknown>;
+    try {
+      if (stmt.reader) {
+        result = { rows: stmt.all(parameters) };
+      } else {
+        const { changes, lastInsertRowid } = stmt.run(parameters);
+        result = {
+          numAffectedRows: changes !== undefined && changes !== null ? BigInt(changes) : undefined,
+          insertId: lastInsertRowid !== undefined && lastInsertRowid !== null ? BigInt(lastInsertRowid) : undefined,
+          rows: [],
+        };
+      }
+    } catch (error) {
+      // Outside a transaction after a failure nothing of it is left to sync.
+      if (!this.db.inTransaction) this.dirty = false;
+      throw error;
+    }
+    const committed = this.dirty && !this.db.inTransaction;
+    if (committed) this.dirty = false;
+    return { result, committed };
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    await this.mutex.lock();
+    return new SqliteConnection(this, true);
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin'));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    // SQLite ends a transaction by itself on some errors (SQLITE_FULL, SQLITE_IOERR…): a ROLLBACK
+    // then fails with "no transaction is active" and hides the error that matters.
+    this.dirty = false;
+    if (this.db.inTransaction) await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`savepoint "${name}"`));
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`rollback to "${name}"`));
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`release "${name}"`));
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const conn = connection as SqliteConnection;
+    if (!conn.held) return;
+    conn.held = false;
+    this.mutex.unlock();
+  }
+
+  async destroy(): Promise<void> {
+    await this.checkpointer.close();
+    this.statements.clear();
+    this.db.close();
+    this.wal.close();
+  }
+}
