@@ -3,13 +3,16 @@
  * bare Fastify route returning a constant of the same size (the framework's ceiling here), on
  * SQLite and PostgreSQL. Every request is a new unit, so every call writes an exposure.
  *
+ * Each Searchloop case is followed by an open-loop run at half the maximum it just measured
+ * (autocannon's overallRate: 50 % utilisation), where the latency goal is set.
+ *
  *   npm run bench:assign                 (DURATION=15 CONNECTIONS=64 BENCH_PG_URL=postgres://…)
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { runLoad, type LoadResult } from '../support/load.js';
+import { loadAverage, runLoad, type LoadResult } from '../support/load.js';
 import { machineLine, startProcess, type ServerProcess } from '../support/processes.js';
 
 const DURATION = Number(process.env.DURATION ?? 15);
@@ -68,7 +71,8 @@ async function dropPgSchema(schema: string): Promise<void> {
   await client.end();
 }
 
-const rows: { name: string; result: LoadResult }[] = [];
+const rows: { name: string; result: LoadResult; open?: LoadResult; offered?: number }[] = [];
+const loadAverages: string[] = [loadAverage()];
 async function measure(name: string, server: ServerProcess) {
   await runLoad({ url: `${server.url}/api/nous/ab-testing/assign`, connections: CONNECTIONS, durationSeconds: 2, body }); // warm-up
   const result = await runLoad({
@@ -77,8 +81,20 @@ async function measure(name: string, server: ServerProcess) {
     durationSeconds: DURATION,
     body,
   });
-  rows.push({ name, result });
+  const row: (typeof rows)[number] = { name, result };
+  rows.push(row);
   process.stderr.write(`${name}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms\n`);
+  if (name.startsWith('ceiling')) return;
+  row.offered = result.rps / 2;
+  row.open = await runLoad({
+    url: `${server.url}/api/nous/ab-testing/assign`,
+    connections: CONNECTIONS,
+    durationSeconds: DURATION,
+    body,
+    overallRate: row.offered,
+  });
+  loadAverages.push(loadAverage());
+  process.stderr.write(`${name} open loop at ${row.offered.toFixed(0)} req/s: p99 ${row.open.p99} ms\n`);
 }
 
 const tsx = ['--import', 'tsx'];
@@ -127,10 +143,15 @@ console.log(`\nbench/assign — ${new Date().toISOString().slice(0, 10)} — ${m
 console.log(
   `${CONNECTIONS} connections, ${DURATION} s per case, every request a new unit (an exposure write per enrolled experiment, group-committed); 1-experiment response ${responseBytes} bytes\n`,
 );
-console.log('| case | req/s | p50 ms | p99 ms | of ceiling | errors/non-2xx |');
-console.log('|---|---:|---:|---:|---:|---:|');
-for (const { name, result } of rows) {
+console.log(
+  '| case | req/s | p50 ms | p99 ms | of ceiling | open loop: offered req/s | achieved | p50 ms | p99 ms | max ms | errors/non-2xx |',
+);
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const { name, result, open, offered } of rows) {
+  const o = open ? `${offered!.toFixed(0)} | ${open.rps.toFixed(0)} | ${open.p50} | ${open.p99} | ${open.max}` : ' |  |  |  | ';
+  const errors = `${result.errors + (open?.errors ?? 0)}/${result.non2xx + (open?.non2xx ?? 0)}`;
   console.log(
-    `| ${name} | ${result.rps.toFixed(0)} | ${result.p50} | ${result.p99} | ${((100 * result.rps) / ceilingRps).toFixed(0)} % | ${result.errors}/${result.non2xx} |`,
+    `| ${name} | ${result.rps.toFixed(0)} | ${result.p50} | ${result.p99} | ${((100 * result.rps) / ceilingRps).toFixed(0)} % | ${o} | ${errors} |`,
   );
 }
+console.log(`\nload average (1/5/15 min) at the start and after each open-loop case: ${loadAverages.join(' · ')}`);

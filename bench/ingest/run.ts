@@ -4,6 +4,9 @@
  * per submission, in a tight loop), (c) Searchloop over HTTP with 1-item and 50-item
  * submissions on SQLite and PostgreSQL, every item committed before its 201.
  *
+ * Then, for each Searchloop case, latency open-loop: a fixed offered rate of half the maximum
+ * it just measured (autocannon's overallRate), i.e. 50 % utilisation.
+ *
  *   npm run bench:ingest        (DURATION=30 CONNECTIONS=64 BENCH_PG_URL=postgres://…)
  */
 import fs from 'node:fs';
@@ -16,7 +19,7 @@ import { KyselyFeedbackStore } from '../../src/feedback/feedback.kysely-store.js
 import type { FeedbackRecord } from '../../src/feedback/feedback.store.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
-import { runLoad, type LoadResult } from '../support/load.js';
+import { loadAverage, runLoad, type LoadResult } from '../support/load.js';
 import { machineLine, startProcess } from '../support/processes.js';
 import { feedbackBody } from './bodies.js';
 
@@ -36,6 +39,18 @@ interface Row {
   errors: string;
 }
 const rows: Row[] = [];
+interface OpenRow {
+  name: string;
+  itemsPerRequest: number;
+  offered: number;
+  achieved: number;
+  p50: number;
+  p99: number;
+  max: number;
+  errors: string;
+}
+const openRows: OpenRow[] = [];
+const loadAverages: string[] = [loadAverage()];
 const fromLoad = (name: string, items: number, r: LoadResult): Row => ({
   name,
   itemsPerRequest: items,
@@ -52,6 +67,22 @@ async function http(name: string, url: string, items: number) {
   const r = await runLoad({ url: `${url}${URL_PATH}`, connections: CONNECTIONS, durationSeconds: DURATION, body });
   rows.push(fromLoad(name, items, r));
   process.stderr.write(`${name}: ${r.rps.toFixed(0)} req/s, p99 ${r.p99} ms\n`);
+  if (!name.startsWith('(c)')) return;
+  // Open loop at half the maximum just measured: latency at 50 % utilisation.
+  const rate = r.rps / 2;
+  const o = await runLoad({ url: `${url}${URL_PATH}`, connections: CONNECTIONS, durationSeconds: DURATION, body, overallRate: rate });
+  openRows.push({
+    name,
+    itemsPerRequest: items,
+    offered: rate,
+    achieved: o.rps,
+    p50: o.p50,
+    p99: o.p99,
+    max: o.max,
+    errors: `${o.errors}/${o.non2xx}`,
+  });
+  loadAverages.push(loadAverage());
+  process.stderr.write(`${name} open loop at ${rate.toFixed(0)} req/s: p50 ${o.p50} ms, p99 ${o.p99} ms, max ${o.max} ms\n`);
 }
 
 function record(submissionId: string, seq: number, now: number): FeedbackRecord {
@@ -172,3 +203,13 @@ for (const r of rows) {
     `| ${r.name} | ${r.itemsPerRequest} | ${r.rps.toFixed(0)} | ${r.itemsPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${vsA} | ${vsB} | ${r.errors} |`,
   );
 }
+
+console.log(`\nOpen loop: a fixed offered rate of half the maximum measured above (50 % utilisation), ${DURATION} s each`);
+console.log('| case | items/request | offered req/s | achieved req/s | p50 ms | p99 ms | max ms | errors/non-2xx |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+for (const o of openRows) {
+  console.log(
+    `| ${o.name} | ${o.itemsPerRequest} | ${o.offered.toFixed(0)} | ${o.achieved.toFixed(0)} | ${o.p50} | ${o.p99} | ${o.max} | ${o.errors} |`,
+  );
+}
+console.log(`\nload average (1/5/15 min) at the start and after each open-loop case: ${loadAverages.join(' · ')}`);

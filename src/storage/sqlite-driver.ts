@@ -70,9 +70,13 @@ class Checkpointer {
   }
 
   async close(): Promise<void> {
+    // Held (ref'd) until it has exited, so closing keeps the process alive until then.
+    this.worker.ref();
+    let timer: NodeJS.Timeout | undefined;
     const exited = new Promise((resolve) => this.worker.once('exit', resolve));
     this.worker.postMessage('close');
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+    await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 2000)))]);
+    clearTimeout(timer);
     await this.worker.terminate();
   }
 }
