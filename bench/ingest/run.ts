@@ -5,7 +5,8 @@
  * submissions on SQLite and PostgreSQL, every item committed before its 201.
  *
  * Then, for each Searchloop case, latency open-loop: a fixed offered rate of half the maximum
- * it just measured (autocannon's overallRate), i.e. 50 % utilisation.
+ * it just measured (autocannon's overallRate), i.e. 50 % utilisation, on a fresh instance and
+ * database (so the saturation run's analytics backlog is not folded during it).
  *
  *   npm run bench:ingest        (DURATION=30 CONNECTIONS=64 BENCH_PG_URL=postgres://…)
  */
@@ -67,9 +68,17 @@ async function http(name: string, url: string, items: number) {
   const r = await runLoad({ url: `${url}${URL_PATH}`, connections: CONNECTIONS, durationSeconds: DURATION, body });
   rows.push(fromLoad(name, items, r));
   process.stderr.write(`${name}: ${r.rps.toFixed(0)} req/s, p99 ${r.p99} ms\n`);
-  if (!name.startsWith('(c)')) return;
-  // Open loop at half the maximum just measured: latency at 50 % utilisation.
-  const rate = r.rps / 2;
+}
+
+/**
+ * Open loop at half the maximum measured for this case: latency at 50 % utilisation. Run on a
+ * fresh instance and database, so it does not also fold the saturation run's analytics backlog.
+ */
+async function openLoop(name: string, url: string, items: number) {
+  const max = rows.find((r) => r.name === name && r.itemsPerRequest === items)!;
+  const body = feedbackBody(items);
+  const rate = max.rps / 2;
+  await runLoad({ url: `${url}${URL_PATH}`, connections: CONNECTIONS, durationSeconds: 2, body, overallRate: rate }); // warm-up
   const o = await runLoad({ url: `${url}${URL_PATH}`, connections: CONNECTIONS, durationSeconds: DURATION, body, overallRate: rate });
   openRows.push({
     name,
@@ -173,8 +182,12 @@ const sqlite = await serve({ DATABASE_URL: `sqlite://${tmp}/searchloop.db` }, 34
 await http('(c) Searchloop, SQLite', sqlite.url, 1);
 await http('(c) Searchloop, SQLite', sqlite.url, 50);
 await sqlite.stop();
+const sqliteOpen = await serve({ DATABASE_URL: `sqlite://${tmp}/searchloop-open.db` }, 3403);
+await openLoop('(c) Searchloop, SQLite', sqliteOpen.url, 1);
+await openLoop('(c) Searchloop, SQLite', sqliteOpen.url, 50);
+await sqliteOpen.stop();
 
-const schemas = [`bench_ingest_c_${Date.now()}`, `bench_ingest_s_${Date.now()}`];
+const schemas = [`bench_ingest_c_${Date.now()}`, `bench_ingest_s_${Date.now()}`, `bench_ingest_o_${Date.now()}`];
 try {
   for (const s of schemas) await pgSchema('create', s);
   await databaseCeiling('(b) database ceiling, PostgreSQL', { kind: 'postgres', url: PG_URL, schema: schemas[0]! }, 1);
@@ -183,6 +196,10 @@ try {
   await http('(c) Searchloop, PostgreSQL', postgres.url, 1);
   await http('(c) Searchloop, PostgreSQL', postgres.url, 50);
   await postgres.stop();
+  const postgresOpen = await serve({ DATABASE_URL: PG_URL, DATABASE_SCHEMA: schemas[2]! }, 3404);
+  await openLoop('(c) Searchloop, PostgreSQL', postgresOpen.url, 1);
+  await openLoop('(c) Searchloop, PostgreSQL', postgresOpen.url, 50);
+  await postgresOpen.stop();
 } finally {
   for (const s of schemas) await pgSchema('drop', s).catch(() => undefined);
   fs.rmSync(tmp, { recursive: true, force: true });
@@ -204,7 +221,9 @@ for (const r of rows) {
   );
 }
 
-console.log(`\nOpen loop: a fixed offered rate of half the maximum measured above (50 % utilisation), ${DURATION} s each`);
+console.log(
+  `\nOpen loop: a fixed offered rate of half the maximum measured above (50 % utilisation), ${DURATION} s each, on a fresh instance and database`,
+);
 console.log('| case | items/request | offered req/s | achieved req/s | p50 ms | p99 ms | max ms | errors/non-2xx |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
 for (const o of openRows) {

@@ -25,7 +25,8 @@ import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult }
  * Checkpoints (copying the WAL into the database file, with two fsyncs) would otherwise run inside
  * an unlucky COMMIT every 1 000 pages, on the event loop: the connection turns automatic
  * checkpoints off and a worker thread with its own connection runs PASSIVE checkpoints, which
- * wait for no reader or writer, every 100 ms.
+ * wait for no reader or writer, every 100 ms; when the WAL passes 32 MB anyway, writes pause for
+ * one checkpoint that completes, so the WAL restarts (catchUp).
  */
 
 /**
@@ -47,7 +48,16 @@ function checkpointThread(): void {
       // Busy (another instance checkpointing) or out of space: the WAL keeps the data; try again.
     }
   }, options.intervalMs);
-  parentPort!.on('message', () => {
+  parentPort!.on('message', (message: string) => {
+    if (message === 'checkpoint') {
+      try {
+        db.pragma('wal_checkpoint(PASSIVE)');
+      } catch {
+        // as above
+      }
+      parentPort!.postMessage('checkpointed');
+      return;
+    }
     clearInterval(timer);
     try {
       db.pragma('wal_checkpoint(PASSIVE)');
@@ -69,6 +79,22 @@ class Checkpointer {
     this.worker.on('error', () => undefined);
   }
 
+  /** One checkpoint now; resolves when it is done (or the thread is gone). */
+  checkpoint(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        this.worker.off('message', done);
+        this.worker.off('exit', done);
+        this.worker.unref();
+        resolve();
+      };
+      this.worker.ref();
+      this.worker.on('message', done);
+      this.worker.on('exit', done);
+      this.worker.postMessage('checkpoint');
+    });
+  }
+
   async close(): Promise<void> {
     // Held (ref'd) until it has exited, so closing keeps the process alive until then.
     this.worker.ref();
@@ -80,6 +106,9 @@ class Checkpointer {
     await this.worker.terminate();
   }
 }
+
+/** WAL size past which writes pause for one checkpoint that catches up (see catchUp). */
+const WAL_CATCH_UP_BYTES = 32 * 1024 * 1024;
 
 /** Coalesced fdatasync of one file: callers during a running sync share the next one. */
 class FileSync {
@@ -116,6 +145,11 @@ class FileSync {
         reject(Object.assign(new Error(`fsync of ${this.file} failed: ${error.message}`), { code: 'SQLITE_IOERR_FSYNC' }));
       }),
     );
+  }
+
+  /** The file's size in bytes (0 before the first sync). */
+  size(): number {
+    return this.fd === undefined ? 0 : fs.fstatSync(this.fd).size;
   }
 
   close(): void {
@@ -179,6 +213,7 @@ export class SqliteSyncingDriver implements Driver {
   private readonly checkpointer: Checkpointer;
   /** A write ran since the last commit: the next moment outside a transaction is a commit. */
   private dirty = false;
+  private catchingUp = false;
 
   constructor(
     private readonly db: BetterSqlite3.Database,
@@ -199,8 +234,30 @@ export class SqliteSyncingDriver implements Driver {
     this.mutex.unlock();
   }
 
-  durable(): Promise<void> {
-    return this.wal.sync();
+  async durable(): Promise<void> {
+    await this.wal.sync();
+    if (!this.catchingUp && this.wal.size() > WAL_CATCH_UP_BYTES) void this.catchUp();
+  }
+
+  /**
+   * The thread's PASSIVE checkpoints copy what was committed when they started; under steady
+   * writes the WAL then never becomes fully copied, so SQLite never restarts it and it grows
+   * (hundreds of MB in a minute of load). Past WAL_CATCH_UP_BYTES this pauses this process's
+   * writes (the event loop keeps serving; writers wait on the mutex) for one checkpoint that
+   * completes, after which the next commit starts the WAL from its beginning again.
+   */
+  private async catchUp(): Promise<void> {
+    this.catchingUp = true;
+    try {
+      await this.mutex.lock();
+      try {
+        await this.checkpointer.checkpoint();
+      } finally {
+        this.mutex.unlock();
+      }
+    } finally {
+      this.catchingUp = false;
+    }
   }
 
   /** Runs one statement synchronously; `committed` when it ended a transaction that wrote. */

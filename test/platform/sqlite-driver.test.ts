@@ -1,0 +1,115 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
+
+/** The SQLite driver: commits answer only after an fdatasync of the WAL that began after them. */
+describe('SQLite driver (fsync off the event loop)', () => {
+  let dir: string;
+  let current: DatabaseHandle | undefined;
+
+  async function open(): Promise<{ handle: DatabaseHandle; file: string }> {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-driver-'));
+    const file = path.join(dir, 'db.sqlite');
+    const handle = await openDatabase({ kind: 'sqlite', path: file });
+    current = handle;
+    await sql`create table t (id integer primary key, tag text not null)`.execute(handle.db);
+    return { handle, file };
+  }
+
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await current?.close();
+    current = undefined;
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('resolves every write after a WAL sync that started once it had committed; concurrent commits share syncs', async () => {
+    const { handle, file } = await open();
+    const observer = new BetterSqlite3(file, { readonly: true });
+    const count = () => (observer.prepare('select count(*) as n from t').get() as { n: number }).n;
+    // Rows committed when each finished sync started.
+    const synced: number[] = [];
+    const original = fs.fdatasync;
+    const spy = vi.spyOn(fs, 'fdatasync').mockImplementation(((fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => {
+      const committedAtStart = count();
+      original(fd, (error) => {
+        if (!error) synced.push(committedAtStart);
+        callback(error);
+      });
+    }) as typeof fs.fdatasync);
+    const writes = Array.from({ length: 40 }, async (_, i) => {
+      await handle.db
+        .insertInto('t' as never)
+        .values({ tag: `row-${i}` } as never)
+        .execute();
+      const id = (observer.prepare('select id from t where tag = ?').get(`row-${i}`) as { id: number }).id;
+      // Rows get ids 1, 2, … in commit order: a sync that saw at least `id` rows covered this one.
+      expect(synced.some((n) => n >= id)).toBe(true);
+    });
+    await Promise.all(writes);
+    expect(count()).toBe(40);
+    expect(spy.mock.calls.length).toBeGreaterThan(0);
+    expect(spy.mock.calls.length).toBeLessThan(40);
+    observer.close();
+  });
+
+  it('keeps transactions whole and apart while commits wait for their sync, and a failed one leaves nothing', async () => {
+    const { handle } = await open();
+    const results = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) =>
+        handle.db.transaction().execute(async (trx) => {
+          await trx
+            .insertInto('t' as never)
+            .values({ tag: `a-${i}` } as never)
+            .execute();
+          await new Promise((resolve) => setImmediate(resolve));
+          const mine = await sql<{ n: number }>`select count(*) as n from t where tag like ${`%-${i}`}`.execute(trx);
+          if (i % 4 === 3) throw new Error(`abort ${i}`);
+          await trx
+            .insertInto('t' as never)
+            .values({ tag: `b-${i}` } as never)
+            .execute();
+          return mine.rows[0]!.n;
+        }),
+      ),
+    );
+    // Inside each transaction only its own first row was visible under its tag.
+    for (const [i, r] of results.entries()) {
+      if (i % 4 === 3) expect(r.status).toBe('rejected');
+      else expect(r).toEqual({ status: 'fulfilled', value: 1 });
+    }
+    const rows = await sql<{ tag: string }>`select tag from t order by tag`.execute(handle.db);
+    const expected = Array.from({ length: 12 }, (_, i) => i)
+      .filter((i) => i % 4 !== 3)
+      .flatMap((i) => [`a-${i}`, `b-${i}`])
+      .sort();
+    expect(rows.rows.map((r) => r.tag)).toEqual(expected);
+  });
+
+  it('a pinned connection goes on after its own COMMIT, and closing checkpoints and removes the WAL', async () => {
+    const { handle, file } = await open();
+    await handle.db.connection().execute(async (conn) => {
+      await sql`begin immediate`.execute(conn);
+      await sql`insert into t (tag) values ('pinned-1')`.execute(conn);
+      await sql`commit`.execute(conn);
+      await Promise.all([
+        sql`insert into t (tag) values ('pinned-2')`.execute(conn),
+        handle.db
+          .insertInto('t' as never)
+          .values({ tag: 'other' } as never)
+          .execute(),
+      ]);
+    });
+    await handle.close();
+    current = undefined;
+    expect(fs.existsSync(`${file}-wal`)).toBe(false);
+    const check = new BetterSqlite3(file, { readonly: true });
+    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect((check.prepare('select count(*) as n from t').get() as { n: number }).n).toBe(3);
+    check.close();
+  });
+});
