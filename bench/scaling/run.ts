@@ -70,6 +70,23 @@ interface Row {
 }
 const rows: Row[] = [];
 const loads: string[] = [loadAverage()];
+const footprints: { items: number; bytes: number }[] = [];
+
+/** Items stored and the bytes feedback_items takes with its indexes (every partition), in a schema. */
+async function footprint(schema: string): Promise<{ items: number; bytes: number }> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    const items = await client.query<{ n: string }>(`select count(*) as n from ${schema}.feedback_items`);
+    const bytes = await client.query<{ b: string | null }>(
+      `select coalesce(sum(pg_total_relation_size(c.oid)), 0) + pg_total_relation_size('${schema}.feedback_items'::regclass) as b
+         from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = '${schema}.feedback_items'::regclass`,
+    );
+    return { items: Number(items.rows[0]!.n), bytes: Number(bytes.rows[0]!.b ?? 0) };
+  } finally {
+    await client.end();
+  }
+}
 
 for (const n of COUNTS) {
   const schema = `bench_scaling_${n}_${Date.now()}`;
@@ -128,6 +145,7 @@ for (const n of COUNTS) {
       loads.push(loadAverage());
       process.stderr.write(`${n} instance(s), ${items} item(s): ${rps.toFixed(0)} req/s\n`);
     }
+    footprints.push(await footprint(schema));
   } finally {
     for (const s of servers) await s.stop();
     await pgExec(`drop schema if exists ${schema} cascade`).catch(() => undefined);
@@ -147,4 +165,10 @@ for (const r of rows) {
   );
 }
 console.log('\nCPU columns are shares of the machine (2 cores = 100 %) during the measured seconds.');
+const stored = footprints.reduce((a, f) => ({ items: a.items + f.items, bytes: a.bytes + f.bytes }), { items: 0, bytes: 0 });
+if (stored.items > 0) {
+  console.log(
+    `PostgreSQL footprint: ${stored.items} items in feedback_items took ${(stored.bytes / 2 ** 20).toFixed(0)} MiB with indexes, ${(stored.bytes / stored.items).toFixed(0)} bytes per item`,
+  );
+}
 console.log(`load average (1/5/15 min) at the start and after each case: ${loads.join(' · ')}`);
