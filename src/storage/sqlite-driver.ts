@@ -25,7 +25,7 @@ import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult }
  * Checkpoints (copying the WAL into the database file, with two fsyncs) would otherwise run inside
  * an unlucky COMMIT every 1 000 pages, on the event loop: the connection turns automatic
  * checkpoints off and a worker thread with its own connection runs PASSIVE checkpoints, which
- * wait for no reader or writer, every 100 ms; when the WAL passes 32 MB anyway, writes pause for
+ * wait for no reader or writer, every 250 ms; when the WAL passes 32 MB anyway, writes pause for
  * one checkpoint that completes, so the WAL restarts (catchUp).
  */
 
@@ -109,6 +109,8 @@ class Checkpointer {
 
 /** WAL size past which writes pause for one checkpoint that catches up (see catchUp). */
 const WAL_CATCH_UP_BYTES = 32 * 1024 * 1024;
+/** What a restarted WAL file is truncated to (journal_size_limit). */
+const WAL_KEEP_BYTES = 4 * 1024 * 1024;
 
 /** Coalesced fdatasync of one file: callers during a running sync share the next one. */
 class FileSync {
@@ -221,7 +223,9 @@ export class SqliteSyncingDriver implements Driver {
   ) {
     this.wal = new FileSync(`${file}-wal`);
     db.pragma('wal_autocheckpoint = 0');
-    this.checkpointer = new Checkpointer(file);
+    // When the WAL restarts, cut the file back, so its size tells how much is waiting (catchUp).
+    db.pragma(`journal_size_limit = ${WAL_KEEP_BYTES}`);
+    this.checkpointer = new Checkpointer(file, 250);
   }
 
   async init(): Promise<void> {}

@@ -1,0 +1,140 @@
+/**
+ * bench/ingest/cpu: CPU time the server process spends per request (every thread, user + system,
+ * from /proc/<pid>/stat) at a fixed open-loop rate, for the bare routes, a baseline build and this
+ * build, single-item ingest and assignment with 3 running experiments, on SQLite and PostgreSQL.
+ * On a shared 2-core machine throughput ratios swing with other jobs; CPU per request barely does,
+ * so its ratio to the bare route says what share of the ceiling the service would reach on an
+ * otherwise idle core.
+ *
+ *   node --import tsx bench/ingest/cpu.ts            (BASELINE=/work/main RATE=400 DURATION=10)
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { loadAverage, runLoad } from '../support/load.js';
+import { machineLine, startProcess, type ServerProcess } from '../support/processes.js';
+import { feedbackBody } from './bodies.js';
+
+const RATE = Number(process.env.RATE ?? 400);
+const DURATION = Number(process.env.DURATION ?? 10);
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const BASELINE = process.env.BASELINE ?? '/work/main';
+const assignBody = JSON.stringify({ unitId: '[<id>]', attributes: { country: 'NL', device: 'mobile' } });
+
+function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+async function experiments(url: string) {
+  const post = (u: string, payload?: unknown) =>
+    fetch(url + u, {
+      method: 'POST',
+      headers: payload ? { 'content-type': 'application/json' } : {},
+      body: payload ? JSON.stringify(payload) : null,
+    }).then((r) => r.json() as Promise<{ data: { experimentId: string } }>);
+  const configs = [
+    { variants: [{ id: 'control' }, { id: 'grid' }], trafficAllocation: 1 },
+    {
+      variants: [
+        { id: 'a', weight: 0.2 },
+        { id: 'b', weight: 0.3 },
+        { id: 'c', weight: 0.5 },
+      ],
+      trafficAllocation: 0.8,
+      layer: { id: 'ranking', range: [0, 0.5] },
+    },
+    { variants: [{ id: 'a' }, { id: 'b' }], conditions: { country: { $in: ['NL', 'BE'] } } },
+  ];
+  for (const [i, configuration] of configs.entries()) {
+    const c = await post('/api/nous/ab-testing/experiments', { name: `cpu-${i}-${Date.now()}`, configuration });
+    await post(`/api/nous/ab-testing/experiments/${c.data.experimentId}/start`);
+  }
+}
+
+const rows: { name: string; cpuUs: number; achieved: number; p99: number }[] = [];
+async function measure(name: string, server: ServerProcess, urlPath: string, body: string) {
+  await runLoad({ url: server.url + urlPath, connections: 32, durationSeconds: 2, body, overallRate: RATE });
+  const before = cpuSeconds(server.child.pid!);
+  const r = await runLoad({ url: server.url + urlPath, connections: 32, durationSeconds: DURATION, body, overallRate: RATE });
+  // Let the commits and background work this load caused finish inside the window.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const cpu = cpuSeconds(server.child.pid!) - before;
+  rows.push({ name, cpuUs: (cpu * 1e6) / r.requests, achieved: r.rps, p99: r.p99 });
+  process.stderr.write(`${name}: ${((cpu * 1e6) / r.requests).toFixed(0)} µs CPU per request\n`);
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cpu-'));
+const serve = (root: string, env: Record<string, string>, port: number) =>
+  startProcess(
+    process.execPath,
+    [path.join(root, 'dist/cli.js'), 'serve'],
+    { LOG_LEVEL: 'warn', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0', ...env },
+    port,
+  );
+const pgAdmin = async (statement: string) => {
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  await c.query(statement);
+  await c.end();
+};
+const loads = [loadAverage()];
+
+const ingestCeiling = await startProcess(
+  process.execPath,
+  ['--import', 'tsx', path.join(ROOT, 'bench/ingest/ceiling-server.ts')],
+  {},
+  3700,
+);
+await measure('ingest: bare route (parse + validate, constant 201)', ingestCeiling, '/api/cortex/feedback', feedbackBody(1));
+await ingestCeiling.stop();
+const assignCeiling = await startProcess(
+  process.execPath,
+  ['--import', 'tsx', path.join(ROOT, 'bench/assign/ceiling-server.ts')],
+  { RESPONSE_BYTES: '700' },
+  3701,
+);
+await measure('assign: bare route (constant answer)', assignCeiling, '/api/nous/ab-testing/assign', assignBody);
+await assignCeiling.stop();
+
+let n = 0;
+for (const [label, root] of [
+  ['baseline', BASELINE],
+  ['this build', ROOT],
+] as const) {
+  for (const db of ['SQLite', 'PostgreSQL'] as const) {
+    n += 1;
+    const schema = `bench_cpu_${n}_${Date.now()}`;
+    if (db === 'PostgreSQL') await pgAdmin(`create schema ${schema}`);
+    const env: Record<string, string> =
+      db === 'SQLite' ? { DATABASE_URL: `sqlite://${tmp}/cpu-${n}.db` } : { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema };
+    const server = await serve(root, env, 3710 + n);
+    try {
+      await measure(`ingest, 1 item: ${label}, ${db}`, server, '/api/cortex/feedback', feedbackBody(1));
+      await experiments(server.url);
+      await measure(`assign, 3 experiments: ${label}, ${db}`, server, '/api/nous/ab-testing/assign', assignBody);
+    } finally {
+      await server.stop();
+      if (db === 'PostgreSQL') await pgAdmin(`drop schema if exists ${schema} cascade`).catch(() => undefined);
+    }
+    loads.push(loadAverage());
+  }
+}
+fs.rmSync(tmp, { recursive: true, force: true });
+
+console.log(`\nbench/ingest/cpu — ${new Date().toISOString().slice(0, 10)} — ${machineLine()}`);
+console.log(
+  `open loop at ${RATE} req/s, ${DURATION} s per case; CPU of the server process (all threads) per request; baseline ${BASELINE}\n`,
+);
+console.log('| case | CPU µs / request | bare route ÷ this (share of the ceiling on one idle core) | achieved req/s | p99 ms |');
+console.log('|---|---:|---:|---:|---:|');
+for (const r of rows) {
+  const bare = rows.find((x) => x.name.startsWith(r.name.split(':')[0]!) && x.name.includes('bare route'))!;
+  const share = r === bare ? '' : `${((100 * bare.cpuUs) / r.cpuUs).toFixed(0)} %`;
+  console.log(`| ${r.name} | ${r.cpuUs.toFixed(0)} | ${share} | ${r.achieved.toFixed(0)} | ${r.p99} |`);
+}
+console.log("\nPostgreSQL's own CPU is not in these figures (it is a separate process).");
+console.log(`load average (1/5/15 min) at the start and after each database: ${loads.join(' · ')}`);
