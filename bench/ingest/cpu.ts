@@ -132,7 +132,7 @@ console.log(
 console.log('| case | CPU µs / request | bare route ÷ this (share of the ceiling on one idle core) | achieved req/s | p99 ms |');
 console.log('|---|---:|---:|---:|---:|');
 for (const r of rows) {
-  const bare = rows.find((x) => x.name.startsWith(r.name.split(':')[0]!) && x.name.includes('bare route'))!;
+  const bare = rows.find((x) => x.name.startsWith(r.name.split(/[,:]/)[0]!) && x.name.includes('bare route'))!;
   const share = r === bare ? '' : `${((100 * bare.cpuUs) / r.cpuUs).toFixed(0)} %`;
   console.log(`| ${r.name} | ${r.cpuUs.toFixed(0)} | ${share} | ${r.achieved.toFixed(0)} | ${r.p99} |`);
 }
