@@ -105,6 +105,7 @@ export {
   quantileOfGrid,
   quantileOfItems,
   quantilesOfItems,
+  quantileUnitsStillNeeded,
   type QuantileComparison,
   type QuantileEstimate,
   type QuantileGridSums,

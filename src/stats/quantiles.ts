@@ -1,5 +1,6 @@
 import { normalQuantile } from './distributions.js';
 import { analyzeEffect, type AnalysisOptions, type FrequentistResult } from './frequentist.js';
+import { unitsStillNeeded, type PowerSoFarInput, type UnitsStillNeeded } from './power.js';
 import type { EffectEstimate, StatsReason } from './types.js';
 
 /**
@@ -297,4 +298,42 @@ export function compareQuantiles(
   const a = estimate(control);
   const b = estimate(variant);
   return { ...analyzeEffect(quantileEffect(a, b), options), control: a, variant: b };
+}
+
+/**
+ * Power so far and "units still needed" for a difference of quantiles, planned as analysed (the correction's
+ * Bonferroni bound over `comparisons`, the method, the scale: src/stats planning.ts). Assumption: each arm's
+ * cluster-robust Woodruff standard error scales as 1/√units at a fixed per-unit distribution (it is a
+ * delta-method error over units, σ² = s²/(n·m̄²)), so an arm's per-unit variance is v = units·se² and the
+ * quantile difference is planned like a mean with known standard error: absolute se² = v_A/n_A + v_B/n_B,
+ * relative the delta-method error at the planned variant quantile a + mde·|a|. Units are the units with at
+ * least one item. No CUPED and no score test for quantiles.
+ */
+export function quantileUnitsStillNeeded(
+  control: QuantileEstimate,
+  variant: QuantileEstimate,
+  plan: Omit<
+    PowerSoFarInput,
+    'nControl' | 'nVariant' | 'varianceControl' | 'varianceVariant' | 'baselineMean' | 'proportion' | 'varianceReduction'
+  > & {
+    readonly power?: number;
+  },
+): UnitsStillNeeded {
+  if (control.quantile === null || control.se === null || variant.se === null) {
+    return {
+      power: null,
+      requiredControl: null,
+      requiredVariant: null,
+      additionalUnits: null,
+      reason: 'each arm needs a quantile with a standard error',
+    };
+  }
+  return unitsStillNeeded({
+    ...plan,
+    nControl: control.units,
+    nVariant: variant.units,
+    varianceControl: control.units * control.se ** 2,
+    varianceVariant: variant.units * variant.se ** 2,
+    baselineMean: control.quantile,
+  });
 }

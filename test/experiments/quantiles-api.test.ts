@@ -8,6 +8,7 @@ import {
   quantileGridSums,
   quantileOfGrid,
   quantileOfItems,
+  quantileUnitsStillNeeded,
 } from '../../src/stats/index.js';
 import { QUANTILE_GRID } from '../../src/experiments/quantile-grid.js';
 import { expectError, getJson, postJson, request } from '../support/http.js';
@@ -134,7 +135,22 @@ describeOnEveryDatabase('quantile metrics in experiment results', (kind) => {
             expect(cmp.adjustedPValue).toBeCloseTo(expected.pValue!, 9);
             expect(cmp.significant).toBe(expected.pValue! < 0.05);
             expect(cmp.chanceToBeatControl).not.toBeNull();
-            expect(cmp.power).toBeNull();
+            // Power and units still needed, planned as analysed (scale, method; 3 target metrics × 1 treatment).
+            const plan = quantileUnitsStillNeeded(quantileOfGrid(grid(units.control!), q), quantileOfGrid(grid(units.treatment!), q), {
+              mde: 0.05,
+              alpha: 0.05,
+              correction: 'none',
+              comparisons: 3,
+              method,
+              scale,
+            });
+            expect(plan.power).not.toBeNull();
+            expect(cmp.power).toBeCloseTo(plan.power!, 9);
+            expect(cmp.unitsStillNeeded).toEqual({
+              additionalUnits: plan.additionalUnits,
+              requiredControl: plan.requiredControl,
+              requiredVariant: plan.requiredVariant,
+            });
           }
           // The guardrail: two one-sided tests of the p90 difference at a 10 % relative margin.
           const gEffect = quantileEffect(quantileOfGrid(grid(ttc.control!), 0.9), quantileOfGrid(grid(ttc.treatment!), 0.9));
@@ -155,6 +171,19 @@ describeOnEveryDatabase('quantile metrics in experiment results', (kind) => {
           }
         }
       }
+      // With Holm over the 3 target metrics the quantile metrics' plans use the Bonferroni bound α/3.
+      const holm = (await getJson(t.app, `${BASE}/experiments/${id}/results?correction=holm`)).body.data;
+      const p50 = holm.metrics.find((m: { metric: string }) => m.metric === 'time_to_click_p50').comparisons[0];
+      const planned = quantileUnitsStillNeeded(quantileOfGrid(grid(ttc.control!), 0.5), quantileOfGrid(grid(ttc.treatment!), 0.5), {
+        mde: 0.05,
+        alpha: 0.05,
+        correction: 'holm',
+        comparisons: 3,
+        scale: 'relative',
+      });
+      expect(p50.power).toBeCloseTo(planned.power!, 9);
+      expect(p50.unitsStillNeeded.additionalUnits).toBe(planned.additionalUnits);
+      expect(p50.unitsStillNeeded.additionalUnits).toBeGreaterThan(0);
       // The cumulative series ends at the whole-phase numbers.
       const data = (await getJson(t.app, `${BASE}/experiments/${id}/results`)).body.data;
       const series = data.series.find((x: { metric: string }) => x.metric === 'time_to_click_p50').points;

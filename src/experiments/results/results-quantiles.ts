@@ -6,6 +6,7 @@ import {
   gridSumsOf,
   quantileEffect,
   quantileOfGrid,
+  quantileUnitsStillNeeded,
   type FrequentistResult,
   type QuantileEstimate,
   type QuantileGridDelta,
@@ -33,13 +34,17 @@ export function quantileVariant(variantId: string, e: QuantileEstimate) {
  * Treatment against control on a quantile metric: the difference of the arms' quantiles (absolute, or
  * relative to |control quantile|) with the cluster-robust Woodruff standard errors (src/stats quantiles.ts),
  * tested on the read's scale and method like any effect (normal reference: no df); the Bayesian view on the
- * same effect (improper, or the read's proper prior). No CUPED, capping or power plan for quantiles.
+ * same effect (improper, or the read's proper prior). Power and units still needed are planned as analysed
+ * (the read's scale, method, correction over `family`), with each arm's standard error taken to scale as
+ * 1/√units (quantileUnitsStillNeeded). No CUPED or capping for quantiles.
  */
 export function compareQuantileMetric(
   metric: QuantileMetricName,
   control: { id: string; estimate: QuantileEstimate },
   variant: { id: string; estimate: QuantileEstimate },
   settings: ReadSettings,
+  /** Comparisons in the correction's family (target metrics × treatments), for the planned power. */
+  family = 1,
 ): { result: ComparisonResult; test: FrequentistResult } {
   const direction = quantileMetricDefinition(metric).direction;
   const effect = quantileEffect(control.estimate, variant.estimate);
@@ -56,5 +61,22 @@ export function compareQuantileMetric(
     direction,
     alpha: settings.alpha,
   });
-  return { result: comparisonResult(control.id, variant.id, test, bayes, { cuped: null, power: null, unitsStillNeeded: null }), test };
+  const plan = quantileUnitsStillNeeded(control.estimate, variant.estimate, {
+    mde: settings.mde,
+    alpha: settings.alpha,
+    correction: settings.correction,
+    comparisons: family,
+    method: settings.method,
+    tuningParameter: settings.sequentialTuning,
+    scale: settings.scale,
+  });
+  const result = comparisonResult(control.id, variant.id, test, bayes, {
+    cuped: null,
+    power: plan.power,
+    unitsStillNeeded:
+      plan.additionalUnits !== null
+        ? { additionalUnits: plan.additionalUnits, requiredControl: plan.requiredControl!, requiredVariant: plan.requiredVariant! }
+        : null,
+  });
+  return { result, test };
 }

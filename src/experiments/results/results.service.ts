@@ -280,6 +280,7 @@ export class ResultsService {
             { id: control.id, estimate: estimate(control.id) },
             { id: v.id, estimate: estimate(v.id) },
             settings,
+            metrics.length * (variants.length - 1),
           );
           all.push({ metric, variantName: v.name, result, test });
           return result;
