@@ -3,7 +3,19 @@ import { addExcluded } from '../storage/additive-upsert.js';
 import type { DatabaseCapabilities } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
 import type { AnalyticsStore, Folder, HourCounters, QueryCounters, ResultCounts, Slice } from './analytics.store.js';
-import { COUNTERS, emptyCounters, recognisedKeys, type AnalyticsItem, type Counters, type EntityState, type FoldPlan } from './fold.js';
+import {
+  COUNTERS,
+  HOUR_MS,
+  emptyCounters,
+  recognisedKeys,
+  type AnalyticsItem,
+  type Counter,
+  type Counters,
+  type EntityState,
+  type FoldPlan,
+  type RowDelta,
+} from './fold.js';
+import { WINDOW_SPANS_MS, planRange, type SignedRange } from './windows.js';
 
 // Names the analytics lock among PostgreSQL advisory locks; the schema is the second key, as for attribution.
 const ANALYTICS_LOCK = 774_201_012;
@@ -11,6 +23,19 @@ const ROW_CHUNK = 200;
 const KEY_CHUNK = 500;
 
 type Trx = Transaction<Database>;
+type Db = Kysely<Database> | Trx;
+
+const WINDOW_COLUMNS = ['hour_rows', ...COUNTERS] as const;
+const windowKey = (span: number, r: RowDelta) => `${span}\u0001${r.key.dimension}\u0001${r.key.value}\u0001${r.key.queryHash}`;
+const signed = (a: number, b: number, sign: 1 | -1): SignedRange => (a <= b ? { fromHour: a, toHour: b, sign } : { fromHour: b, toHour: a, sign: sign === 1 ? -1 : 1 });
+
+/** Filters of span rows: given queries, or those with at least `minSearches` searches (or among `orHashes`), or those another span's filter selects. */
+interface WindowFilter {
+  hashes?: readonly string[];
+  minSearches?: number;
+  orHashes?: readonly string[];
+  inSpan?: { span: number; minSearches: number; orHashes: readonly string[] };
+}
 
 function countersOf(row: Record<string, unknown>): Counters {
   const c = emptyCounters();
@@ -20,9 +45,11 @@ function countersOf(row: Record<string, unknown>): Counters {
 
 /** sum(column) as a double on both databases (PostgreSQL's sum of bigint is numeric, read as text). */
 // The query list needs no histogram: summing 21 fewer columns per row keeps it cheaper.
-const sums = COUNTERS.filter((c) => !c.startsWith('fc_')).map((c) =>
-  sql<number>`cast(coalesce(sum(${sql.ref(c)}), 0) as double precision)`.as(c),
-);
+const LIST_COUNTERS = COUNTERS.filter((c) => !c.startsWith('fc_'));
+const sums = [
+  ...LIST_COUNTERS.map((c) => sql<number>`cast(coalesce(sum(${sql.ref(c)}), 0) as double precision)`.as(c)),
+  sql<number>`count(*)`.as('hour_rows'),
+];
 
 export class KyselyAnalyticsStore implements AnalyticsStore {
   constructor(
@@ -38,10 +65,12 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
         }>`select pg_try_advisory_xact_lock(${ANALYTICS_LOCK}, hashtext(current_schema())) as locked`.execute(trx);
         if (!rows[0]?.locked) return null;
       }
+      const progress = await trx.selectFrom('analytics_progress').select('window_anchor').where('id', '=', 1).executeTakeFirst();
+      const anchor = progress?.window_anchor == null ? null : Number(progress.window_anchor);
       const items = await this.claim(trx, limit);
       if (items.length > 0) {
         const plan = fold(items, await this.states(trx, items));
-        await this.apply(trx, plan);
+        await this.apply(trx, plan, anchor);
         const ids = items.map((i) => i.id);
         for (let i = 0; i < ids.length; i += KEY_CHUNK) {
           await trx
@@ -51,11 +80,14 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
             .execute();
         }
       }
-      if (items.length < limit) {
+      const nextAnchor = Math.floor(startedAt / HOUR_MS) * HOUR_MS;
+      if (nextAnchor !== anchor) await this.moveWindows(trx, anchor, nextAnchor);
+      if (items.length < limit || nextAnchor !== anchor) {
+        const set = { ...(items.length < limit ? { fresh_as_of: startedAt } : {}), window_anchor: nextAnchor };
         await trx
           .insertInto('analytics_progress')
-          .values({ id: 1, fresh_as_of: startedAt })
-          .onConflict((oc) => oc.column('id').doUpdateSet({ fresh_as_of: startedAt }))
+          .values({ id: 1, fresh_as_of: null, ...set })
+          .onConflict((oc) => oc.column('id').doUpdateSet(set))
           .execute();
       }
       return items.length;
@@ -121,7 +153,7 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
     return known;
   }
 
-  private async apply(trx: Trx, plan: FoldPlan): Promise<void> {
+  private async apply(trx: Trx, plan: FoldPlan, anchor: number | null): Promise<void> {
     const states = [...plan.states].map(([key, s]) => ({ key, state: JSON.stringify(s) }));
     for (let i = 0; i < states.length; i += KEY_CHUNK) {
       await trx
@@ -144,6 +176,7 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
         .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'hour']).doUpdateSet(add('analytics_total_hours')))
         .execute();
     }
+    await this.addToWindows(trx, perQuery, anchor);
     for (let i = 0; i < perQuery.length; i += ROW_CHUNK) {
       await trx
         .insertInto('analytics_query_hours')
@@ -194,6 +227,105 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
     }
   }
 
+
+  /**
+   * Adds the fold's per-query deltas of hours before the anchor (late events) to the spans that
+   * hold those hours, counting the hour rows the deltas create (a query's first row in that hour).
+   */
+  private async addToWindows(trx: Trx, perQuery: RowDelta[], anchor: number | null): Promise<void> {
+    if (anchor === null) return;
+    const longest = Math.max(...WINDOW_SPANS_MS);
+    const late = perQuery.filter((r) => r.key.hour < anchor && r.key.hour >= anchor - longest);
+    if (late.length === 0) return;
+    const created = new Set<string>();
+    for (let i = 0; i < late.length; i += ROW_CHUNK) {
+      const rows = await trx
+        .insertInto('analytics_query_hours')
+        .values(
+          late.slice(i, i + ROW_CHUNK).map((r) => ({
+            dimension: r.key.dimension,
+            dim_value: r.key.value,
+            hour: r.key.hour,
+            query_hash: r.key.queryHash!,
+            ...emptyCounters(),
+          })),
+        )
+        .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'hour', 'query_hash']).doNothing())
+        .returning(['dimension', 'dim_value', 'hour', 'query_hash'])
+        .execute();
+      for (const r of rows) created.add(`${r.dimension}\u0001${r.dim_value}\u0001${Number(r.hour)}\u0001${r.query_hash}`);
+    }
+    const add = new Map<string, { span: number; dimension: string; dim_value: string; query_hash: string; hour_rows: number } & Counters>();
+    for (const r of late) {
+      const isNew = created.has(`${r.key.dimension}\u0001${r.key.value}\u0001${r.key.hour}\u0001${r.key.queryHash}`) ? 1 : 0;
+      for (const span of WINDOW_SPANS_MS) {
+        if (r.key.hour < anchor - span) continue;
+        const k = windowKey(span, r);
+        let w = add.get(k);
+        if (!w) {
+          w = { span: span / HOUR_MS, dimension: r.key.dimension, dim_value: r.key.value, query_hash: r.key.queryHash!, hour_rows: 0, ...emptyCounters() };
+          add.set(k, w);
+        }
+        w.hour_rows += isNew;
+        for (const c of COUNTERS) w[c] += r.counters[c];
+      }
+    }
+    const rows = [...add.values()];
+    for (let i = 0; i < rows.length; i += ROW_CHUNK) {
+      await trx
+        .insertInto('analytics_query_windows')
+        .values(rows.slice(i, i + ROW_CHUNK))
+        .onConflict((oc) =>
+          oc.columns(['span', 'dimension', 'dim_value', 'query_hash']).doUpdateSet(addExcluded('analytics_query_windows', WINDOW_COLUMNS)),
+        )
+        .execute();
+    }
+  }
+
+  /**
+   * Moves every span's end from `from` to `to`: adds the hours that enter it and subtracts those
+   * that leave it (or rebuilds it from the hours when it moves by a span or more, or was never built).
+   */
+  private async moveWindows(trx: Trx, from: number | null, to: number): Promise<void> {
+    for (const span of WINDOW_SPANS_MS) {
+      const spanHours = span / HOUR_MS;
+      if (from === null || Math.abs(to - from) >= span) {
+        await trx.deleteFrom('analytics_query_windows').where('span', '=', spanHours).execute();
+        await this.addHoursToWindow(trx, spanHours, { fromHour: to - span, toHour: to, sign: 1 });
+      } else {
+        await this.addHoursToWindow(trx, spanHours, signed(from, to, 1));
+        await this.addHoursToWindow(trx, spanHours, signed(from - span, to - span, -1));
+        // A query without hour rows left in the span has nothing in it (every counter is back to 0).
+        await trx.deleteFrom('analytics_query_windows').where('span', '=', spanHours).where('hour_rows', '<=', 0).execute();
+      }
+    }
+  }
+
+  private async addHoursToWindow(trx: Trx, spanHours: number, range: SignedRange): Promise<void> {
+    const sign = sql.lit(range.sign);
+    const select = trx
+      .selectFrom('analytics_query_hours')
+      .select([
+        sql.lit(spanHours).as('span'),
+        'dimension',
+        'dim_value',
+        'query_hash',
+        sql`${sign} * count(*)`.as('hour_rows'),
+        ...COUNTERS.map((c) => sql`${sign} * sum(${sql.ref(c)})`.as(c)),
+      ])
+      .where('hour', '>=', range.fromHour)
+      .where('hour', '<', range.toHour)
+      .groupBy(['dimension', 'dim_value', 'query_hash']);
+    await trx
+      .insertInto('analytics_query_windows')
+      .columns(['span', 'dimension', 'dim_value', 'query_hash', ...WINDOW_COLUMNS])
+      .expression(select)
+      .onConflict((oc) =>
+        oc.columns(['span', 'dimension', 'dim_value', 'query_hash']).doUpdateSet(addExcluded('analytics_query_windows', WINDOW_COLUMNS)),
+      )
+      .execute();
+  }
+
   async freshAsOf(): Promise<number | null> {
     const row = await this.db.selectFrom('analytics_progress').select('fresh_as_of').where('id', '=', 1).executeTakeFirst();
     return row?.fresh_as_of == null ? null : Number(row.fresh_as_of);
@@ -214,7 +346,112 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
 
   async queryTotals(slice: Slice, options: { minSearches: number; hashes?: readonly string[] }): Promise<QueryCounters[]> {
     if (options.hashes && options.hashes.length === 0) return [];
-    let q = this.db
+    return this.snapshot(async (db) => {
+      const plan = planRange(await this.anchor(db), slice.fromHour, slice.toHour);
+      if (!plan) return this.hourTotals(db, slice, options);
+      const edges: { sign: 1 | -1; rows: QueryCounters[] }[] = [];
+      for (const e of plan.edges) {
+        const rows = await this.hourTotals(db, { ...slice, fromHour: e.fromHour, toHour: e.toHour }, { minSearches: 0, hashes: options.hashes });
+        edges.push({ sign: e.sign, rows });
+      }
+      // With minSearches, only queries with that many searches in the span, or with searches in an
+      // added edge, can reach it: the span rows of the others are not read.
+      const filtering = !options.hashes && options.minSearches > 0;
+      const orHashes = filtering ? [...new Set(edges.filter((e) => e.sign > 0).flatMap((e) => e.rows.map((r) => r.queryHash)))] : [];
+      const filter: WindowFilter = options.hashes
+        ? { hashes: options.hashes }
+        : filtering && orHashes.length <= KEY_CHUNK * 10
+          ? { minSearches: options.minSearches, orHashes }
+          : {};
+      const added = await this.windowRows(db, plan.add, slice, filter);
+      const subtracted =
+        plan.sub === 0
+          ? []
+          : await this.windowRows(
+              db,
+              plan.sub,
+              slice,
+              filter.minSearches !== undefined ? { inSpan: { span: plan.add, minSearches: filter.minSearches, orHashes } } : filter,
+            );
+      const out = new Map<string, QueryCounters>();
+      const put = (r: QueryCounters, sign: number, create: boolean) => {
+        let o = out.get(r.queryHash);
+        if (!o) {
+          if (!create) return;
+          o = { queryHash: r.queryHash, counters: emptyCounters(), rows: 0 };
+          out.set(r.queryHash, o);
+        }
+        o.rows += sign * r.rows;
+        for (const c of LIST_COUNTERS) o.counters[c] += sign * r.counters[c];
+      };
+      for (const r of added) put(r, 1, true);
+      for (const e of edges) for (const r of e.rows) put(r, e.sign, e.sign > 0);
+      for (const r of subtracted) put(r, -1, false);
+      const list = [...out.values()].filter((r) => r.rows > 0 && (options.hashes !== undefined || r.counters.searches >= options.minSearches));
+      // Sums of doubles put back together: a query's reciprocal-rank sum can be off by an ulp.
+      for (const r of list) r.counters.first_click_rr_sum = Math.round(r.counters.first_click_rr_sum * 1e9) / 1e9;
+      return list;
+    });
+  }
+
+  /** Reads that must see one state of the aggregates (the fold may commit between statements). */
+  private async snapshot<T>(run: (db: Db) => Promise<T>): Promise<T> {
+    if (!this.capabilities.supportsAdvisoryLocks) return this.db.transaction().execute(run);
+    return this.db.transaction().setIsolationLevel('repeatable read').execute(run);
+  }
+
+  private async anchor(db: Db): Promise<number | null> {
+    const row = await db.selectFrom('analytics_progress').select('window_anchor').where('id', '=', 1).executeTakeFirst();
+    return row?.window_anchor == null ? null : Number(row.window_anchor);
+  }
+
+  /** Span rows (counters without the histogram) of the slice's dimension value. */
+  private async windowRows(db: Db, span: number, slice: Slice, filter: WindowFilter): Promise<QueryCounters[]> {
+    const base = db
+      .selectFrom('analytics_query_windows')
+      .select(['query_hash', 'hour_rows', ...LIST_COUNTERS])
+      .where('span', '=', span / HOUR_MS)
+      .where('dimension', '=', slice.dimension)
+      .where('dim_value', '=', slice.value);
+    const map = (rows: Record<string, unknown>[]) =>
+      rows.map((r) => ({ queryHash: String(r.query_hash), counters: countersOf(r), rows: Number(r.hour_rows) }));
+    if (filter.hashes) {
+      const out: QueryCounters[] = [];
+      for (let i = 0; i < filter.hashes.length; i += KEY_CHUNK)
+        out.push(...map(await base.where('query_hash', 'in', filter.hashes.slice(i, i + KEY_CHUNK)).execute()));
+      return out;
+    }
+    if (filter.minSearches !== undefined) {
+      const { minSearches, orHashes = [] } = filter;
+      return map(
+        await base
+          .where((eb) => (orHashes.length > 0 ? eb.or([eb('searches', '>=', minSearches), eb('query_hash', 'in', [...orHashes])]) : eb('searches', '>=', minSearches)))
+          .execute(),
+      );
+    }
+    if (filter.inSpan) {
+      const { span: other, minSearches, orHashes } = filter.inSpan;
+      return map(
+        await base
+          .where('query_hash', 'in', (eb) =>
+            eb
+              .selectFrom('analytics_query_windows')
+              .select('query_hash')
+              .where('span', '=', other / HOUR_MS)
+              .where('dimension', '=', slice.dimension)
+              .where('dim_value', '=', slice.value)
+              .where((e) => (orHashes.length > 0 ? e.or([e('searches', '>=', minSearches), e('query_hash', 'in', [...orHashes])]) : e('searches', '>=', minSearches))),
+          )
+          .execute(),
+      );
+    }
+    return map(await base.execute());
+  }
+
+  /** Per-query sums of the slice's hour rows. */
+  private async hourTotals(db: Db, slice: Slice, options: { minSearches: number; hashes?: readonly string[] }): Promise<QueryCounters[]> {
+    if (options.hashes && options.hashes.length === 0) return [];
+    let q = db
       .selectFrom('analytics_query_hours')
       .select('query_hash')
       .select(sums)
@@ -226,7 +463,7 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
     if (options.hashes) q = q.where('query_hash', 'in', [...options.hashes]);
     else if (options.minSearches > 0) q = q.having(sql`sum(searches)`, '>=', options.minSearches);
     const rows = await q.execute();
-    return rows.map((r) => ({ queryHash: r.query_hash, counters: countersOf(r) }));
+    return rows.map((r) => ({ queryHash: r.query_hash, counters: countersOf(r), rows: Number(r.hour_rows) }));
   }
 
   async queryHours(slice: Slice, hashes: readonly string[]): Promise<(HourCounters & { queryHash: string })[]> {
@@ -249,9 +486,40 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
   }
 
   async distinctQueries(slice: Slice): Promise<number> {
+    return this.snapshot(async (db) => {
+      const plan = planRange(await this.anchor(db), slice.fromHour, slice.toHour);
+      if (!plan) return this.hourDistinct(db, slice);
+      if (plan.sub > 0) return (await this.queryTotals(slice, { minSearches: 0 })).length;
+      // The span's queries with hour rows, corrected for the queries of the edges.
+      const edges: { sign: 1 | -1; rows: QueryCounters[] }[] = [];
+      for (const e of plan.edges) {
+        edges.push({ sign: e.sign, rows: await this.hourTotals(db, { ...slice, fromHour: e.fromHour, toHour: e.toHour }, { minSearches: 0 }) });
+      }
+      const touched = [...new Set(edges.flatMap((e) => e.rows.map((r) => r.queryHash)))];
+      const row = await db
+        .selectFrom('analytics_query_windows')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('span', '=', plan.add / HOUR_MS)
+        .where('dimension', '=', slice.dimension)
+        .where('dim_value', '=', slice.value)
+        .where('hour_rows', '>', 0)
+        .executeTakeFirst();
+      let n = Number(row?.n ?? 0);
+      const rows = new Map<string, number>();
+      for (const r of await this.windowRows(db, plan.add, slice, { hashes: touched })) {
+        if (r.rows > 0) n -= 1;
+        rows.set(r.queryHash, r.rows);
+      }
+      for (const e of edges) for (const r of e.rows) rows.set(r.queryHash, (rows.get(r.queryHash) ?? 0) + e.sign * r.rows);
+      for (const v of rows.values()) if (v > 0) n += 1;
+      return n;
+    });
+  }
+
+  private async hourDistinct(db: Db, slice: Slice): Promise<number> {
     // count(*) over a GROUP BY (hashed on PostgreSQL, where count(distinct …) sorts), from the
     // (dimension, value, query, hour) index: no table row is needed.
-    const row = await this.db
+    const row = await db
       .selectFrom((eb) =>
         eb
           .selectFrom('analytics_query_hours')

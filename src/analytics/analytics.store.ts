@@ -18,6 +18,8 @@ export interface HourCounters {
 export interface QueryCounters {
   queryHash: string;
   counters: Counters;
+  /** how many (query, hour) rows the sums cover: the query had feedback in the slice when > 0 */
+  rows: number;
 }
 
 export interface ResultCounts {

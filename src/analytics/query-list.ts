@@ -123,8 +123,13 @@ export async function listQueries(store: AnalyticsStore, w: Window, slice: Slice
     store.queryTotals(slice, { minSearches: options.minSearches ?? 10 }),
     store.totalHours(slice),
   ]);
+  // Sorting by change needs the previous window of every query that can be listed (no others).
   const beforeAll =
-    sort === 'change' ? new Map((await store.queryTotals(previous, { minSearches: 0 })).map((r) => [r.queryHash, r.counters])) : undefined;
+    sort === 'change'
+      ? new Map(
+          (await store.queryTotals(previous, { minSearches: 0, hashes: current.map((r) => r.queryHash) })).map((r) => [r.queryHash, r.counters]),
+        )
+      : undefined;
   let candidates: Candidate[] = current.map((r) => ({
     queryHash: r.queryHash,
     now: r.counters,

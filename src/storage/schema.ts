@@ -323,7 +323,15 @@ export interface AnalyticsQueryTextTable {
 export interface AnalyticsProgressTable {
   id: number;
   fresh_as_of: number | null;
+  /** migration 0021: the hour analytics_query_windows' spans end at */
+  window_anchor: number | null;
 }
+
+/** Per-query counters summed over [anchor − span hours, anchor) (migration 0021). */
+export type AnalyticsQueryWindowTable = { span: number; dimension: string; dim_value: string; query_hash: string; hour_rows: number } & Record<
+  AnalyticsCounterColumn,
+  number
+>;
 
 /** Bulk import: the digest of each imported line's item, so a re-import stores nothing new. */
 export interface FeedbackImportKeyTable {
@@ -360,6 +368,7 @@ export interface Database {
   analytics_result_hours: AnalyticsResultHourTable;
   analytics_query_texts: AnalyticsQueryTextTable;
   analytics_progress: AnalyticsProgressTable;
+  analytics_query_windows: AnalyticsQueryWindowTable;
   model_aliases: ModelAliasTable;
   model_alias_events: ModelAliasEventTable;
   interleaved_queries: InterleavedQueryTable;

@@ -1,4 +1,5 @@
 import { COUNTERS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
+import { WINDOW_SPANS_MS } from '../../src/analytics/windows.js';
 import type { DatabaseHandle } from '../../src/storage/database.js';
 
 /** Writes items straight into feedback_items (as ingestion stores them), in the order given. */
@@ -103,8 +104,41 @@ export async function clearAnalytics(database: DatabaseHandle): Promise<void> {
     'analytics_query_hours',
     'analytics_result_hours',
     'analytics_query_texts',
+    'analytics_query_windows',
   ] as const) {
     await database.db.deleteFrom(table).execute();
   }
+  await database.db.updateTable('analytics_progress').set({ window_anchor: null, fresh_as_of: null }).execute();
   await database.db.deleteFrom('feedback_items').execute();
+}
+
+/** Every span row (analytics_query_windows) with hour rows, as sorted text lines. */
+export async function readWindows(database: DatabaseHandle): Promise<string[]> {
+  const rows = await database.db.selectFrom('analytics_query_windows').selectAll().execute();
+  return rows
+    .filter((r) => Number(r.hour_rows) !== 0)
+    .map((r) => ['w', Number(r.span), r.query_hash, r.dimension, r.dim_value, Number(r.hour_rows), ...COUNTERS.map((c) => round(Number(r[c])))].join('|'))
+    .sort();
+}
+
+/**
+ * The span rows recomputed from the stored hour rows at `anchor`: analytics_query_hours of
+ * [anchor − span, anchor) summed per query, `hour_rows` counting them (the hour rows themselves
+ * equal a from-scratch fold, which incremental.property.test.ts holds).
+ */
+export async function windowsFromHours(database: DatabaseHandle, anchor: number): Promise<string[]> {
+  const hours = await database.db.selectFrom('analytics_query_hours').selectAll().execute();
+  const sums = new Map<string, { hourRows: number; counters: number[] }>();
+  for (const span of WINDOW_SPANS_MS) {
+    for (const row of hours) {
+      const hour = Number(row.hour);
+      if (hour < anchor - span || hour >= anchor) continue;
+      const key = [span / 3_600_000, row.query_hash, row.dimension, row.dim_value].join('|');
+      const s = sums.get(key) ?? { hourRows: 0, counters: COUNTERS.map(() => 0) };
+      s.hourRows += 1;
+      COUNTERS.forEach((c, i) => (s.counters[i]! += Number(row[c])));
+      sums.set(key, s);
+    }
+  }
+  return [...sums].map(([key, s]) => ['w', key, s.hourRows, ...s.counters.map(round)].join('|')).sort();
 }

@@ -8,6 +8,7 @@ import * as apiKeys from './0006-api-keys.js';
 import * as dropJobState from './0007-drop-job-state.js';
 import * as closedLoop from './0010-closed-loop.js';
 import * as searchAnalytics from './0020-search-analytics.js';
+import * as analyticsWindows from './0021-analytics-windows.js';
 import * as sliceSums from './0030-slice-sums.js';
 import * as attributeSlices from './0031-attribute-slices.js';
 import * as quantileSums from './0032-quantile-sums.js';
@@ -29,6 +30,7 @@ export const migrations: Record<string, Migration> = {
   '0007-drop-job-state': dropJobState,
   '0010-closed-loop': closedLoop,
   '0020-search-analytics': searchAnalytics,
+  '0021-analytics-windows': analyticsWindows,
   '0030-slice-sums': sliceSums,
   '0031-attribute-slices': attributeSlices,
   '0032-quantile-sums': quantileSums,

@@ -1,0 +1,49 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * Search analytics, issue 12: per-query totals over the standard spans (7, 14, 30 and 60 days)
+ * ending at an anchor hour, so that the queries page over a month reads one row per query instead
+ * of one per (query, hour).
+ *
+ * - analytics_query_windows holds, per span, dimension value and query, the counters of
+ *   analytics_query_hours summed over [anchor − span, anchor) and `hour_rows`, how many hour rows
+ *   that is (the query had feedback in the span when it is > 0). The analytics fold keeps it equal
+ *   to those sums in the same transaction as the hours (a late event before the anchor is added to
+ *   it too) and moves the anchor to the current hour by adding the hours that enter each span and
+ *   subtracting those that leave it;
+ * - analytics_progress.window_anchor is that anchor (null until the first fold).
+ */
+const COUNTERS_0021 = [
+  'searches',
+  'abandoned',
+  'sessions',
+  'impressions',
+  'clicks',
+  'conversions',
+  'first_clicks',
+  'first_click_position_sum',
+  'zero_result_searches',
+  'result_count_searches',
+  ...Array.from({ length: 21 }, (_, i) => `fc_${String(i + 1).padStart(2, '0')}`),
+];
+
+export async function up(db: Kysely<any>): Promise<void> {
+  let t = db.schema
+    .createTable('analytics_query_windows')
+    .addColumn('span', 'integer', (c) => c.notNull())
+    .addColumn('dimension', 'varchar(16)', (c) => c.notNull())
+    .addColumn('dim_value', 'varchar(256)', (c) => c.notNull())
+    .addColumn('query_hash', 'varchar(256)', (c) => c.notNull())
+    .addColumn('hour_rows', 'bigint', (c) => c.notNull().defaultTo(0));
+  for (const column of COUNTERS_0021) t = t.addColumn(column, 'bigint', (c) => c.notNull().defaultTo(0));
+  await t
+    .addColumn('first_click_rr_sum', 'double precision', (c) => c.notNull().defaultTo(0))
+    .addPrimaryKeyConstraint('analytics_query_windows_pk', ['span', 'dimension', 'dim_value', 'query_hash'])
+    .execute();
+  await db.schema.alterTable('analytics_progress').addColumn('window_anchor', 'bigint').execute();
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('analytics_progress').dropColumn('window_anchor').execute();
+  await db.schema.dropTable('analytics_query_windows').ifExists().execute();
+}
