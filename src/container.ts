@@ -58,7 +58,12 @@ export function createContainer(database: DatabaseHandle, clock: Clock = systemC
     modelCatalog: learning.modelCatalog,
     aliasWriter: (trx, move) => learning.modelCatalog.writeAliasMove(trx, move),
   });
-  const analytics = createAnalyticsModule({ database, clock, relevance: clickModelRelevance(learning) });
+  const analytics = createAnalyticsModule({
+    database,
+    clock,
+    relevance: clickModelRelevance(learning),
+    retentionDays: options.feedbackRetentionDays ?? 0,
+  });
   const modules: DomainModule<unknown>[] = [auth, feedback, learning, experiments, analytics];
   return {
     database,

@@ -201,7 +201,7 @@ async function reads(kind: string): Promise<string[]> {
   }
 }
 
-function body(i: number): string {
+export function body(i: number): string {
   const sessionId = `bench-${i % 5000}`;
   const queryId = `bench-q-${i}`;
   const at = new Date(Date.now() - (i % 7200) * 1000).toISOString();
@@ -290,4 +290,4 @@ async function main() {
   console.log(lines.join('\n'));
 }
 
-await main();
+if (process.argv[1]?.endsWith('run.ts')) await main();

@@ -7,9 +7,9 @@ import {
   COUNTERS,
   HOUR_MS,
   emptyCounters,
+  entityKeys,
   recognisedKeys,
   type AnalyticsItem,
-  type Counter,
   type Counters,
   type EntityState,
   type FoldPlan,
@@ -69,8 +69,10 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
       const anchor = progress?.window_anchor == null ? null : Number(progress.window_anchor);
       const items = await this.claim(trx, limit);
       if (items.length > 0) {
-        const plan = fold(items, await this.states(trx, items));
+        const known = await this.states(trx, items);
+        const plan = fold(items, known);
         await this.apply(trx, plan, anchor);
+        await this.writeStates(trx, items, plan, known);
         const ids = items.map((i) => i.id);
         for (let i = 0; i < ids.length; i += KEY_CHUNK) {
           await trx
@@ -94,7 +96,7 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
     });
   }
 
-  private async claim(trx: Trx, limit: number): Promise<AnalyticsItem[]> {
+  private async claim(trx: Trx, limit: number): Promise<(AnalyticsItem & { receivedAt: number })[]> {
     const rows = await trx
       .selectFrom('feedback_items')
       .select([
@@ -111,6 +113,7 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
         'language',
         'category',
         'extra_metadata',
+        'received_at',
       ])
       .where('analytics_done', '=', 0)
       .orderBy('id')
@@ -130,6 +133,7 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
       language: r.language,
       category: r.category,
       ...recognisedKeys(r.extra_metadata),
+      receivedAt: Number(r.received_at),
     }));
   }
 
@@ -153,15 +157,63 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
     return known;
   }
 
-  private async apply(trx: Trx, plan: FoldPlan, anchor: number | null): Promise<void> {
-    const states = [...plan.states].map(([key, s]) => ({ key, state: JSON.stringify(s) }));
-    for (let i = 0; i < states.length; i += KEY_CHUNK) {
+  /**
+   * Writes the new state of every entity the batch changed, and the latest received_at of every
+   * entity it touched (retention removes an entity once its items are gone: see pruneEntities).
+   */
+  private async writeStates(
+    trx: Trx,
+    items: readonly (AnalyticsItem & { receivedAt: number })[],
+    plan: FoldPlan,
+    known: ReadonlyMap<string, EntityState>,
+  ): Promise<void> {
+    const received = new Map<string, number>();
+    for (const i of items) {
+      for (const { key } of entityKeys(i)) received.set(key, Math.max(received.get(key) ?? 0, i.receivedAt));
+    }
+    const rows = [...received].map(([key, last]) => ({
+      key,
+      state: JSON.stringify(plan.states.get(key) ?? known.get(key)),
+      last_received: last,
+    }));
+    for (let i = 0; i < rows.length; i += KEY_CHUNK) {
       await trx
         .insertInto('analytics_entities')
-        .values(states.slice(i, i + KEY_CHUNK))
-        .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ state: eb.ref('excluded.state') })))
+        .values(rows.slice(i, i + KEY_CHUNK))
+        .onConflict((oc) =>
+          oc.column('key').doUpdateSet({
+            state: sql`excluded.state`,
+            last_received: sql`case when excluded.last_received > analytics_entities.last_received then excluded.last_received else analytics_entities.last_received end`,
+          }),
+        )
         .execute();
     }
+  }
+
+  /**
+   * Removes up to `limit` entity states whose latest item was received before `cutoff` (those
+   * items are past retention), under the analytics lock. Returns how many, or null when another
+   * instance holds the lock.
+   */
+  async pruneEntities(cutoff: number, limit: number): Promise<number | null> {
+    return this.db.transaction().execute(async (trx) => {
+      if (this.capabilities.supportsAdvisoryLocks) {
+        const { rows } = await sql<{
+          locked: boolean;
+        }>`select pg_try_advisory_xact_lock(${ANALYTICS_LOCK}, hashtext(current_schema())) as locked`.execute(trx);
+        if (!rows[0]?.locked) return null;
+      }
+      const result = await trx
+        .deleteFrom('analytics_entities')
+        .where('key', 'in', (eb) =>
+          eb.selectFrom('analytics_entities').select('key').where('last_received', '<', cutoff).orderBy('last_received').limit(limit),
+        )
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    });
+  }
+
+  private async apply(trx: Trx, plan: FoldPlan, anchor: number | null): Promise<void> {
     const add = (table: string) => addExcluded(table, COUNTERS);
     const totals = plan.rows.filter((r) => r.key.queryHash === null);
     const perQuery = plan.rows.filter((r) => r.key.queryHash !== null);

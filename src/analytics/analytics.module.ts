@@ -14,6 +14,8 @@ export interface AnalyticsDependencies {
   /** Click-model relevance for the query page (the learning module's serving service, adapted by the container). */
   relevance?: RelevancePort;
   batchSize?: number;
+  /** FEEDBACK_RETENTION_DAYS: per-search states are removed with the raw items (0 keeps them). */
+  retentionDays?: number;
 }
 
 /**
@@ -30,15 +32,18 @@ export const ANALYTICS_PERSONAL_DATA: PersonalDataTable[] = [
 export type AnalyticsModule = DomainModule<{ analyticsService: AnalyticsService }>;
 
 /** Search analytics: hourly aggregates folded from feedback (task `analytics`) and GET /api/cortex/analytics/…. */
-export function createAnalyticsModule({ database, clock, relevance, batchSize }: AnalyticsDependencies): AnalyticsModule {
+export function createAnalyticsModule({ database, clock, relevance, batchSize, retentionDays }: AnalyticsDependencies): AnalyticsModule {
   const store = new KyselyAnalyticsStore(database.db, database.capabilities);
-  const analyticsService = new AnalyticsService(store, clock, relevance ?? null, batchSize);
+  const analyticsService = new AnalyticsService(store, clock, relevance ?? null, batchSize, retentionDays);
   return {
     services: { analyticsService },
     routes: async (app) => {
       await app.register(analyticsRoutes, { analyticsService });
     },
-    tasks: [{ name: 'analytics', intervalMs: 2_000, run: () => analyticsService.catchUp(), observed: true }],
+    tasks: [
+      { name: 'analytics', intervalMs: 2_000, run: () => analyticsService.catchUp(), observed: true },
+      { name: 'analytics-retention', intervalMs: 3_600_000, run: () => analyticsService.pruneStates(), observed: true },
+    ],
     close: async () => undefined,
   };
 }

@@ -2,6 +2,7 @@ import type { Clock } from '../common/clock.js';
 import { AppError, NotFoundError } from '../common/errors.js';
 import type { AnalyticsStore, Slice } from './analytics.store.js';
 import {
+  DAY_MS,
   addInto,
   bucketOf,
   bucketStarts,
@@ -109,7 +110,26 @@ export class AnalyticsService {
     private readonly clock: Clock,
     private readonly relevance: RelevancePort | null,
     private readonly batchSize = 2000,
+    /** FEEDBACK_RETENTION_DAYS (0 keeps everything) */
+    private readonly retentionDays = 0,
   ) {}
+
+  /**
+   * Removes the folded state of searches, sessions and (session, query) pairs whose latest item
+   * was received more than FEEDBACK_RETENTION_DAYS ago, so the rows that name sessions and queryIds
+   * do not outlive the raw items (the aggregates stay). Batches of 1 000; returns states removed.
+   */
+  async pruneStates(): Promise<number> {
+    if (this.retentionDays <= 0) return 0;
+    const cutoff = this.clock.now() - this.retentionDays * DAY_MS;
+    let total = 0;
+    for (;;) {
+      const removed = await this.store.pruneEntities(cutoff, 1000);
+      if (removed === null) return total;
+      total += removed;
+      if (removed < 1000) return total;
+    }
+  }
 
   /** Folds the whole backlog; concurrent callers share one run. Returns items folded. */
   readonly catchUp = singleFlight(() =>

@@ -38,6 +38,8 @@ export interface AnalyticsStore {
    * `startedAt` as the data's freshness.
    */
   aggregateNext(limit: number, fold: Folder, startedAt: number): Promise<number | null>;
+  /** Removes up to `limit` search/session states whose latest item was received before `cutoff`; null when another instance holds the lock. */
+  pruneEntities(cutoff: number, limit: number): Promise<number | null>;
   /** When aggregation last reached the end of the backlog (null: never). */
   freshAsOf(): Promise<number | null>;
   /** Counters over all queries, per hour of the slice. */

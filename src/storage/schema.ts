@@ -303,6 +303,8 @@ export type AnalyticsQueryHourTable = AnalyticsTotalHourTable & { query_hash: st
 export interface AnalyticsEntityTable {
   key: string;
   state: string;
+  /** migration 0021: latest received_at of the items folded into the state (retention removes the row with them) */
+  last_received: Generated<number>;
 }
 
 export interface AnalyticsResultHourTable {

@@ -11,7 +11,11 @@ import type { Kysely } from 'kysely';
  *   to those sums in the same transaction as the hours (a late event before the anchor is added to
  *   it too) and moves the anchor to the current hour by adding the hours that enter each span and
  *   subtracting those that leave it;
- * - analytics_progress.window_anchor is that anchor (null until the first fold).
+ * - analytics_progress.window_anchor is that anchor (null until the first fold);
+ * - analytics_entities.last_received is the latest `received_at` of the items folded into each
+ *   search, session and (session, query) state, so that these per-search rows (they name sessions
+ *   and queryIds) are removed with the raw items under FEEDBACK_RETENTION_DAYS. Existing rows get
+ *   the migration's time: they are kept one retention period from now.
  */
 const COUNTERS_0021 = [
   'searches',
@@ -41,9 +45,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('analytics_query_windows_pk', ['span', 'dimension', 'dim_value', 'query_hash'])
     .execute();
   await db.schema.alterTable('analytics_progress').addColumn('window_anchor', 'bigint').execute();
+  await db.schema
+    .alterTable('analytics_entities')
+    .addColumn('last_received', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.updateTable('analytics_entities').set({ last_received: Date.now() }).execute();
+  await db.schema.createIndex('analytics_entities_received_idx').on('analytics_entities').column('last_received').execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex('analytics_entities_received_idx').ifExists().execute();
+  await db.schema.alterTable('analytics_entities').dropColumn('last_received').execute();
   await db.schema.alterTable('analytics_progress').dropColumn('window_anchor').execute();
   await db.schema.dropTable('analytics_query_windows').ifExists().execute();
 }
