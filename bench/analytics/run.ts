@@ -3,14 +3,15 @@
  * ingestion, on SQLite and PostgreSQL.
  *
  *   npm run bench:analytics     (ITEMS=10000000 DAYS=30 QUERIES=50000 DATABASES=sqlite,postgres
- *                                INGEST_SECONDS=20 BENCH_PG_URL=postgres://…)
+ *                                INGEST_SECONDS=8 ROUNDS=4 BENCH_PG_URL=postgres://…)
  *
  * Reads: hourly aggregates equivalent to ITEMS feedback items (aggregates.ts says how they are
  * generated) are written straight into the tables; then the queries page (30 days, minSearches
  * 10, 50 rows) and the overview (30 days, daily series) are timed through the service, median of 5
  * after a warm-up. Ingestion: POST /api/cortex/feedback (10 items a request, 8 in flight) for
- * INGEST_SECONDS without analytics (its backlog index dropped, as before issue 12), then as long
- * with the analytics task folding the backlog every 2 s as the scheduler runs it.
+ * INGEST_SECONDS without analytics (its backlog index dropped, as before issue 12) and as long
+ * with the analytics task folding the backlog every 2 s as the scheduler runs it, alternating
+ * ROUNDS times.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -33,7 +34,8 @@ const ITEMS = Number(process.env.ITEMS ?? 10_000_000);
 const DAYS = Number(process.env.DAYS ?? 30);
 const QUERIES = Number(process.env.QUERIES ?? 50_000);
 const DATABASES = (process.env.DATABASES ?? 'sqlite,postgres').split(',');
-const INGEST_SECONDS = Number(process.env.INGEST_SECONDS ?? 20);
+const INGEST_SECONDS = Number(process.env.INGEST_SECONDS ?? 8);
+const ROUNDS = Number(process.env.ROUNDS ?? 4);
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const START = Date.parse('2026-10-01T00:00:00Z');
 const END = START + DAYS * 24 * HOUR_MS;
@@ -111,6 +113,7 @@ async function load(o: Opened): Promise<{ rows: number; seconds: number; windowS
     db.exec('drop index analytics_query_hours_query_idx');
     db.transaction(() => {
       for (const h of hours) {
+        if ((h.hour - START) % (100 * HOUR_MS) === 0) console.error(`  ${o.target.kind}: hour ${(h.hour - START) / HOUR_MS}, ${rows} rows, ${((performance.now() - started) / 1000).toFixed(0)} s`);
         write('t', h.hour, h.rows.total);
         write('q', h.hour, h.rows.query);
         rows += h.rows.total.length + h.rows.query.length;
@@ -143,6 +146,7 @@ async function load(o: Opened): Promise<{ rows: number; seconds: number; windowS
       batch = [];
     };
     for (const h of hours) {
+      if ((h.hour - START) % (100 * HOUR_MS) === 0) console.error(`  ${o.target.kind}: hour ${(h.hour - START) / HOUR_MS}, ${rows} rows, ${((performance.now() - started) / 1000).toFixed(0)} s`);
       batch.push({ hour: h.hour, total: h.rows.total, query: h.rows.query });
       rows += h.rows.total.length + h.rows.query.length;
       if (batch.length === 6) await flush();
@@ -191,6 +195,34 @@ async function reads(kind: string): Promise<string[]> {
       service.queries({ from: new Date(END - 7 * 24 * HOUR_MS).toISOString(), to: window.to, minSearches: 10, limit: 50 }),
     );
     const page = await service.queries({ ...window, minSearches: 10, limit: 50 });
+    if (process.env.PROFILE_READS === '1') {
+      // Where a page's time goes: each store call of one request, timed (they overlap when concurrent).
+      const store = (service as unknown as { store: Record<string, (...a: unknown[]) => Promise<unknown>> }).store;
+      const proto = Object.getPrototypeOf(store) as Record<string, unknown>;
+      const spent: string[] = [];
+      for (const name of Object.getOwnPropertyNames(proto)) {
+        const f = store[name];
+        if (typeof f !== 'function' || name === 'constructor') continue;
+        store[name] = async (...a: unknown[]) => {
+          const t = performance.now();
+          try {
+            return await f.apply(store, a);
+          } finally {
+            spent.push(`${name} ${(performance.now() - t).toFixed(0)} ms`);
+          }
+        };
+      }
+      for (const sort of ['searches', 'change'] as const) {
+        spent.length = 0;
+        const t = performance.now();
+        await service.queries({ ...window, sort, minSearches: 10, limit: 50 });
+        console.error(`  ${kind} page by ${sort}: ${(performance.now() - t).toFixed(0)} ms = ${spent.join(' · ')}`);
+      }
+      spent.length = 0;
+      const t = performance.now();
+      await service.overview({ ...window, interval: 'day' });
+      console.error(`  ${kind} overview: ${(performance.now() - t).toFixed(0)} ms = ${spent.join(' · ')}`);
+    }
     await container.close();
     return [
       `| ${kind} | ${rows.toLocaleString('en')} rows loaded in ${seconds.toFixed(0)} s, spans built by the fold in ${windowSeconds.toFixed(0)} s | queries 30 d by searches ${queries.toFixed(0)} ms · by abandonment ${worst.toFixed(0)} ms · by change ${change.toFixed(0)} ms · 7 d ${week.toFixed(0)} ms | overview 30 d ${overview.toFixed(0)} ms | top query ${page.items[0]?.queryHash} with ${page.items[0]?.searches} searches |`,
@@ -223,7 +255,7 @@ export function body(i: number): string {
   return JSON.stringify({ sessionId, feedback });
 }
 
-async function ingest(kind: string, withAnalytics: boolean): Promise<{ itemsPerSecond: number; backlog: number }> {
+async function ingest(kind: string, withAnalytics: boolean): Promise<{ items: number; seconds: number; backlog: number }> {
   const o = await open(kind);
   const container = createContainer(o.handle);
   const app = await buildApp({ bodyLimitBytes: 2 * 1024 * 1024, logLevel: 'silent', logger: false }, container);
@@ -261,7 +293,7 @@ async function ingest(kind: string, withAnalytics: boolean): Promise<{ itemsPerS
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('analytics_done', '=', 0)
       .executeTakeFirstOrThrow();
-    return { itemsPerSecond: items / seconds, backlog: withAnalytics ? Number(left.n) : NaN };
+    return { items, seconds, backlog: withAnalytics ? Number(left.n) : 0 };
   } finally {
     await app.close();
     await container.close();
@@ -279,11 +311,28 @@ async function main() {
   for (const kind of DATABASES) {
     if (process.env.SKIP_READS !== '1') lines.push(...(await reads(kind)));
     if (process.env.SKIP_INGEST !== '1') {
-      const without = await ingest(kind, false);
-      const withAgg = await ingest(kind, true);
-      const cost = 1 - withAgg.itemsPerSecond / without.itemsPerSecond;
+      // Side by side: ROUNDS alternating pairs (without, with; then with, without; …), each on a
+      // fresh database, so that the load of the shared machine drifts over both equally.
+      const per = { without: { items: 0, seconds: 0 }, with: { items: 0, seconds: 0 } };
+      const ratios: string[] = [];
+      let backlog = 0;
+      for (let r = 0; r < ROUNDS; r += 1) {
+        const order = r % 2 === 0 ? [false, true] : [true, false];
+        const got: Record<string, number> = {};
+        for (const withAnalytics of order) {
+          const run = await ingest(kind, withAnalytics);
+          const key = withAnalytics ? 'with' : 'without';
+          per[key].items += run.items;
+          per[key].seconds += run.seconds;
+          got[key] = run.items / run.seconds;
+          if (withAnalytics) backlog = Math.max(backlog, run.backlog);
+        }
+        ratios.push(`${((1 - got.with! / got.without!) * 100).toFixed(1)} %`);
+      }
+      const without = per.without.items / per.without.seconds;
+      const withAgg = per.with.items / per.with.seconds;
       lines.push(
-        `| ${kind} | ingestion ${INGEST_SECONDS} s, 10 items/request, 8 in flight | without analytics ${without.itemsPerSecond.toFixed(0)} items/s | with analytics folding every 2 s ${withAgg.itemsPerSecond.toFixed(0)} items/s (backlog left ${withAgg.backlog}) | cost ${(cost * 100).toFixed(1)} % |`,
+        `| ${kind} | ingestion ${ROUNDS} × ${INGEST_SECONDS} s each way, alternating, 10 items/request, 8 in flight | without analytics ${without.toFixed(0)} items/s | with analytics folding every 2 s ${withAgg.toFixed(0)} items/s (largest backlog left ${backlog}) | cost ${((1 - withAgg / without) * 100).toFixed(1)} % (rounds: ${ratios.join(', ')}) |`,
       );
     }
   }

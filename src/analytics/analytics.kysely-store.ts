@@ -15,7 +15,7 @@ import {
   type FoldPlan,
   type RowDelta,
 } from './fold.js';
-import { WINDOW_SPANS_MS, planRange, type SignedRange } from './windows.js';
+import { WINDOW_SPANS_MS, planRange, windowAnchorAt, type SignedRange } from './windows.js';
 
 // Names the analytics lock among PostgreSQL advisory locks; the schema is the second key, as for attribution.
 const ANALYTICS_LOCK = 774_201_012;
@@ -57,6 +57,16 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
     private readonly capabilities: Pick<DatabaseCapabilities, 'supportsAdvisoryLocks'>,
   ) {}
 
+  /**
+   * `column IN (the list)` as one parameter however long the list: a JSON array read by json_each
+   * on SQLite, a text[] on PostgreSQL (no statement per 500 keys, no thousands of placeholders).
+   */
+  private inList(column: string, list: readonly string[]) {
+    return this.capabilities.supportsAdvisoryLocks
+      ? sql<boolean>`${sql.ref(column)} = any(${[...list]}::text[])`
+      : sql<boolean>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(list)}))`;
+  }
+
   async aggregateNext(limit: number, fold: Folder, startedAt: number): Promise<number | null> {
     return this.db.transaction().execute(async (trx) => {
       if (this.capabilities.supportsAdvisoryLocks) {
@@ -82,7 +92,7 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
             .execute();
         }
       }
-      const nextAnchor = Math.floor(startedAt / HOUR_MS) * HOUR_MS;
+      const nextAnchor = windowAnchorAt(startedAt);
       if (nextAnchor !== anchor) await this.moveWindows(trx, anchor, nextAnchor);
       if (items.length < limit || nextAnchor !== anchor) {
         const set = { ...(items.length < limit ? { fresh_as_of: startedAt } : {}), window_anchor: nextAnchor };
@@ -412,7 +422,7 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
       const orHashes = filtering ? [...new Set(edges.filter((e) => e.sign > 0).flatMap((e) => e.rows.map((r) => r.queryHash)))] : [];
       const filter: WindowFilter = options.hashes
         ? { hashes: options.hashes }
-        : filtering && orHashes.length <= KEY_CHUNK * 10
+        : filtering && orHashes.length <= 20_000
           ? { minSearches: options.minSearches, orHashes }
           : {};
       const added = await this.windowRows(db, plan.add, slice, filter);
@@ -467,17 +477,12 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
       .where('dim_value', '=', slice.value);
     const map = (rows: Record<string, unknown>[]) =>
       rows.map((r) => ({ queryHash: String(r.query_hash), counters: countersOf(r), rows: Number(r.hour_rows) }));
-    if (filter.hashes) {
-      const out: QueryCounters[] = [];
-      for (let i = 0; i < filter.hashes.length; i += KEY_CHUNK)
-        out.push(...map(await base.where('query_hash', 'in', filter.hashes.slice(i, i + KEY_CHUNK)).execute()));
-      return out;
-    }
+    if (filter.hashes) return map(await base.where(this.inList('query_hash', filter.hashes)).execute());
     if (filter.minSearches !== undefined) {
       const { minSearches, orHashes = [] } = filter;
       return map(
         await base
-          .where((eb) => (orHashes.length > 0 ? eb.or([eb('searches', '>=', minSearches), eb('query_hash', 'in', [...orHashes])]) : eb('searches', '>=', minSearches)))
+          .where((eb) => (orHashes.length > 0 ? eb.or([eb('searches', '>=', minSearches), this.inList('query_hash', orHashes)]) : eb('searches', '>=', minSearches)))
           .execute(),
       );
     }
@@ -492,7 +497,7 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
               .where('span', '=', other / HOUR_MS)
               .where('dimension', '=', slice.dimension)
               .where('dim_value', '=', slice.value)
-              .where((e) => (orHashes.length > 0 ? e.or([e('searches', '>=', minSearches), e('query_hash', 'in', [...orHashes])]) : e('searches', '>=', minSearches))),
+              .where((e) => (orHashes.length > 0 ? e.or([e('searches', '>=', minSearches), this.inList('query_hash', orHashes)]) : e('searches', '>=', minSearches))),
           )
           .execute(),
       );
@@ -512,10 +517,22 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
       .where('hour', '>=', slice.fromHour)
       .where('hour', '<', slice.toHour)
       .groupBy('query_hash');
-    if (options.hashes) q = q.where('query_hash', 'in', [...options.hashes]);
+    if (options.hashes) q = q.where(this.inList('query_hash', options.hashes));
     else if (options.minSearches > 0) q = q.having(sql`sum(searches)`, '>=', options.minSearches);
     const rows = await q.execute();
     return rows.map((r) => ({ queryHash: r.query_hash, counters: countersOf(r), rows: Number(r.hour_rows) }));
+  }
+
+  async totalSearches(slice: Slice): Promise<number> {
+    const row = await this.db
+      .selectFrom('analytics_total_hours')
+      .select(sql<number>`cast(coalesce(sum(searches), 0) as double precision)`.as('n'))
+      .where('dimension', '=', slice.dimension)
+      .where('dim_value', '=', slice.value)
+      .where('hour', '>=', slice.fromHour)
+      .where('hour', '<', slice.toHour)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
   }
 
   async queryHours(slice: Slice, hashes: readonly string[]): Promise<(HourCounters & { queryHash: string })[]> {

@@ -44,6 +44,8 @@ export interface AnalyticsStore {
   freshAsOf(): Promise<number | null>;
   /** Counters over all queries, per hour of the slice. */
   totalHours(slice: Slice): Promise<HourCounters[]>;
+  /** Searches over all queries in the slice. */
+  totalSearches(slice: Slice): Promise<number>;
   /** Counters per query summed over the slice (histogram columns left at 0), for queries with at least `minSearches` searches (every query when `hashes` is given). */
   queryTotals(slice: Slice, options: { minSearches: number; hashes?: readonly string[] }): Promise<QueryCounters[]>;
   /** Counters per query and hour for the given queries. */

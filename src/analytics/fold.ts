@@ -181,6 +181,7 @@ class RowAccumulator {
     sign: number,
     targets: 'both' | 'total' | 'query',
   ): void {
+    const adds = Object.entries(add) as [Counter, number][];
     const hashes: (string | null)[] = [];
     if (targets !== 'query') hashes.push(null);
     if (targets !== 'total' && queryHash !== null) hashes.push(queryHash);
@@ -195,7 +196,7 @@ class RowAccumulator {
           row = { key, counters: emptyCounters() };
           this.rows.set(k, row);
         }
-        for (const [c, v] of Object.entries(add) as [Counter, number][]) row.counters[c] += sign * v;
+        for (const [c, v] of adds) row.counters[c] += sign * v;
       }
     }
   }

@@ -1,7 +1,7 @@
 import { ValidationError } from '../common/errors.js';
 import { holm, proportionsZTest } from '../stats/index.js';
 import type { AnalyticsStore, Slice } from './analytics.store.js';
-import { DAY_MS, bucketOf, bucketStarts, figuresOf, sumCounters, type Figures, type Window } from './figures.js';
+import { DAY_MS, bucketOf, bucketStarts, figuresOf, type Figures, type Window } from './figures.js';
 import { HOUR_MS, type Counters } from './fold.js';
 
 export const QUERY_SORTS = ['searches', 'ctr', 'abandonment', 'firstClickPosition', 'change', 'zeroResults'] as const;
@@ -119,9 +119,9 @@ export async function listQueries(store: AnalyticsStore, w: Window, slice: Slice
   const after = options.cursor !== undefined ? decode(options.cursor, sort, order) : undefined;
   const length = w.toHour - w.fromHour;
   const previous: Slice = { ...slice, fromHour: w.fromHour - length, toHour: w.fromHour };
-  const [current, totals] = await Promise.all([
+  const [current, allSearches] = await Promise.all([
     store.queryTotals(slice, { minSearches: options.minSearches ?? 10 }),
-    store.totalHours(slice),
+    store.totalSearches(slice),
   ]);
   // Sorting by change needs the previous window of every query that can be listed (no others).
   const beforeAll =
@@ -162,7 +162,6 @@ export async function listQueries(store: AnalyticsStore, w: Window, slice: Slice
     const i = index.get(bucketOf(t.bucket, trendInterval));
     if (i !== undefined) trends.get(t.queryHash)![i]! += t.searches;
   }
-  const allSearches = sumCounters(totals.map((t) => t.counters)).searches;
 
   const tests = page.map((c) => {
     const b = before.get(c.queryHash);

@@ -7,6 +7,15 @@ import { HOUR_MS } from './fold.js';
  */
 export const WINDOW_SPANS_MS: readonly number[] = [7, 14, 30, 60].map((d) => d * 24 * HOUR_MS);
 
+/**
+ * The spans end this long before the current hour: feedback of the last hours (where nearly every
+ * late event lands) then only touches hour rows, and a request reads those hours as an edge.
+ */
+export const WINDOW_LAG_MS = 3 * HOUR_MS;
+
+/** The anchor the fold moves the spans to at `now`. */
+export const windowAnchorAt = (now: number): number => Math.floor(now / HOUR_MS) * HOUR_MS - WINDOW_LAG_MS;
+
 /** Hours read from analytics_query_hours with a sign: +1 adds [fromHour, toHour), −1 subtracts it. */
 export interface SignedRange {
   fromHour: number;

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { KyselyAnalyticsStore } from '../../src/analytics/analytics.kysely-store.js';
 import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
+import { windowAnchorAt } from '../../src/analytics/windows.js';
 import type { DatabaseHandle } from '../../src/storage/database.js';
 import { createTestDatabase, describeOnEveryDatabase, openTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { clearAnalytics, fromScratch, insertItems, readAggregates, readWindows, windowsFromHours } from './raw-items.js';
@@ -106,7 +107,7 @@ describeOnEveryDatabase('analytics: span totals equal the hour rows they sum aft
         await insertItems(database, queue.splice(0));
         const last = at();
         while ((await store.aggregateNext(7, planFold, last)) === 7);
-        const anchor = Math.floor(last / HOUR_MS) * HOUR_MS;
+        const anchor = windowAnchorAt(last);
         expect(await readWindows(database)).toEqual(await windowsFromHours(database, anchor));
         expect(await readAggregates(database)).toEqual(fromScratch(items));
       }),
