@@ -73,7 +73,7 @@ async function open(kind: string): Promise<Opened> {
 
 const COLUMNS = ['dimension', 'dim_value', 'hour', ...COUNTERS];
 const QUERY_COLUMNS = [...COLUMNS, 'query_hash'];
-const QUERY_INDEX = 'create index analytics_query_hours_query_idx on analytics_query_hours (dimension, dim_value, query_hash, hour)';
+const QUERY_INDEX = 'create index analytics_query_hours_query_idx on analytics_query_hours (dimension, dim_value, query_hash, hour, searches)';
 
 /**
  * Writes the generated aggregates in one transaction, with the query-hours secondary index (and,
@@ -202,7 +202,7 @@ async function reads(kind: string): Promise<string[]> {
       const spent: string[] = [];
       for (const name of Object.getOwnPropertyNames(proto)) {
         const f = store[name];
-        if (typeof f !== 'function' || name === 'constructor') continue;
+        if (typeof f !== 'function' || f.constructor.name !== 'AsyncFunction') continue;
         store[name] = async (...a: unknown[]) => {
           const t = performance.now();
           try {

@@ -67,6 +67,13 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
       : sql<boolean>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(list)}))`;
   }
 
+  /** Span rows with at least `minSearches` searches, or of the queries listed. */
+  private atLeast(minSearches: number, orHashes: readonly string[]) {
+    return orHashes.length > 0
+      ? sql<boolean>`(${sql.ref('searches')} >= ${minSearches} or ${this.inList('query_hash', orHashes)})`
+      : sql<boolean>`${sql.ref('searches')} >= ${minSearches}`;
+  }
+
   async aggregateNext(limit: number, fold: Folder, startedAt: number): Promise<number | null> {
     return this.db.transaction().execute(async (trx) => {
       if (this.capabilities.supportsAdvisoryLocks) {
@@ -482,7 +489,7 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
       const { minSearches, orHashes = [] } = filter;
       return map(
         await base
-          .where((eb) => (orHashes.length > 0 ? eb.or([eb('searches', '>=', minSearches), this.inList('query_hash', orHashes)]) : eb('searches', '>=', minSearches)))
+          .where(this.atLeast(minSearches, orHashes))
           .execute(),
       );
     }
@@ -497,7 +504,7 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
               .where('span', '=', other / HOUR_MS)
               .where('dimension', '=', slice.dimension)
               .where('dim_value', '=', slice.value)
-              .where((e) => (orHashes.length > 0 ? e.or([e('searches', '>=', minSearches), this.inList('query_hash', orHashes)]) : e('searches', '>=', minSearches))),
+              .where(this.atLeast(minSearches, orHashes)),
           )
           .execute(),
       );

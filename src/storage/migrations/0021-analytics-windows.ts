@@ -15,7 +15,9 @@ import type { Kysely } from 'kysely';
  * - analytics_entities.last_received is the latest `received_at` of the items folded into each
  *   search, session and (session, query) state, so that these per-search rows (they name sessions
  *   and queryIds) are removed with the raw items under FEEDBACK_RETENTION_DAYS. Existing rows get
- *   the migration's time: they are kept one retention period from now.
+ *   the migration's time: they are kept one retention period from now;
+ * - analytics_query_hours' (dimension, value, query, hour) index also holds `searches`, so the
+ *   sparklines of a page (one query's searches per hour) are read from the index alone.
  */
 const COUNTERS_0021 = [
   'searches',
@@ -50,10 +52,22 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('last_received', 'bigint', (c) => c.notNull().defaultTo(0))
     .execute();
   await db.updateTable('analytics_entities').set({ last_received: Date.now() }).execute();
+  await db.schema.dropIndex('analytics_query_hours_query_idx').execute();
+  await db.schema
+    .createIndex('analytics_query_hours_query_idx')
+    .on('analytics_query_hours')
+    .columns(['dimension', 'dim_value', 'query_hash', 'hour', 'searches'])
+    .execute();
   await db.schema.createIndex('analytics_entities_received_idx').on('analytics_entities').column('last_received').execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex('analytics_query_hours_query_idx').execute();
+  await db.schema
+    .createIndex('analytics_query_hours_query_idx')
+    .on('analytics_query_hours')
+    .columns(['dimension', 'dim_value', 'query_hash', 'hour'])
+    .execute();
   await db.schema.dropIndex('analytics_entities_received_idx').ifExists().execute();
   await db.schema.alterTable('analytics_entities').dropColumn('last_received').execute();
   await db.schema.alterTable('analytics_progress').dropColumn('window_anchor').execute();
