@@ -15,6 +15,7 @@ import {
   type FoldPlan,
   type RowDelta,
 } from './fold.js';
+import { DAY_MS } from './figures.js';
 import { WINDOW_SPANS_MS, planRange, windowAnchorAt, type SignedRange } from './windows.js';
 
 // Names the analytics lock among PostgreSQL advisory locks; the schema is the second key, as for attribution.
@@ -245,7 +246,8 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
         .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'hour']).doUpdateSet(add('analytics_total_hours')))
         .execute();
     }
-    await this.addToWindows(trx, perQuery, anchor);
+    const created = await this.createHourRows(trx, perQuery);
+    await this.addToWindows(trx, perQuery, created, anchor);
     for (let i = 0; i < perQuery.length; i += ROW_CHUNK) {
       await trx
         .insertInto('analytics_query_hours')
@@ -301,17 +303,19 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
    * Adds the fold's per-query deltas of hours before the anchor (late events) to the spans that
    * hold those hours, counting the hour rows the deltas create (a query's first row in that hour).
    */
-  private async addToWindows(trx: Trx, perQuery: RowDelta[], anchor: number | null): Promise<void> {
-    if (anchor === null) return;
-    const longest = Math.max(...WINDOW_SPANS_MS);
-    const late = perQuery.filter((r) => r.key.hour < anchor && r.key.hour >= anchor - longest);
-    if (late.length === 0) return;
+  /**
+   * Creates the (query, hour) rows the batch's deltas will land in that do not exist yet, and
+   * returns their keys: a query's first feedback in an hour. Counted into analytics_total_hours.queries
+   * (distinct queries per hour), into the spans' hour_rows, and, through a (query, day) marker,
+   * into analytics_total_days.queries (distinct queries per day).
+   */
+  private async createHourRows(trx: Trx, perQuery: RowDelta[]): Promise<Set<string>> {
     const created = new Set<string>();
-    for (let i = 0; i < late.length; i += ROW_CHUNK) {
+    for (let i = 0; i < perQuery.length; i += ROW_CHUNK) {
       const rows = await trx
         .insertInto('analytics_query_hours')
         .values(
-          late.slice(i, i + ROW_CHUNK).map((r) => ({
+          perQuery.slice(i, i + ROW_CHUNK).map((r) => ({
             dimension: r.key.dimension,
             dim_value: r.key.value,
             hour: r.key.hour,
@@ -324,6 +328,67 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
         .execute();
       for (const r of rows) created.add(`${r.dimension}\u0001${r.dim_value}\u0001${Number(r.hour)}\u0001${r.query_hash}`);
     }
+    if (created.size === 0) return created;
+    const perHour = new Map<string, { dimension: string; dim_value: string; hour: number; queries: number }>();
+    const days = new Map<string, { dimension: string; dim_value: string; day: number; query_hash: string }>();
+    for (const k of created) {
+      const [dimension, dimValue, hourText, hash] = k.split('\u0001') as [string, string, string, string];
+      const hour = Number(hourText);
+      const hk = `${dimension}\u0001${dimValue}\u0001${hour}`;
+      const h = perHour.get(hk) ?? { dimension, dim_value: dimValue, hour, queries: 0 };
+      h.queries += 1;
+      perHour.set(hk, h);
+      const day = Math.floor(hour / DAY_MS) * DAY_MS;
+      days.set(`${dimension}\u0001${dimValue}\u0001${day}\u0001${hash}`, { dimension, dim_value: dimValue, day, query_hash: hash });
+    }
+    const hourRows = [...perHour.values()];
+    for (let i = 0; i < hourRows.length; i += ROW_CHUNK) {
+      await trx
+        .insertInto('analytics_total_hours')
+        .values(hourRows.slice(i, i + ROW_CHUNK).map((h) => ({ ...h, ...emptyCounters() })))
+        .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'hour']).doUpdateSet(addExcluded('analytics_total_hours', ['queries'])))
+        .execute();
+    }
+    const markers = [...days.values()];
+    const perDay = new Map<string, { dimension: string; dim_value: string; day: number; queries: number }>();
+    for (let i = 0; i < markers.length; i += KEY_CHUNK) {
+      const rows = await trx
+        .insertInto('analytics_query_days')
+        .values(markers.slice(i, i + KEY_CHUNK))
+        .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'day', 'query_hash']).doNothing())
+        .returning(['dimension', 'dim_value', 'day'])
+        .execute();
+      for (const r of rows) {
+        const dk = `${r.dimension}\u0001${r.dim_value}\u0001${Number(r.day)}`;
+        const d = perDay.get(dk) ?? { dimension: r.dimension, dim_value: r.dim_value, day: Number(r.day), queries: 0 };
+        d.queries += 1;
+        perDay.set(dk, d);
+      }
+    }
+    const dayRows = [...perDay.values()];
+    for (let i = 0; i < dayRows.length; i += ROW_CHUNK) {
+      await trx
+        .insertInto('analytics_total_days')
+        .values(dayRows.slice(i, i + ROW_CHUNK))
+        .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'day']).doUpdateSet(addExcluded('analytics_total_days', ['queries'])))
+        .execute();
+    }
+    return created;
+  }
+
+  /**
+   * Adds the fold's per-query deltas of hours before the anchor (late events) to the spans that
+   * hold those hours, counting the hour rows the deltas created.
+   */
+  private addToWindows(trx: Trx, perQuery: RowDelta[], created: ReadonlySet<string>, anchor: number | null): Promise<void> {
+    if (anchor === null) return Promise.resolve();
+    const longest = Math.max(...WINDOW_SPANS_MS);
+    const late = perQuery.filter((r) => r.key.hour < anchor && r.key.hour >= anchor - longest);
+    if (late.length === 0) return Promise.resolve();
+    return this.writeWindowDeltas(trx, late, created, anchor);
+  }
+
+  private async writeWindowDeltas(trx: Trx, late: RowDelta[], created: ReadonlySet<string>, anchor: number): Promise<void> {
     const add = new Map<string, { span: number; dimension: string; dim_value: string; query_hash: string; hour_rows: number } & Counters>();
     for (const r of late) {
       const isNew = created.has(`${r.key.dimension}\u0001${r.key.value}\u0001${r.key.hour}\u0001${r.key.queryHash}`) ? 1 : 0;
@@ -410,7 +475,19 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
       .where('hour', '<', slice.toHour)
       .orderBy('hour')
       .execute();
-    return rows.map((r) => ({ hour: Number(r.hour), counters: countersOf(r) }));
+    return rows.map((r) => ({ hour: Number(r.hour), counters: countersOf(r), queries: Number(r.queries) }));
+  }
+
+  async distinctPerDay(slice: Slice): Promise<Map<number, number>> {
+    const rows = await this.db
+      .selectFrom('analytics_total_days')
+      .select(['day', 'queries'])
+      .where('dimension', '=', slice.dimension)
+      .where('dim_value', '=', slice.value)
+      .where('day', '>=', Math.floor(slice.fromHour / DAY_MS) * DAY_MS)
+      .where('day', '<', slice.toHour)
+      .execute();
+    return new Map(rows.map((r) => [Number(r.day), Number(r.queries)]));
   }
 
   async queryTotals(slice: Slice, options: { minSearches: number; hashes?: readonly string[] }): Promise<QueryCounters[]> {

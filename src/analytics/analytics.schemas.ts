@@ -78,7 +78,13 @@ export const OverviewView = Type.Object({
   ...Answered,
   interval: StringEnum(['hour', 'day'] as const),
   totals: Type.Object({ ...FigureProps, distinctQueries: Type.Integer() }),
-  series: Type.Array(SeriesPoint),
+  series: Type.Array(
+    Type.Object({
+      start: Type.String({ format: 'date-time' }),
+      ...FigureProps,
+      distinctQueries: Type.Integer({ description: 'queries with feedback in the bucket (for a day: the whole UTC day)' }),
+    }),
+  ),
   histogram: Type.Array(HistogramBar),
 });
 

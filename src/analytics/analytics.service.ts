@@ -52,7 +52,7 @@ export interface SeriesPoint extends Figures {
 export interface Overview extends Answered {
   interval: Interval;
   totals: Figures & { distinctQueries: number };
-  series: SeriesPoint[];
+  series: (SeriesPoint & { distinctQueries: number })[];
   histogram: HistogramBar[];
 }
 
@@ -154,17 +154,23 @@ export class AnalyticsService {
     const w = resolveWindow(q, this.clock.now());
     const interval = q.interval ?? 'day';
     const slice = sliceOf(w, q);
-    const [hours, distinctQueries, answered] = await Promise.all([
+    const [hours, distinctQueries, perDay, answered] = await Promise.all([
       this.store.totalHours(slice),
       this.store.distinctQueries(slice),
+      interval === 'day' ? this.store.distinctPerDay(slice) : Promise.resolve(null),
       this.answered(w, q),
     ]);
     const total = sumCounters(hours.map((h) => h.counters));
+    const perHour = new Map(hours.map((h) => [h.hour, h.queries ?? 0]));
     return {
       ...answered,
       interval,
       totals: { ...figuresOf(total), distinctQueries },
-      series: seriesOf(w, interval, hours),
+      // A day's distinct queries are those of the whole UTC day (a window edge inside a day does not cut it).
+      series: seriesOf(w, interval, hours).map((p) => {
+        const start = Date.parse(p.start);
+        return { ...p, distinctQueries: (perDay ? perDay.get(start) : perHour.get(start)) ?? 0 };
+      }),
       histogram: histogramOf(total),
     };
   }

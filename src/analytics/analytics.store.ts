@@ -13,6 +13,8 @@ export interface Slice {
 export interface HourCounters {
   hour: number;
   counters: Counters;
+  /** distinct queries in the hour (totalHours only) */
+  queries?: number;
 }
 
 export interface QueryCounters {
@@ -44,6 +46,8 @@ export interface AnalyticsStore {
   freshAsOf(): Promise<number | null>;
   /** Counters over all queries, per hour of the slice. */
   totalHours(slice: Slice): Promise<HourCounters[]>;
+  /** Distinct queries per UTC day (start of the day → count) of the days the slice touches. */
+  distinctPerDay(slice: Slice): Promise<Map<number, number>>;
   /** Searches over all queries in the slice. */
   totalSearches(slice: Slice): Promise<number>;
   /** Counters per query summed over the slice (histogram columns left at 0), for queries with at least `minSearches` searches (every query when `hashes` is given). */

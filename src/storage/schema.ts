@@ -297,8 +297,29 @@ export type AnalyticsCounterColumn =
   | 'first_click_rr_sum'
   | `fc_${HistogramBucket}`;
 
-export type AnalyticsTotalHourTable = { dimension: string; dim_value: string; hour: number } & Record<AnalyticsCounterColumn, number>;
-export type AnalyticsQueryHourTable = AnalyticsTotalHourTable & { query_hash: string };
+export type AnalyticsQueryHourTable = { dimension: string; dim_value: string; hour: number; query_hash: string } & Record<
+  AnalyticsCounterColumn,
+  number
+>;
+/** queries (migration 0021): how many query hour rows the hour has (distinct queries in it). */
+export type AnalyticsTotalHourTable = { dimension: string; dim_value: string; hour: number; queries: Generated<number> } & Record<
+  AnalyticsCounterColumn,
+  number
+>;
+
+/** Migration 0021: a (query, UTC day) with a query hour row, and per day how many there are. */
+export interface AnalyticsQueryDayTable {
+  dimension: string;
+  dim_value: string;
+  day: number;
+  query_hash: string;
+}
+export interface AnalyticsTotalDayTable {
+  dimension: string;
+  dim_value: string;
+  day: number;
+  queries: number;
+}
 
 export interface AnalyticsEntityTable {
   key: string;
@@ -371,6 +392,8 @@ export interface Database {
   analytics_query_texts: AnalyticsQueryTextTable;
   analytics_progress: AnalyticsProgressTable;
   analytics_query_windows: AnalyticsQueryWindowTable;
+  analytics_query_days: AnalyticsQueryDayTable;
+  analytics_total_days: AnalyticsTotalDayTable;
   model_aliases: ModelAliasTable;
   model_alias_events: ModelAliasEventTable;
   interleaved_queries: InterleavedQueryTable;

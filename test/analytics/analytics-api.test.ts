@@ -67,7 +67,8 @@ describeOnEveryDatabase('search analytics over a hand-built log', (kind) => {
       expect(o.histogram[2]).toEqual({ position: '3', firstClicks: 2, share: 0.5 });
       expect(o.histogram[20].position).toBe('21+');
       expect(o.series).toHaveLength(1);
-      expect(o.series[0]).toMatchObject({ start: '2026-11-22T00:00:00.000Z', searches: 5, clicks: 6 });
+      // distinct queries of the whole day: shoes and socks
+      expect(o.series[0]).toMatchObject({ start: '2026-11-22T00:00:00.000Z', searches: 5, clicks: 6, distinctQueries: 2 });
     });
 
     it('hourly series: the late S5 lands in its own hour (09:00)', async () => {
@@ -78,6 +79,8 @@ describeOnEveryDatabase('search analytics over a hand-built log', (kind) => {
       expect(at('09')).toMatchObject({ searches: 1, sessions: 1, impressions: 1, clicks: 1, conversions: 1, abandonmentRate: 0 });
       expect(at('10')).toMatchObject({ searches: 2, sessions: 1, impressions: 6, clicks: 4, conversions: 1, abandonmentRate: 0 });
       expect(at('11')).toMatchObject({ searches: 2, sessions: 1, impressions: 2, clicks: 1, conversions: 0, abandonmentRate: 0.5 });
+      // distinct queries per hour: socks (S5) at 09, shoes (S1, S2) at 10, shoes (S3) and socks (S4) at 11
+      expect([at('08'), at('09'), at('10'), at('11')].map((p) => p.distinctQueries)).toEqual([0, 1, 1, 2]);
     });
 
     it('two dimensions: deviceType=mobile and language=de', async () => {
@@ -88,6 +91,27 @@ describeOnEveryDatabase('search analytics over a hand-built log', (kind) => {
       expect(de.totals).toMatchObject({ searches: 2, sessions: 1, impressions: 2, clicks: 1, conversions: 0, zeroResultSearches: 1 });
       close(de.totals.abandonmentRate, 1 / 2);
       close(de.totals.zeroResultRate, 1);
+    });
+
+    it('a 7-day window is read from the span totals plus the hours after their anchor, with the same figures', async () => {
+      // The clock is 12:00, so the spans end at 09:00 (3 h before the current hour): S0 (Nov 21
+      // 18:00) is in the 7-day span, S5 (09:00), S1, S2 (10:00), S3 and S4 (11:00) in the edge.
+      const week = 'from=2026-11-15T12:00:00Z&to=2026-11-22T12:00:00Z';
+      const o = await get(`/overview?${week}`);
+      expect(o.totals).toMatchObject({ searches: 6, distinctQueries: 2 });
+      const page = await get(`/queries?${week}&minSearches=1`);
+      expect(page.items.map((r: { queryHash: string; searches: number }) => [r.queryHash, r.searches])).toEqual([
+        ['shoes', 4],
+        ['socks', 2],
+      ]);
+      const [shoes, socks] = page.items;
+      // shoes: S0 2 impressions, S1 3 + S2 3 + S3 2 = 10; clicks S1 3, S2 1, S3 1 = 5; abandoned S0 only
+      expect(shoes).toMatchObject({ impressions: 10, clicks: 5, sessions: 3, share: 4 / 6, change: { previousSearches: 0 } });
+      close(shoes.abandonmentRate, 1 / 4);
+      // socks: S4 (zero results, no click) and S5 (a click at 1)
+      expect(socks).toMatchObject({ impressions: 1, clicks: 1, zeroResultSearches: 1, sessions: 2 });
+      close(socks.abandonmentRate, 1 / 2);
+      expect((await get(`/queries?${week}&minSearches=3`)).items.map((r: { queryHash: string }) => r.queryHash)).toEqual(['shoes']);
     });
 
     it('queries: figures, share, change against the previous window with Holm across the page', async () => {

@@ -5,7 +5,16 @@ import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold.
 import { windowAnchorAt } from '../../src/analytics/windows.js';
 import type { DatabaseHandle } from '../../src/storage/database.js';
 import { createTestDatabase, describeOnEveryDatabase, openTestDatabase, type TestDatabase } from '../support/test-database.js';
-import { clearAnalytics, fromScratch, insertItems, readAggregates, readWindows, windowsFromHours } from './raw-items.js';
+import {
+  bucketQueriesFromHours,
+  clearAnalytics,
+  fromScratch,
+  insertItems,
+  readAggregates,
+  readBucketQueries,
+  readWindows,
+  windowsFromHours,
+} from './raw-items.js';
 
 const BASE = Date.parse('2026-11-20T00:00:00Z');
 const pick = <T>(values: readonly T[]) => fc.constantFrom(...values);
@@ -109,6 +118,7 @@ describeOnEveryDatabase('analytics: span totals equal the hour rows they sum aft
         while ((await store.aggregateNext(7, planFold, last)) === 7);
         const anchor = windowAnchorAt(last);
         expect(await readWindows(database)).toEqual(await windowsFromHours(database, anchor));
+        expect(await readBucketQueries(database)).toEqual(await bucketQueriesFromHours(database));
         expect(await readAggregates(database)).toEqual(fromScratch(items));
       }),
       { seed: 20261123, numRuns: kind === 'sqlite' ? 60 : 25 },

@@ -105,6 +105,8 @@ export async function clearAnalytics(database: DatabaseHandle): Promise<void> {
     'analytics_result_hours',
     'analytics_query_texts',
     'analytics_query_windows',
+    'analytics_query_days',
+    'analytics_total_days',
   ] as const) {
     await database.db.deleteFrom(table).execute();
   }
@@ -141,4 +143,28 @@ export async function windowsFromHours(database: DatabaseHandle, anchor: number)
     }
   }
   return [...sums].map(([key, s]) => ['w', key, s.hourRows, ...s.counters.map(round)].join('|')).sort();
+}
+
+/** Distinct queries per hour and per day as stored (analytics_total_hours.queries, analytics_total_days). */
+export async function readBucketQueries(database: DatabaseHandle): Promise<string[]> {
+  const hours = await database.db.selectFrom('analytics_total_hours').select(['dimension', 'dim_value', 'hour', 'queries']).execute();
+  const days = await database.db.selectFrom('analytics_total_days').selectAll().execute();
+  return [
+    ...hours.filter((r) => Number(r.queries) !== 0).map((r) => ['h', r.dimension, r.dim_value, Number(r.hour), Number(r.queries)].join('|')),
+    ...days.filter((r) => Number(r.queries) !== 0).map((r) => ['d', r.dimension, r.dim_value, Number(r.day), Number(r.queries)].join('|')),
+  ].sort();
+}
+
+/** The same counts recomputed from the stored query hour rows. */
+export async function bucketQueriesFromHours(database: DatabaseHandle): Promise<string[]> {
+  const rows = await database.db.selectFrom('analytics_query_hours').select(['dimension', 'dim_value', 'hour', 'query_hash']).execute();
+  const hours = new Map<string, number>();
+  const days = new Map<string, Set<string>>();
+  for (const r of rows) {
+    const hk = ['h', r.dimension, r.dim_value, Number(r.hour)].join('|');
+    hours.set(hk, (hours.get(hk) ?? 0) + 1);
+    const dk = ['d', r.dimension, r.dim_value, Math.floor(Number(r.hour) / 86_400_000) * 86_400_000].join('|');
+    days.set(dk, (days.get(dk) ?? new Set()).add(r.query_hash));
+  }
+  return [...[...hours].map(([k, n]) => `${k}|${n}`), ...[...days].map(([k, s]) => `${k}|${s.size}`)].sort();
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 /**
  * Search analytics, issue 12: per-query totals over the standard spans (7, 14, 30 and 60 days)
@@ -17,7 +17,11 @@ import type { Kysely } from 'kysely';
  *   and queryIds) are removed with the raw items under FEEDBACK_RETENTION_DAYS. Existing rows get
  *   the migration's time: they are kept one retention period from now;
  * - analytics_query_hours' (dimension, value, query, hour) index also holds `searches`, so the
- *   sparklines of a page (one query's searches per hour) are read from the index alone.
+ *   sparklines of a page (one query's searches per hour) are read from the index alone;
+ * - distinct queries per bucket of the overview: analytics_total_hours.queries counts the query
+ *   hour rows of its hour, analytics_query_days marks each (query, UTC day) with a query hour row
+ *   and analytics_total_days.queries counts those marks per day. The fold adds a query's first row
+ *   in an hour and its first mark in a day; existing rows are counted here once.
  */
 const COUNTERS_0021 = [
   'searches',
@@ -58,10 +62,41 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('analytics_query_hours')
     .columns(['dimension', 'dim_value', 'query_hash', 'hour', 'searches'])
     .execute();
+  await db.schema
+    .alterTable('analytics_total_hours')
+    .addColumn('queries', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .createTable('analytics_query_days')
+    .addColumn('dimension', 'varchar(16)', (c) => c.notNull())
+    .addColumn('dim_value', 'varchar(256)', (c) => c.notNull())
+    .addColumn('day', 'bigint', (c) => c.notNull())
+    .addColumn('query_hash', 'varchar(256)', (c) => c.notNull())
+    .addPrimaryKeyConstraint('analytics_query_days_pk', ['dimension', 'dim_value', 'day', 'query_hash'])
+    .execute();
+  await db.schema
+    .createTable('analytics_total_days')
+    .addColumn('dimension', 'varchar(16)', (c) => c.notNull())
+    .addColumn('dim_value', 'varchar(256)', (c) => c.notNull())
+    .addColumn('day', 'bigint', (c) => c.notNull())
+    .addColumn('queries', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addPrimaryKeyConstraint('analytics_total_days_pk', ['dimension', 'dim_value', 'day'])
+    .execute();
+  // `where true`: SQLite's INSERT … SELECT … ON CONFLICT needs a WHERE to parse.
+  await sql`insert into analytics_total_hours (dimension, dim_value, hour, queries)
+    select dimension, dim_value, hour, count(*) from analytics_query_hours where true group by dimension, dim_value, hour
+    on conflict (dimension, dim_value, hour) do update set queries = excluded.queries`.execute(db);
+  await sql`insert into analytics_query_days (dimension, dim_value, day, query_hash)
+    select distinct dimension, dim_value, (hour / 86400000) * 86400000, query_hash from analytics_query_hours`.execute(db);
+  await sql`insert into analytics_total_days (dimension, dim_value, day, queries)
+    select dimension, dim_value, day, count(*) from analytics_query_days group by dimension, dim_value, day`.execute(db);
   await db.schema.createIndex('analytics_entities_received_idx').on('analytics_entities').column('last_received').execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('analytics_total_days').ifExists().execute();
+  await db.schema.dropTable('analytics_query_days').ifExists().execute();
+  await db.schema.alterTable('analytics_total_hours').dropColumn('queries').execute();
   await db.schema.dropIndex('analytics_query_hours_query_idx').execute();
   await db.schema
     .createIndex('analytics_query_hours_query_idx')
