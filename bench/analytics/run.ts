@@ -229,7 +229,8 @@ async function reads(kind: string): Promise<string[]> {
     ];
   } finally {
     await o.handle.close();
-    await o.drop();
+    if (process.env.KEEP_DB === '1') console.error(`  kept ${JSON.stringify(o.target)}`);
+    else await o.drop();
   }
 }
 

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /**
  * Search analytics, issue 12: per-query totals over the standard spans (7, 14, 30 and 60 days)
@@ -46,9 +46,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('query_hash', 'varchar(256)', (c) => c.notNull())
     .addColumn('hour_rows', 'bigint', (c) => c.notNull().defaultTo(0));
   for (const column of COUNTERS_0021) t = t.addColumn(column, 'bigint', (c) => c.notNull().defaultTo(0));
-  await t
+  t = t
     .addColumn('first_click_rr_sum', 'double precision', (c) => c.notNull().defaultTo(0))
-    .addPrimaryKeyConstraint('analytics_query_windows_pk', ['span', 'dimension', 'dim_value', 'query_hash'])
+    .addPrimaryKeyConstraint('analytics_query_windows_pk', ['span', 'dimension', 'dim_value', 'query_hash']);
+  // SQLite: rows stored in key order (a span's rows of one dimension value are read together).
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) t = t.modifyEnd(sql`without rowid`);
+  await t.execute();
+  // The queries page reads a span's queries with at least minSearches searches.
+  await db.schema
+    .createIndex('analytics_query_windows_searches_idx')
+    .on('analytics_query_windows')
+    .columns(['span', 'dimension', 'dim_value', 'searches'])
     .execute();
   await db.schema.alterTable('analytics_progress').addColumn('window_anchor', 'bigint').execute();
   await db.schema
