@@ -263,11 +263,12 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
         .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'hour', 'query_hash']).doUpdateSet(add('analytics_query_hours')))
         .execute();
     }
-    for (let i = 0; i < plan.results.length; i += KEY_CHUNK) {
+    const allResults = plan.results.filter((r) => r.dimension === '');
+    for (let i = 0; i < allResults.length; i += KEY_CHUNK) {
       await trx
         .insertInto('analytics_result_hours')
         .values(
-          plan.results.slice(i, i + KEY_CHUNK).map((r) => ({
+          allResults.slice(i, i + KEY_CHUNK).map((r) => ({
             query_hash: r.queryHash,
             hour: r.hour,
             result_id: r.resultId,
@@ -280,6 +281,29 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
           oc
             .columns(['query_hash', 'hour', 'result_id', 'position'])
             .doUpdateSet(addExcluded('analytics_result_hours', ['impressions', 'clicks'])),
+        )
+        .execute();
+    }
+    const sliced = plan.results.filter((r) => r.dimension !== '');
+    for (let i = 0; i < sliced.length; i += KEY_CHUNK) {
+      await trx
+        .insertInto('analytics_result_slices')
+        .values(
+          sliced.slice(i, i + KEY_CHUNK).map((r) => ({
+            dimension: r.dimension,
+            dim_value: r.value,
+            query_hash: r.queryHash,
+            hour: r.hour,
+            result_id: r.resultId,
+            position: r.position,
+            impressions: r.impressions,
+            clicks: r.clicks,
+          })),
+        )
+        .onConflict((oc) =>
+          oc
+            .columns(['dimension', 'dim_value', 'query_hash', 'hour', 'result_id', 'position'])
+            .doUpdateSet(addExcluded('analytics_result_slices', ['impressions', 'clicks'])),
         )
         .execute();
     }
@@ -714,22 +738,36 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
     }));
   }
 
-  async results(queryHash: string, fromHour: number, toHour: number): Promise<ResultCounts[]> {
-    const rows = await this.db
-      .selectFrom('analytics_result_hours')
-      .select([
-        'result_id',
-        'position',
-        sql<number>`cast(sum(impressions) as double precision)`.as('impressions'),
-        sql<number>`cast(sum(clicks) as double precision)`.as('clicks'),
-      ])
-      .where('query_hash', '=', queryHash)
-      .where('hour', '>=', fromHour)
-      .where('hour', '<', toHour)
-      .groupBy(['result_id', 'position'])
-      .orderBy('result_id')
-      .orderBy('position')
-      .execute();
+  async results(queryHash: string, fromHour: number, toHour: number, dimension?: { dimension: string; value: string }): Promise<ResultCounts[]> {
+    const sums = [
+      'result_id',
+      'position',
+      sql<number>`cast(sum(impressions) as double precision)`.as('impressions'),
+      sql<number>`cast(sum(clicks) as double precision)`.as('clicks'),
+    ] as const;
+    const rows = dimension
+      ? await this.db
+          .selectFrom('analytics_result_slices')
+          .select(sums)
+          .where('dimension', '=', dimension.dimension)
+          .where('dim_value', '=', dimension.value)
+          .where('query_hash', '=', queryHash)
+          .where('hour', '>=', fromHour)
+          .where('hour', '<', toHour)
+          .groupBy(['result_id', 'position'])
+          .orderBy('result_id')
+          .orderBy('position')
+          .execute()
+      : await this.db
+          .selectFrom('analytics_result_hours')
+          .select(sums)
+          .where('query_hash', '=', queryHash)
+          .where('hour', '>=', fromHour)
+          .where('hour', '<', toHour)
+          .groupBy(['result_id', 'position'])
+          .orderBy('result_id')
+          .orderBy('position')
+          .execute();
     return rows.map((r) => ({ resultId: r.result_id, position: r.position, impressions: Number(r.impressions), clicks: Number(r.clicks) }));
   }
 

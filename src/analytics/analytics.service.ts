@@ -189,7 +189,7 @@ export class AnalyticsService {
     const [hours, totals, counts, texts, answered] = await Promise.all([
       this.store.queryHours(slice, [queryHash]),
       this.store.totalHours(slice),
-      this.store.results(queryHash, w.fromHour, w.toHour),
+      this.store.results(queryHash, w.fromHour, w.toHour, slice.dimension ? { dimension: slice.dimension, value: slice.value } : undefined),
       this.store.texts([queryHash]),
       this.answered(w, q),
     ]);

@@ -62,8 +62,8 @@ export interface AnalyticsStore {
     hashes: readonly string[],
     bucketMs: number,
   ): Promise<{ queryHash: string; bucket: number; searches: number }[]>;
-  /** Impressions and clicks per result and position of one query over the hours (all dimensions). */
-  results(queryHash: string, fromHour: number, toHour: number): Promise<ResultCounts[]>;
+  /** Impressions and clicks per result and position of one query over the hours (all traffic, or the items with that dimension value). */
+  results(queryHash: string, fromHour: number, toHour: number, dimension?: { dimension: string; value: string }): Promise<ResultCounts[]>;
   /** Display texts (customMetadata.queryText) of the given queries, where one was sent. */
   texts(hashes: readonly string[]): Promise<Map<string, string>>;
   /** Whether analytics has ever seen the query. */

@@ -153,6 +153,9 @@ export interface RowDelta {
 }
 
 export interface ResultDelta {
+  /** '' and '' for all traffic, else the item's own value of the dimension */
+  dimension: Dimension | '';
+  value: string;
   queryHash: string;
   hour: number;
   resultId: string;
@@ -263,11 +266,24 @@ export function planFold(items: readonly AnalyticsItem[], known: ReadonlyMap<str
     if (Object.keys(add).length > 0) acc.add(hour, item.queryHash, dims, add, 1, 'both');
     if (item.queryHash !== null && item.resultId !== null && (add.impressions || add.clicks)) {
       const position = item.position ?? 0;
-      const k = `${item.queryHash}\u0001${hour}\u0001${item.resultId}\u0001${position}`;
-      const r = results.get(k) ?? { queryHash: item.queryHash, hour, resultId: item.resultId, position, impressions: 0, clicks: 0 };
-      r.impressions += add.impressions ?? 0;
-      r.clicks += add.clicks ?? 0;
-      results.set(k, r);
+      const slices: [Dimension | '', string][] = [['', '']];
+      for (const d of DIMENSIONS) if (dims[d] !== undefined) slices.push([d, dims[d]]);
+      for (const [dimension, value] of slices) {
+        const k = `${dimension}\u0001${value}\u0001${item.queryHash}\u0001${hour}\u0001${item.resultId}\u0001${position}`;
+        const r = results.get(k) ?? {
+          dimension,
+          value,
+          queryHash: item.queryHash,
+          hour,
+          resultId: item.resultId,
+          position,
+          impressions: 0,
+          clicks: 0,
+        };
+        r.impressions += add.impressions ?? 0;
+        r.clicks += add.clicks ?? 0;
+        results.set(k, r);
+      }
     }
     if (item.queryHash !== null && item.queryText !== null) {
       const t = texts.get(item.queryHash);

@@ -337,6 +337,12 @@ export interface AnalyticsResultHourTable {
   clicks: number;
 }
 
+/** Migration 0021: analytics_result_hours per dimension value (of each item's own dimensions). */
+export interface AnalyticsResultSliceTable extends AnalyticsResultHourTable {
+  dimension: string;
+  dim_value: string;
+}
+
 export interface AnalyticsQueryTextTable {
   query_hash: string;
   query_text: string;
@@ -394,6 +400,7 @@ export interface Database {
   analytics_query_windows: AnalyticsQueryWindowTable;
   analytics_query_days: AnalyticsQueryDayTable;
   analytics_total_days: AnalyticsTotalDayTable;
+  analytics_result_slices: AnalyticsResultSliceTable;
   model_aliases: ModelAliasTable;
   model_alias_events: ModelAliasEventTable;
   interleaved_queries: InterleavedQueryTable;

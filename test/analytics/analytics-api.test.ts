@@ -199,6 +199,31 @@ describeOnEveryDatabase('search analytics over a hand-built log', (kind) => {
       expect(q.relevanceModel.reason).toEqual(expect.any(String));
     });
 
+    it('one query with a dimension filter: figures and results of the mobile items only', async () => {
+      const q = await get(`/queries/shoes?${WINDOW}&dimension=deviceType&value=mobile`);
+      expect(q).toMatchObject({ dimension: 'deviceType', value: 'mobile' });
+      // S1 and S2 (mobile); S3 is desktop. Share: 2 of the 3 mobile searches (S5 is mobile socks).
+      expect(q.figures.searches).toBe(2);
+      close(q.figures.share, 2 / 3);
+      // S1: r1@1 r2@2 r3@3 shown, clicks r2@2, r1@1 and (late) r3@3; S2: r1@1 r2@2 r3@3 shown, click r3@3
+      expect(q.results.map((r: { resultId: string; impressions: number; clicks: number }) => [r.resultId, r.impressions, r.clicks])).toEqual([
+        ['r1', 2, 1],
+        ['r2', 2, 1],
+        ['r3', 2, 2],
+      ]);
+      expect(q.positions).toEqual([
+        { position: 1, impressions: 2, clicks: 1, ctr: 0.5 },
+        { position: 2, impressions: 2, clicks: 1, ctr: 0.5 },
+        { position: 3, impressions: 2, clicks: 2, ctr: 1 },
+      ]);
+      const desktop = await get(`/queries/shoes?${WINDOW}&dimension=deviceType&value=desktop`);
+      // S3: r2@1 r1@2 shown, (late) click r2@1
+      expect(desktop.results.map((r: { resultId: string; impressions: number; clicks: number }) => [r.resultId, r.impressions, r.clicks])).toEqual([
+        ['r2', 1, 1],
+        ['r1', 1, 0],
+      ]);
+    });
+
     it("relevance of a trained click model is the learning module's estimate for each result", async () => {
       const created = await postJson(t.app, '/api/nous/learn/models', {
         modelId: 'pbm-q',

@@ -64,7 +64,12 @@ export async function readAggregates(database: DatabaseHandle): Promise<string[]
     if (t) lines.push(t);
   }
   for (const r of await database.db.selectFrom('analytics_result_hours').selectAll().execute()) {
-    lines.push(['r', r.query_hash, Number(r.hour), r.result_id, r.position, Number(r.impressions), Number(r.clicks)].join('|'));
+    lines.push(['r', '', '', r.query_hash, Number(r.hour), r.result_id, r.position, Number(r.impressions), Number(r.clicks)].join('|'));
+  }
+  for (const r of await database.db.selectFrom('analytics_result_slices').selectAll().execute()) {
+    lines.push(
+      ['r', r.dimension, r.dim_value, r.query_hash, Number(r.hour), r.result_id, r.position, Number(r.impressions), Number(r.clicks)].join('|'),
+    );
   }
   for (const r of await database.db.selectFrom('analytics_query_texts').selectAll().execute())
     lines.push(['x', r.query_hash, r.query_text].join('|'));
@@ -91,7 +96,7 @@ export function fromScratch(items: readonly AnalyticsItem[]): string[] {
   }
   for (const r of plan.results) {
     if (r.impressions !== 0 || r.clicks !== 0)
-      lines.push(['r', r.queryHash, r.hour, r.resultId, r.position, r.impressions, r.clicks].join('|'));
+      lines.push(['r', r.dimension, r.value, r.queryHash, r.hour, r.resultId, r.position, r.impressions, r.clicks].join('|'));
   }
   for (const [hash, t] of plan.texts) lines.push(['x', hash, t.text].join('|'));
   return lines.sort();
@@ -107,6 +112,7 @@ export async function clearAnalytics(database: DatabaseHandle): Promise<void> {
     'analytics_query_windows',
     'analytics_query_days',
     'analytics_total_days',
+    'analytics_result_slices',
   ] as const) {
     await database.db.deleteFrom(table).execute();
   }

@@ -21,7 +21,10 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * - distinct queries per bucket of the overview: analytics_total_hours.queries counts the query
  *   hour rows of its hour, analytics_query_days marks each (query, UTC day) with a query hour row
  *   and analytics_total_days.queries counts those marks per day. The fold adds a query's first row
- *   in an hour and its first mark in a day; existing rows are counted here once.
+ *   in an hour and its first mark in a day; existing rows are counted here once;
+ * - analytics_result_slices: impressions and clicks per query, result and position per dimension
+ *   value (the item's own), so the one-query page's results honour its dimension filter (from
+ *   this migration on: older items are in analytics_result_hours only).
  */
 const COUNTERS_0021 = [
   'searches',
@@ -98,10 +101,23 @@ export async function up(db: Kysely<any>): Promise<void> {
     select distinct dimension, dim_value, (hour / 86400000) * 86400000, query_hash from analytics_query_hours`.execute(db);
   await sql`insert into analytics_total_days (dimension, dim_value, day, queries)
     select dimension, dim_value, day, count(*) from analytics_query_days group by dimension, dim_value, day`.execute(db);
+  await db.schema
+    .createTable('analytics_result_slices')
+    .addColumn('dimension', 'varchar(16)', (c) => c.notNull())
+    .addColumn('dim_value', 'varchar(256)', (c) => c.notNull())
+    .addColumn('query_hash', 'varchar(256)', (c) => c.notNull())
+    .addColumn('hour', 'bigint', (c) => c.notNull())
+    .addColumn('result_id', 'varchar(256)', (c) => c.notNull())
+    .addColumn('position', 'integer', (c) => c.notNull())
+    .addColumn('impressions', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('clicks', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addPrimaryKeyConstraint('analytics_result_slices_pk', ['dimension', 'dim_value', 'query_hash', 'hour', 'result_id', 'position'])
+    .execute();
   await db.schema.createIndex('analytics_entities_received_idx').on('analytics_entities').column('last_received').execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('analytics_result_slices').ifExists().execute();
   await db.schema.dropTable('analytics_total_days').ifExists().execute();
   await db.schema.dropTable('analytics_query_days').ifExists().execute();
   await db.schema.alterTable('analytics_total_hours').dropColumn('queries').execute();
