@@ -23,7 +23,12 @@ const app = await buildApp({ bodyLimitBytes: 2 * 1024 * 1024, logLevel: 'silent'
 await app.ready();
 let t = performance.now();
 for (let i = 0; i < ITEMS / 10; i += 1) {
-  const res = await app.inject({ method: 'POST', url: '/api/cortex/feedback', headers: { 'content-type': 'application/json' }, payload: body(i) });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/cortex/feedback',
+    headers: { 'content-type': 'application/json' },
+    payload: body(i),
+  });
   if (res.statusCode !== 201) throw new Error(res.body);
 }
 const ingestMs = performance.now() - t;

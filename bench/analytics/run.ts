@@ -73,7 +73,8 @@ async function open(kind: string): Promise<Opened> {
 
 const COLUMNS = ['dimension', 'dim_value', 'hour', ...COUNTERS];
 const QUERY_COLUMNS = [...COLUMNS, 'query_hash'];
-const QUERY_INDEX = 'create index analytics_query_hours_query_idx on analytics_query_hours (dimension, dim_value, query_hash, hour, searches)';
+const QUERY_INDEX =
+  'create index analytics_query_hours_query_idx on analytics_query_hours (dimension, dim_value, query_hash, hour, searches)';
 
 /**
  * Writes the generated aggregates in one transaction, with the query-hours secondary index (and,
@@ -87,7 +88,15 @@ async function load(o: Opened): Promise<{ rows: number; seconds: number; windowS
   let rows = 0;
   const hours = generateHours({ items: ITEMS, days: DAYS, queries: QUERIES, start: START, seed: 12 });
   const value = (c: string, hour: number, r: { dimension: string; value: string; counters: Record<string, number>; queryHash?: string }) =>
-    c === 'dimension' ? r.dimension : c === 'dim_value' ? r.value : c === 'hour' ? hour : c === 'query_hash' ? r.queryHash! : r.counters[c]!;
+    c === 'dimension'
+      ? r.dimension
+      : c === 'dim_value'
+        ? r.value
+        : c === 'hour'
+          ? hour
+          : c === 'query_hash'
+            ? r.queryHash!
+            : r.counters[c]!;
   if (o.target.kind === 'sqlite') {
     const db = new BetterSqlite3(o.target.path);
     db.pragma('journal_mode = WAL');
@@ -113,7 +122,10 @@ async function load(o: Opened): Promise<{ rows: number; seconds: number; windowS
     db.exec('drop index analytics_query_hours_query_idx');
     db.transaction(() => {
       for (const h of hours) {
-        if ((h.hour - START) % (100 * HOUR_MS) === 0) console.error(`  ${o.target.kind}: hour ${(h.hour - START) / HOUR_MS}, ${rows} rows, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+        if ((h.hour - START) % (100 * HOUR_MS) === 0)
+          console.error(
+            `  ${o.target.kind}: hour ${(h.hour - START) / HOUR_MS}, ${rows} rows, ${((performance.now() - started) / 1000).toFixed(0)} s`,
+          );
         write('t', h.hour, h.rows.total);
         write('q', h.hour, h.rows.query);
         rows += h.rows.total.length + h.rows.query.length;
@@ -126,7 +138,9 @@ async function load(o: Opened): Promise<{ rows: number; seconds: number; windowS
     const client = new pg.Client({ connectionString: PG_URL, options: `-c search_path=${o.target.schema}` });
     await client.connect();
     const types = (columns: string[]) =>
-      columns.map((c) => (c === 'dimension' || c === 'dim_value' || c === 'query_hash' ? 'text[]' : c === 'first_click_rr_sum' ? 'float8[]' : 'int8[]'));
+      columns.map((c) =>
+        c === 'dimension' || c === 'dim_value' || c === 'query_hash' ? 'text[]' : c === 'first_click_rr_sum' ? 'float8[]' : 'int8[]',
+      );
     const insert = async (table: string, columns: string[], batch: { hour: number; list: Parameters<typeof value>[2][] }[]) => {
       const t = types(columns);
       const arrays = columns.map((c) => batch.flatMap((b) => b.list.map((r) => value(c, b.hour, r))));
@@ -141,18 +155,31 @@ async function load(o: Opened): Promise<{ rows: number; seconds: number; windowS
     await client.query('alter table analytics_query_hours drop constraint analytics_query_hours_pk');
     let batch: { hour: number; total: Parameters<typeof value>[2][]; query: Parameters<typeof value>[2][] }[] = [];
     const flush = async () => {
-      await insert('analytics_total_hours', COLUMNS, batch.map((b) => ({ hour: b.hour, list: b.total })));
-      await insert('analytics_query_hours', QUERY_COLUMNS, batch.map((b) => ({ hour: b.hour, list: b.query })));
+      await insert(
+        'analytics_total_hours',
+        COLUMNS,
+        batch.map((b) => ({ hour: b.hour, list: b.total })),
+      );
+      await insert(
+        'analytics_query_hours',
+        QUERY_COLUMNS,
+        batch.map((b) => ({ hour: b.hour, list: b.query })),
+      );
       batch = [];
     };
     for (const h of hours) {
-      if ((h.hour - START) % (100 * HOUR_MS) === 0) console.error(`  ${o.target.kind}: hour ${(h.hour - START) / HOUR_MS}, ${rows} rows, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      if ((h.hour - START) % (100 * HOUR_MS) === 0)
+        console.error(
+          `  ${o.target.kind}: hour ${(h.hour - START) / HOUR_MS}, ${rows} rows, ${((performance.now() - started) / 1000).toFixed(0)} s`,
+        );
       batch.push({ hour: h.hour, total: h.rows.total, query: h.rows.query });
       rows += h.rows.total.length + h.rows.query.length;
       if (batch.length === 6) await flush();
     }
     if (batch.length > 0) await flush();
-    await client.query('alter table analytics_query_hours add constraint analytics_query_hours_pk primary key (dimension, dim_value, hour, query_hash)');
+    await client.query(
+      'alter table analytics_query_hours add constraint analytics_query_hours_pk primary key (dimension, dim_value, hour, query_hash)',
+    );
     await client.query(QUERY_INDEX);
     await client.query('commit');
     // Steady state: autovacuum has set the visibility map (index-only scans) and statistics.

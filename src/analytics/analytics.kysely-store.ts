@@ -28,7 +28,8 @@ type Db = Kysely<Database> | Trx;
 
 const WINDOW_COLUMNS = ['hour_rows', ...COUNTERS] as const;
 const windowKey = (span: number, r: RowDelta) => `${span}\u0001${r.key.dimension}\u0001${r.key.value}\u0001${r.key.queryHash}`;
-const signed = (a: number, b: number, sign: 1 | -1): SignedRange => (a <= b ? { fromHour: a, toHour: b, sign } : { fromHour: b, toHour: a, sign: sign === 1 ? -1 : 1 });
+const signed = (a: number, b: number, sign: 1 | -1): SignedRange =>
+  a <= b ? { fromHour: a, toHour: b, sign } : { fromHour: b, toHour: a, sign: sign === 1 ? -1 : 1 };
 
 /** Filters of span rows: given queries, or those with at least `minSearches` searches (or among `orHashes`), or those another span's filter selects. */
 interface WindowFilter {
@@ -322,7 +323,6 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
     }
   }
 
-
   /**
    * Adds the fold's per-query deltas of hours before the anchor (late events) to the spans that
    * hold those hours, counting the hour rows the deltas create (a query's first row in that hour).
@@ -421,7 +421,14 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
         const k = windowKey(span, r);
         let w = add.get(k);
         if (!w) {
-          w = { span: span / HOUR_MS, dimension: r.key.dimension, dim_value: r.key.value, query_hash: r.key.queryHash!, hour_rows: 0, ...emptyCounters() };
+          w = {
+            span: span / HOUR_MS,
+            dimension: r.key.dimension,
+            dim_value: r.key.value,
+            query_hash: r.key.queryHash!,
+            hour_rows: 0,
+            ...emptyCounters(),
+          };
           add.set(k, w);
         }
         w.hour_rows += isNew;
@@ -521,7 +528,11 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
       if (!plan) return this.hourTotals(db, slice, options);
       const edges: { sign: 1 | -1; rows: QueryCounters[] }[] = [];
       for (const e of plan.edges) {
-        const rows = await this.hourTotals(db, { ...slice, fromHour: e.fromHour, toHour: e.toHour }, { minSearches: 0, hashes: options.hashes });
+        const rows = await this.hourTotals(
+          db,
+          { ...slice, fromHour: e.fromHour, toHour: e.toHour },
+          { minSearches: 0, hashes: options.hashes },
+        );
         edges.push({ sign: e.sign, rows });
       }
       // With minSearches, only queries with that many searches in the span, or with searches in an
@@ -557,7 +568,9 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
       for (const r of added) put(r, 1, true);
       for (const e of edges) for (const r of e.rows) put(r, e.sign, e.sign > 0);
       for (const r of subtracted) put(r, -1, false);
-      const list = [...out.values()].filter((r) => r.rows > 0 && (options.hashes !== undefined || r.counters.searches >= options.minSearches));
+      const list = [...out.values()].filter(
+        (r) => r.rows > 0 && (options.hashes !== undefined || r.counters.searches >= options.minSearches),
+      );
       // Sums of doubles put back together: a query's reciprocal-rank sum can be off by an ulp.
       for (const r of list) r.counters.first_click_rr_sum = Math.round(r.counters.first_click_rr_sum * 1e9) / 1e9;
       return list;
@@ -588,11 +601,7 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
     if (filter.hashes) return map(await base.where(this.inList('query_hash', filter.hashes)).execute());
     if (filter.minSearches !== undefined) {
       const { minSearches, orHashes = [] } = filter;
-      return map(
-        await base
-          .where(this.atLeast(minSearches, orHashes))
-          .execute(),
-      );
+      return map(await base.where(this.atLeast(minSearches, orHashes)).execute());
     }
     if (filter.inSpan) {
       const { span: other, minSearches, orHashes } = filter.inSpan;
@@ -670,7 +679,10 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
       // The span's queries with hour rows, corrected for the queries of the edges.
       const edges: { sign: 1 | -1; rows: QueryCounters[] }[] = [];
       for (const e of plan.edges) {
-        edges.push({ sign: e.sign, rows: await this.hourTotals(db, { ...slice, fromHour: e.fromHour, toHour: e.toHour }, { minSearches: 0 }) });
+        edges.push({
+          sign: e.sign,
+          rows: await this.hourTotals(db, { ...slice, fromHour: e.fromHour, toHour: e.toHour }, { minSearches: 0 }),
+        });
       }
       const touched = [...new Set(edges.flatMap((e) => e.rows.map((r) => r.queryHash)))];
       const row = await db
@@ -738,7 +750,12 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
     }));
   }
 
-  async results(queryHash: string, fromHour: number, toHour: number, dimension?: { dimension: string; value: string }): Promise<ResultCounts[]> {
+  async results(
+    queryHash: string,
+    fromHour: number,
+    toHour: number,
+    dimension?: { dimension: string; value: string },
+  ): Promise<ResultCounts[]> {
     const sums = [
       'result_id',
       'position',

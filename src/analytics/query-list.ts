@@ -127,7 +127,10 @@ export async function listQueries(store: AnalyticsStore, w: Window, slice: Slice
   const beforeAll =
     sort === 'change'
       ? new Map(
-          (await store.queryTotals(previous, { minSearches: 0, hashes: current.map((r) => r.queryHash) })).map((r) => [r.queryHash, r.counters]),
+          (await store.queryTotals(previous, { minSearches: 0, hashes: current.map((r) => r.queryHash) })).map((r) => [
+            r.queryHash,
+            r.counters,
+          ]),
         )
       : undefined;
   let candidates: Candidate[] = current.map((r) => ({

@@ -357,10 +357,13 @@ export interface AnalyticsProgressTable {
 }
 
 /** Per-query counters summed over [anchor − span hours, anchor) (migration 0021). */
-export type AnalyticsQueryWindowTable = { span: number; dimension: string; dim_value: string; query_hash: string; hour_rows: number } & Record<
-  AnalyticsCounterColumn,
-  number
->;
+export type AnalyticsQueryWindowTable = {
+  span: number;
+  dimension: string;
+  dim_value: string;
+  query_hash: string;
+  hour_rows: number;
+} & Record<AnalyticsCounterColumn, number>;
 
 /** Bulk import: the digest of each imported line's item, so a re-import stores nothing new. */
 export interface FeedbackImportKeyTable {

@@ -206,7 +206,9 @@ describeOnEveryDatabase('search analytics over a hand-built log', (kind) => {
       expect(q.figures.searches).toBe(2);
       close(q.figures.share, 2 / 3);
       // S1: r1@1 r2@2 r3@3 shown, clicks r2@2, r1@1 and (late) r3@3; S2: r1@1 r2@2 r3@3 shown, click r3@3
-      expect(q.results.map((r: { resultId: string; impressions: number; clicks: number }) => [r.resultId, r.impressions, r.clicks])).toEqual([
+      expect(
+        q.results.map((r: { resultId: string; impressions: number; clicks: number }) => [r.resultId, r.impressions, r.clicks]),
+      ).toEqual([
         ['r1', 2, 1],
         ['r2', 2, 1],
         ['r3', 2, 2],
@@ -218,7 +220,9 @@ describeOnEveryDatabase('search analytics over a hand-built log', (kind) => {
       ]);
       const desktop = await get(`/queries/shoes?${WINDOW}&dimension=deviceType&value=desktop`);
       // S3: r2@1 r1@2 shown, (late) click r2@1
-      expect(desktop.results.map((r: { resultId: string; impressions: number; clicks: number }) => [r.resultId, r.impressions, r.clicks])).toEqual([
+      expect(
+        desktop.results.map((r: { resultId: string; impressions: number; clicks: number }) => [r.resultId, r.impressions, r.clicks]),
+      ).toEqual([
         ['r2', 1, 1],
         ['r1', 1, 0],
       ]);

@@ -68,7 +68,9 @@ export async function readAggregates(database: DatabaseHandle): Promise<string[]
   }
   for (const r of await database.db.selectFrom('analytics_result_slices').selectAll().execute()) {
     lines.push(
-      ['r', r.dimension, r.dim_value, r.query_hash, Number(r.hour), r.result_id, r.position, Number(r.impressions), Number(r.clicks)].join('|'),
+      ['r', r.dimension, r.dim_value, r.query_hash, Number(r.hour), r.result_id, r.position, Number(r.impressions), Number(r.clicks)].join(
+        '|',
+      ),
     );
   }
   for (const r of await database.db.selectFrom('analytics_query_texts').selectAll().execute())
@@ -125,7 +127,11 @@ export async function readWindows(database: DatabaseHandle): Promise<string[]> {
   const rows = await database.db.selectFrom('analytics_query_windows').selectAll().execute();
   return rows
     .filter((r) => Number(r.hour_rows) !== 0)
-    .map((r) => ['w', Number(r.span), r.query_hash, r.dimension, r.dim_value, Number(r.hour_rows), ...COUNTERS.map((c) => round(Number(r[c])))].join('|'))
+    .map((r) =>
+      ['w', Number(r.span), r.query_hash, r.dimension, r.dim_value, Number(r.hour_rows), ...COUNTERS.map((c) => round(Number(r[c])))].join(
+        '|',
+      ),
+    )
     .sort();
 }
 
@@ -156,7 +162,9 @@ export async function readBucketQueries(database: DatabaseHandle): Promise<strin
   const hours = await database.db.selectFrom('analytics_total_hours').select(['dimension', 'dim_value', 'hour', 'queries']).execute();
   const days = await database.db.selectFrom('analytics_total_days').selectAll().execute();
   return [
-    ...hours.filter((r) => Number(r.queries) !== 0).map((r) => ['h', r.dimension, r.dim_value, Number(r.hour), Number(r.queries)].join('|')),
+    ...hours
+      .filter((r) => Number(r.queries) !== 0)
+      .map((r) => ['h', r.dimension, r.dim_value, Number(r.hour), Number(r.queries)].join('|')),
     ...days.filter((r) => Number(r.queries) !== 0).map((r) => ['d', r.dimension, r.dim_value, Number(r.day), Number(r.queries)].join('|')),
   ].sort();
 }
