@@ -5854,6 +5854,8 @@ export interface paths {
                   zeroResultSearches: number;
                   /** @description zero-result searches / searches that sent resultCount */
                   zeroResultRate: number | null;
+                  /** @description queries with feedback in the bucket (for a day: the whole UTC day) */
+                  distinctQueries: number;
                 }[];
                 histogram: {
                   position: string;
