@@ -523,58 +523,61 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
 
   async queryTotals(slice: Slice, options: { minSearches: number; hashes?: readonly string[] }): Promise<QueryCounters[]> {
     if (options.hashes && options.hashes.length === 0) return [];
-    return this.snapshot(async (db) => {
-      const plan = planRange(await this.anchor(db), slice.fromHour, slice.toHour);
-      if (!plan) return this.hourTotals(db, slice, options);
-      const edges: { sign: 1 | -1; rows: QueryCounters[] }[] = [];
-      for (const e of plan.edges) {
-        const rows = await this.hourTotals(
-          db,
-          { ...slice, fromHour: e.fromHour, toHour: e.toHour },
-          { minSearches: 0, hashes: options.hashes },
-        );
-        edges.push({ sign: e.sign, rows });
-      }
-      // With minSearches, only queries with that many searches in the span, or with searches in an
-      // added edge, can reach it: the span rows of the others are not read.
-      const filtering = !options.hashes && options.minSearches > 0;
-      const orHashes = filtering ? [...new Set(edges.filter((e) => e.sign > 0).flatMap((e) => e.rows.map((r) => r.queryHash)))] : [];
-      const filter: WindowFilter = options.hashes
-        ? { hashes: options.hashes }
-        : filtering && orHashes.length <= 20_000
-          ? { minSearches: options.minSearches, orHashes }
-          : {};
-      const added = await this.windowRows(db, plan.add, slice, filter);
-      const subtracted =
-        plan.sub === 0
-          ? []
-          : await this.windowRows(
-              db,
-              plan.sub,
-              slice,
-              filter.minSearches !== undefined ? { inSpan: { span: plan.add, minSearches: filter.minSearches, orHashes } } : filter,
-            );
-      const out = new Map<string, QueryCounters>();
-      const put = (r: QueryCounters, sign: number, create: boolean) => {
-        let o = out.get(r.queryHash);
-        if (!o) {
-          if (!create) return;
-          o = { queryHash: r.queryHash, counters: emptyCounters(), rows: 0 };
-          out.set(r.queryHash, o);
-        }
-        o.rows += sign * r.rows;
-        for (const c of LIST_COUNTERS) o.counters[c] += sign * r.counters[c];
-      };
-      for (const r of added) put(r, 1, true);
-      for (const e of edges) for (const r of e.rows) put(r, e.sign, e.sign > 0);
-      for (const r of subtracted) put(r, -1, false);
-      const list = [...out.values()].filter(
-        (r) => r.rows > 0 && (options.hashes !== undefined || r.counters.searches >= options.minSearches),
+    return this.snapshot((db) => this.spanTotals(db, slice, options));
+  }
+
+  /** queryTotals inside a snapshot (SQLite has one connection: a nested transaction would wait for itself). */
+  private async spanTotals(db: Db, slice: Slice, options: { minSearches: number; hashes?: readonly string[] }): Promise<QueryCounters[]> {
+    const plan = planRange(await this.anchor(db), slice.fromHour, slice.toHour);
+    if (!plan) return this.hourTotals(db, slice, options);
+    const edges: { sign: 1 | -1; rows: QueryCounters[] }[] = [];
+    for (const e of plan.edges) {
+      const rows = await this.hourTotals(
+        db,
+        { ...slice, fromHour: e.fromHour, toHour: e.toHour },
+        { minSearches: 0, hashes: options.hashes },
       );
-      // Sums of doubles put back together: a query's reciprocal-rank sum can be off by an ulp.
-      for (const r of list) r.counters.first_click_rr_sum = Math.round(r.counters.first_click_rr_sum * 1e9) / 1e9;
-      return list;
-    });
+      edges.push({ sign: e.sign, rows });
+    }
+    // With minSearches, only queries with that many searches in the span, or with searches in an
+    // added edge, can reach it: the span rows of the others are not read.
+    const filtering = !options.hashes && options.minSearches > 0;
+    const orHashes = filtering ? [...new Set(edges.filter((e) => e.sign > 0).flatMap((e) => e.rows.map((r) => r.queryHash)))] : [];
+    const filter: WindowFilter = options.hashes
+      ? { hashes: options.hashes }
+      : filtering && orHashes.length <= 20_000
+        ? { minSearches: options.minSearches, orHashes }
+        : {};
+    const added = await this.windowRows(db, plan.add, slice, filter);
+    const subtracted =
+      plan.sub === 0
+        ? []
+        : await this.windowRows(
+            db,
+            plan.sub,
+            slice,
+            filter.minSearches !== undefined ? { inSpan: { span: plan.add, minSearches: filter.minSearches, orHashes } } : filter,
+          );
+    const out = new Map<string, QueryCounters>();
+    const put = (r: QueryCounters, sign: number, create: boolean) => {
+      let o = out.get(r.queryHash);
+      if (!o) {
+        if (!create) return;
+        o = { queryHash: r.queryHash, counters: emptyCounters(), rows: 0 };
+        out.set(r.queryHash, o);
+      }
+      o.rows += sign * r.rows;
+      for (const c of LIST_COUNTERS) o.counters[c] += sign * r.counters[c];
+    };
+    for (const r of added) put(r, 1, true);
+    for (const e of edges) for (const r of e.rows) put(r, e.sign, e.sign > 0);
+    for (const r of subtracted) put(r, -1, false);
+    const list = [...out.values()].filter(
+      (r) => r.rows > 0 && (options.hashes !== undefined || r.counters.searches >= options.minSearches),
+    );
+    // Sums of doubles put back together: a query's reciprocal-rank sum can be off by an ulp.
+    for (const r of list) r.counters.first_click_rr_sum = Math.round(r.counters.first_click_rr_sum * 1e9) / 1e9;
+    return list;
   }
 
   /** Reads that must see one state of the aggregates (the fold may commit between statements). */
@@ -675,7 +678,7 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
     return this.snapshot(async (db) => {
       const plan = planRange(await this.anchor(db), slice.fromHour, slice.toHour);
       if (!plan) return this.hourDistinct(db, slice);
-      if (plan.sub > 0) return (await this.queryTotals(slice, { minSearches: 0 })).length;
+      if (plan.sub > 0) return (await this.spanTotals(db, slice, { minSearches: 0 })).length;
       // The span's queries with hour rows, corrected for the queries of the edges.
       const edges: { sign: 1 | -1; rows: QueryCounters[] }[] = [];
       for (const e of plan.edges) {
