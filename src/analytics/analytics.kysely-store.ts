@@ -247,10 +247,10 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
         .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'hour']).doUpdateSet(add('analytics_total_hours')))
         .execute();
     }
-    const created = await this.createHourRows(trx, perQuery);
-    await this.addToWindows(trx, perQuery, created, anchor);
+    // One upsert per chunk; `upserts` (0 on insert, +1 on each conflict) tells which rows it created.
+    const created = new Set<string>();
     for (let i = 0; i < perQuery.length; i += ROW_CHUNK) {
-      await trx
+      const rows = await trx
         .insertInto('analytics_query_hours')
         .values(
           perQuery.slice(i, i + ROW_CHUNK).map((r) => ({
@@ -259,11 +259,22 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
             hour: r.key.hour,
             query_hash: r.key.queryHash!,
             ...r.counters,
+            upserts: 0,
           })),
         )
-        .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'hour', 'query_hash']).doUpdateSet(add('analytics_query_hours')))
+        .onConflict((oc) =>
+          oc
+            .columns(['dimension', 'dim_value', 'hour', 'query_hash'])
+            .doUpdateSet({ ...add('analytics_query_hours'), upserts: sql`analytics_query_hours.upserts + 1` }),
+        )
+        .returning(['dimension', 'dim_value', 'hour', 'query_hash', 'upserts'])
         .execute();
+      for (const r of rows) {
+        if (Number(r.upserts) === 0) created.add(`${r.dimension}\u0001${r.dim_value}\u0001${Number(r.hour)}\u0001${r.query_hash}`);
+      }
     }
+    await this.countCreatedRows(trx, created);
+    await this.addToWindows(trx, perQuery, created, anchor);
     const allResults = plan.results.filter((r) => r.dimension === '');
     for (let i = 0; i < allResults.length; i += KEY_CHUNK) {
       await trx
@@ -333,26 +344,8 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
    * (distinct queries per hour), into the spans' hour_rows, and, through a (query, day) marker,
    * into analytics_total_days.queries (distinct queries per day).
    */
-  private async createHourRows(trx: Trx, perQuery: RowDelta[]): Promise<Set<string>> {
-    const created = new Set<string>();
-    for (let i = 0; i < perQuery.length; i += ROW_CHUNK) {
-      const rows = await trx
-        .insertInto('analytics_query_hours')
-        .values(
-          perQuery.slice(i, i + ROW_CHUNK).map((r) => ({
-            dimension: r.key.dimension,
-            dim_value: r.key.value,
-            hour: r.key.hour,
-            query_hash: r.key.queryHash!,
-            ...emptyCounters(),
-          })),
-        )
-        .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'hour', 'query_hash']).doNothing())
-        .returning(['dimension', 'dim_value', 'hour', 'query_hash'])
-        .execute();
-      for (const r of rows) created.add(`${r.dimension}\u0001${r.dim_value}\u0001${Number(r.hour)}\u0001${r.query_hash}`);
-    }
-    if (created.size === 0) return created;
+  private async countCreatedRows(trx: Trx, created: ReadonlySet<string>): Promise<void> {
+    if (created.size === 0) return;
     const perHour = new Map<string, { dimension: string; dim_value: string; hour: number; queries: number }>();
     const days = new Map<string, { dimension: string; dim_value: string; day: number; query_hash: string }>();
     for (const k of created) {
@@ -397,7 +390,6 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
         .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'day']).doUpdateSet(addExcluded('analytics_total_days', ['queries'])))
         .execute();
     }
-    return created;
   }
 
   /**

@@ -297,10 +297,14 @@ export type AnalyticsCounterColumn =
   | 'first_click_rr_sum'
   | `fc_${HistogramBucket}`;
 
-export type AnalyticsQueryHourTable = { dimension: string; dim_value: string; hour: number; query_hash: string } & Record<
-  AnalyticsCounterColumn,
-  number
->;
+/** upserts (migration 0021): conflicts the fold's upserts met (0 right after the insert that created the row) */
+export type AnalyticsQueryHourTable = {
+  dimension: string;
+  dim_value: string;
+  hour: number;
+  query_hash: string;
+  upserts: Generated<number>;
+} & Record<AnalyticsCounterColumn, number>;
 /** queries (migration 0021): how many query hour rows the hour has (distinct queries in it). */
 export type AnalyticsTotalHourTable = { dimension: string; dim_value: string; hour: number; queries: Generated<number> } & Record<
   AnalyticsCounterColumn,

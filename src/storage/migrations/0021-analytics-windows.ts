@@ -77,6 +77,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .alterTable('analytics_total_hours')
     .addColumn('queries', 'bigint', (c) => c.notNull().defaultTo(0))
     .execute();
+  // How many upserts found the query hour row already there: 0 in what an upsert returns = it created the row.
+  await db.schema
+    .alterTable('analytics_query_hours')
+    .addColumn('upserts', 'bigint', (c) => c.notNull().defaultTo(1))
+    .execute();
   await db.schema
     .createTable('analytics_query_days')
     .addColumn('dimension', 'varchar(16)', (c) => c.notNull())
@@ -121,6 +126,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('analytics_total_days').ifExists().execute();
   await db.schema.dropTable('analytics_query_days').ifExists().execute();
   await db.schema.alterTable('analytics_total_hours').dropColumn('queries').execute();
+  await db.schema.alterTable('analytics_query_hours').dropColumn('upserts').execute();
   await db.schema.dropIndex('analytics_query_hours_query_idx').execute();
   await db.schema
     .createIndex('analytics_query_hours_query_idx')
