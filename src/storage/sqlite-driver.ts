@@ -211,8 +211,9 @@ class SqliteConnection implements DatabaseConnection {
 export class SqliteSyncingDriver implements Driver {
   private readonly mutex = new Mutex();
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
-  private readonly wal: FileSync;
-  private readonly checkpointer: Checkpointer;
+  /** Absent for an in-memory database (`:memory:`), which has no file to sync or checkpoint. */
+  private readonly wal: FileSync | undefined;
+  private readonly checkpointer: Checkpointer | undefined;
   /** A write ran since the last commit: the next moment outside a transaction is a commit. */
   private dirty = false;
   private catchingUp = false;
@@ -221,6 +222,7 @@ export class SqliteSyncingDriver implements Driver {
     private readonly db: BetterSqlite3.Database,
     file: string,
   ) {
+    if (db.memory) return;
     this.wal = new FileSync(`${file}-wal`);
     db.pragma('wal_autocheckpoint = 0');
     // When the WAL restarts, cut the file back, so its size tells how much is waiting (catchUp).
@@ -239,6 +241,7 @@ export class SqliteSyncingDriver implements Driver {
   }
 
   async durable(): Promise<void> {
+    if (!this.wal) return;
     await this.wal.sync();
     if (!this.catchingUp && this.wal.size() > WAL_CATCH_UP_BYTES) void this.catchUp();
   }
@@ -255,7 +258,7 @@ export class SqliteSyncingDriver implements Driver {
     try {
       await this.mutex.lock();
       try {
-        await this.checkpointer.checkpoint();
+        await this.checkpointer?.checkpoint();
       } finally {
         this.mutex.unlock();
       }
@@ -335,9 +338,9 @@ export class SqliteSyncingDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    await this.checkpointer.close();
+    await this.checkpointer?.close();
     this.statements.clear();
     this.db.close();
-    this.wal.close();
+    this.wal?.close();
   }
 }

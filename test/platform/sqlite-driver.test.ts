@@ -112,4 +112,27 @@ describe('SQLite driver (fsync off the event loop)', () => {
     expect((check.prepare('select count(*) as n from t').get() as { n: number }).n).toBe(3);
     check.close();
   });
+
+  it('opens an in-memory database (:memory:) without creating files or syncing', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-driver-'));
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      const handle = await openDatabase({ kind: 'sqlite', path: ':memory:' });
+      current = handle;
+      const syncs = vi.spyOn(fs, 'fdatasync');
+      await sql`create table t (id integer primary key)`.execute(handle.db);
+      await handle.db.transaction().execute(async (trx) => {
+        await sql`insert into t (id) values (1), (2)`.execute(trx);
+      });
+      const { rows } = await sql<{ n: number }>`select count(*) as n from t`.execute(handle.db);
+      expect(rows[0]!.n).toBe(2);
+      expect(syncs).not.toHaveBeenCalled();
+      await handle.close();
+      current = undefined;
+      expect(fs.readdirSync(dir)).toEqual([]);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
 });
