@@ -49,7 +49,9 @@ describe('@searchloop/client against a running service (SQLite)', { timeout: 60_
     const client = createClient({ baseUrl: service.url, apiKey: ADMIN_KEY, flushIntervalMs: 100 });
     client.feedback.track(item('timer-s', 1));
     const deadline = Date.now() + 5000;
-    while ((await service.items('timer-s')).length === 0 && Date.now() < deadline) await sleep(50);
+    // The row is readable as soon as it commits, before the WAL sync that precedes its 201 reaches
+    // the client: wait for the acknowledgement, not only the row.
+    while (client.feedback.stats.sent === 0 && Date.now() < deadline) await sleep(50);
     expect(await service.items('timer-s')).toHaveLength(1);
     expect(client.feedback.stats.sent).toBe(1);
     client.close();
