@@ -188,7 +188,7 @@ export async function runImportCommand(
     close = () => database.close();
   }
 
-  const input = fromStdin ? process.stdin : fs.createReadStream(file, { start: state?.offset ?? 0 });
+  const input = fromStdin ? process.stdin : fs.createReadStream(file, { start: state?.offset ?? 0, highWaterMark: 1 << 20 });
   const progress = new Progress(stat?.size, io.tty, io.err);
   let batch: Line[] = [];
   let position = state?.offset ?? 0;

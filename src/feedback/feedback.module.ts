@@ -58,7 +58,7 @@ export function createFeedbackModule({ database, clock, metrics, eraser, retenti
     clock,
     retentionDays,
   );
-  const importService = new FeedbackImportService(new KyselyFeedbackImportStore(database.db), feedbackService, clock);
+  const importService = new FeedbackImportService(new KyselyFeedbackImportStore(database), feedbackService, clock);
   return {
     services: { feedbackService, importService, retention },
     routes: async (app) => {

@@ -54,6 +54,12 @@ export interface DatabaseHandle {
   capabilities: DatabaseCapabilities;
   /** The PostgreSQL schema the tables live in (undefined on SQLite). */
   schema: string | undefined;
+  /**
+   * SQLite only: the connection under Kysely, for bulk paths that reuse prepared statements
+   * (the import). Use it inside `db.connection().execute(…)`, which holds Kysely's connection
+   * lock, so it never runs inside another caller's transaction.
+   */
+  sqlite?: BetterSqlite3.Database;
   /** Cheap round trip used by /readyz. */
   ping(): Promise<void>;
   /** Connection pool use, for metrics. */
@@ -105,6 +111,7 @@ function openSqlite(file: string, maxPageCount: number | undefined): DatabaseHan
   return {
     db,
     dialect: 'sqlite',
+    sqlite: connection,
     capabilities: { supportsSkipLocked: false, supportsAdvisoryLocks: false, supportsSchemas: false, supportsPartitioning: false },
     schema: undefined,
     poolStats: () => ({ total: 1, idle: 0, waiting: 0 }),

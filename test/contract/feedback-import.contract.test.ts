@@ -23,7 +23,7 @@ describeContract<World>(
   {
     kysely: (database) => {
       const feedback = new KyselyFeedbackStore(database.db);
-      return { store: new KyselyFeedbackImportStore(database.db), items: () => feedback.listItems({}, 1000) };
+      return { store: new KyselyFeedbackImportStore(database), items: () => feedback.listItems({}, 1000) };
     },
     fake: () => {
       const store = new FakeFeedbackImportStore();

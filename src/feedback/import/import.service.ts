@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Clock } from '../../common/clock.js';
 import { AppError } from '../../common/errors.js';
 import { newId } from '../../common/ids.js';
@@ -30,9 +30,8 @@ export interface PreparedImportBatch {
  */
 function importKey(record: FeedbackRecord, timestamped: boolean): string {
   const { id: _id, submissionId: _s, seq: _q, receivedAt: _r, eventTime, ...fields } = record;
-  return createHash('sha256')
-    .update(JSON.stringify([fields, timestamped ? eventTime : null]))
-    .digest('hex');
+  // One-shot hash: the same hex SHA-256 as createHash().update().digest('hex'), without the object.
+  return hash('sha256', JSON.stringify([fields, timestamped ? eventTime : null]), 'hex');
 }
 
 /**
