@@ -12,7 +12,7 @@ import {
   type ExportFormat,
   type ImportBatchReport,
   type ImportFormat,
-  type ParsedImportLine,
+  startImportPreparer,
 } from './feedback/feedback.module.js';
 import { openDatabase } from './storage/database.js';
 import { migrateToLatest } from './storage/migrator.js';
@@ -181,11 +181,20 @@ export async function runImportCommand(
     await migrateToLatest(database);
     const feedback = createFeedbackModule({ database, clock: systemClock });
     const service = feedback.services.importService;
+    // Parsing and checking run on a worker thread while this one writes the previous batch.
+    const preparer = await startImportPreparer(service, format, state?.csvHeader, process.env.SEARCHLOOP_IMPORT_INLINE === '1');
     importer = (lines, p) => {
-      const prepared = service.prepare(lines.flatMap((l) => (p.parse(l.text, l.line) ?? []) as ParsedImportLine | []));
-      return () => service.write(prepared);
+      const prepared = preparer.prepare(lines);
+      return async () => {
+        const batch = await prepared;
+        if (batch.csvHeader && !p.csvHeader) p.useHeader(batch.csvHeader);
+        return service.write(batch);
+      };
     };
-    close = () => database.close();
+    close = async () => {
+      await preparer.close();
+      await database.close();
+    };
   }
 
   const input = fromStdin ? process.stdin : fs.createReadStream(file, { start: state?.offset ?? 0, highWaterMark: 1 << 20 });

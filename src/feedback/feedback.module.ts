@@ -19,6 +19,7 @@ import { UbiService } from './ubi/ubi.service.js';
 export { exportFeedback, type ExportFormat } from './ubi/feedback-export.js';
 export { LineParser, splitCsvLine, type ImportFormat } from './import/import-lines.js';
 export type { ImportBatchReport, ParsedImportLine } from './import/import.service.js';
+export { startImportPreparer } from './import/import-preparer.js';
 
 export interface FeedbackDependencies {
   database: DatabaseHandle;

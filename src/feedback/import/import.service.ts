@@ -27,11 +27,18 @@ export interface PreparedImportBatch {
  * our own export, or the same event written differently, is the same item), with the event time
  * only when the line gave one (else it is the import's clock, different on every run).
  * Identical items are one item: exact duplicates in a file are stored once.
+ *
+ * The key starts with the event time (12 hex digits, zeros when the line gave none) and goes on
+ * with 52 hex digits of the SHA-256: logs are written in time order, so each batch's keys land
+ * next to each other at the end of the key index instead of on thousands of random pages (a
+ * random 64-digit key made the key index the import's largest database cost: 76 000 claims/s
+ * against 256 000/s in time order, measured on 200 000 keys, and worse as the index grows).
  */
 function importKey(record: FeedbackRecord, timestamped: boolean): string {
   const { id: _id, submissionId: _s, seq: _q, receivedAt: _r, eventTime, ...fields } = record;
-  // One-shot hash: the same hex SHA-256 as createHash().update().digest('hex'), without the object.
-  return hash('sha256', JSON.stringify([fields, timestamped ? eventTime : null]), 'hex');
+  const digest = hash('sha256', JSON.stringify([fields, timestamped ? eventTime : null]), 'hex');
+  const time = timestamped && eventTime >= 0 ? eventTime.toString(16).padStart(12, '0') : '000000000000';
+  return `${time}${digest.slice(0, 52)}`;
 }
 
 /**
