@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { systemClock } from './common/clock.js';
+import { ImportProgress } from './import-progress.js';
 import { databaseOptions, type AppConfig } from './config.js';
 import {
   LineParser,
@@ -60,35 +61,6 @@ async function* readLines(input: NodeJS.ReadableStream, startOffset: number, sta
   if (rest.length) yield { text: rest.toString('utf8'), line: line + 1, end: offset + rest.length };
 }
 
-class Progress {
-  private last = 0;
-  private lastCounts = '';
-  private readonly started = Date.now();
-  constructor(
-    private readonly total: number | undefined,
-    private readonly tty: boolean,
-    private readonly write: (text: string) => void,
-  ) {}
-  update(bytes: number, totals: Totals, final = false): void {
-    const now = Date.now();
-    if (!final && now - this.last < (this.tty ? 200 : 5000)) return;
-    this.last = now;
-    const seconds = Math.max(0.001, (now - this.started) / 1000);
-    const rate = Math.round((totals.imported + totals.duplicates) / seconds);
-    const done = this.total ? bytes / this.total : undefined;
-    const eta = done && done > 0 && done < 1 ? ` ETA ${Math.round((seconds / done) * (1 - done))} s` : '';
-    const counts = `${totals.imported} imported, ${totals.duplicates} duplicates, ${totals.rejected} rejected, ${rate} items/s`;
-    if (this.tty) {
-      const width = 24;
-      const bar = done === undefined ? '' : `[${'#'.repeat(Math.round(done * width)).padEnd(width, '.')}] ${(done * 100).toFixed(1)}% `;
-      this.write(`\r${bar}${counts}${eta}\x1b[K${final ? '\n' : ''}`);
-    } else if (!(final && this.lastCounts === counts.replace(/, \d+ items\/s$/, ''))) {
-      this.write(`import: ${done === undefined ? '' : `${(done * 100).toFixed(1)}% `}${counts}${eta}\n`);
-    }
-    this.lastCounts = counts.replace(/, \d+ items\/s$/, '');
-  }
-}
-
 interface Totals {
   lines: number;
   imported: number;
@@ -136,7 +108,7 @@ async function httpImporter(url: string, key: string | undefined, format: Import
 export async function runImportCommand(
   args: string[],
   config: () => AppConfig,
-  io: { out: (t: string) => void; err: (t: string) => void; tty: boolean },
+  io: { out: (t: string) => void; err: (t: string) => void; tty: boolean; columns?: number },
 ): Promise<number> {
   const { positionals, values } = parseArgs({
     args,
@@ -198,7 +170,13 @@ export async function runImportCommand(
   }
 
   const input = fromStdin ? process.stdin : fs.createReadStream(file, { start: state?.offset ?? 0, highWaterMark: 1 << 20 });
-  const progress = new Progress(stat?.size, io.tty, io.err);
+  // SEARCHLOOP_PROGRESS_MS: the redraw interval (tests set 0 to see every batch).
+  const intervalMs = process.env.SEARCHLOOP_PROGRESS_MS === undefined ? undefined : Number(process.env.SEARCHLOOP_PROGRESS_MS);
+  const progress = new ImportProgress(
+    stat?.size,
+    { isTTY: io.tty, ...(io.columns ? { columns: io.columns } : {}), write: io.err },
+    intervalMs === undefined ? {} : { intervalMs },
+  );
   let batch: Line[] = [];
   let position = state?.offset ?? 0;
   // One batch is written while the next is read and prepared; its position is saved once committed.

@@ -59,6 +59,7 @@ async function main(argv: string[]): Promise<number> {
       out: (t: string) => process.stdout.write(t),
       err: (t: string) => process.stderr.write(t),
       tty: process.stderr.isTTY === true,
+      ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
     };
     return argv[0] === 'import' ? runImportCommand(argv.slice(1), loadConfig, io) : runExportCommand(argv.slice(1), loadConfig, io);
   }
