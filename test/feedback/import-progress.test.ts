@@ -1,3 +1,4 @@
+/* eslint-disable no-control-regex -- the erase-line sequence (ESC [K) a terminal gets is what these tests check */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
