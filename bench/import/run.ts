@@ -15,7 +15,8 @@
  *   npm run bench:import -- [--items 50000] [--rounds 3] [--batch 5000] [--db sqlite,postgres]
  *                           [--no-rerun] [--keep-file]        (BENCH_PG_URL=postgres://…)
  *   npm run bench:import -- --items 10000000 --rounds 1 --no-rerun     the issue's full size
- *   npm run bench:import -- --gb 1 --db sqlite --rounds 1 --no-rerun   a ≥ 1 GB file: constant memory
+ *   npm run bench:import -- --gb 1 --db sqlite --rounds 1 --no-rerun --no-ceiling
+ *                                   a ≥ 1 GB file, the import's RSS over time: constant memory
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -40,6 +41,7 @@ const { values: opts } = parseArgs({
     batch: { type: 'string', default: process.env.BATCH ?? '5000' },
     db: { type: 'string', default: 'sqlite,postgres' },
     'no-rerun': { type: 'boolean', default: false },
+    'no-ceiling': { type: 'boolean', default: false },
   },
 });
 const BATCH = Number(opts.batch);
@@ -182,6 +184,7 @@ interface ChildResult {
   seconds: number;
   maxRssKb: number;
   sampledPeakRssKb: number;
+  rssTimelineKb: number[];
   report: string;
 }
 function importChild(env: NodeJS.ProcessEnv, file: string): ChildResult {
@@ -224,6 +227,7 @@ interface Result {
   importSeconds: number;
   maxRssKb: number;
   sampledPeakRssKb: number;
+  rssTimelineKb: number[];
   report: string;
 }
 const results: Result[] = [];
@@ -237,7 +241,7 @@ async function rounds(db: string, fresh: () => Promise<{ target: DatabaseTarget;
   const agains: number[] = [];
   let report = '';
   for (let round = 0; round < ROUNDS; round++) {
-    ceilings.push(await ceiling((await fresh()).target, ITEMS));
+    if (!opts['no-ceiling']) ceilings.push(await ceiling((await fresh()).target, ITEMS));
     loads.push(fs.readFileSync('/proc/loadavg', 'utf8').trim());
     const { target, env } = await fresh();
     await migrated(target);
@@ -253,12 +257,13 @@ async function rounds(db: string, fresh: () => Promise<{ target: DatabaseTarget;
   }
   results.push({
     db,
-    ceiling: median(ceilings),
+    ceiling: ceilings.length ? median(ceilings) : NaN,
     rate: median(runs.map((r) => ITEMS / r.seconds)),
     again: agains.length ? median(agains) : undefined,
     importSeconds: median(runs.map((r) => r.seconds)),
     maxRssKb: Math.max(...runs.map((r) => r.maxRssKb)),
     sampledPeakRssKb: Math.max(...runs.map((r) => r.sampledPeakRssKb)),
+    rssTimelineKb: runs.at(-1)!.rssTimelineKb,
     report,
   });
 }
@@ -299,11 +304,15 @@ const lines = [
   '|---|---:|---:|---:|---:|---:|---:|',
   ...results.map(
     (r) =>
-      `| ${r.db} | ${fmt(r.ceiling)} | ${fmt(r.rate)} | ${((100 * r.rate) / r.ceiling).toFixed(0)} % | ${r.importSeconds.toFixed(1)} s | ` +
+      `| ${r.db} | ${Number.isNaN(r.ceiling) ? '–' : fmt(r.ceiling)} | ${fmt(r.rate)} | ${Number.isNaN(r.ceiling) ? '–' : `${((100 * r.rate) / r.ceiling).toFixed(0)} %`} | ${r.importSeconds.toFixed(1)} s | ` +
       `${r.again === undefined ? '–' : fmt(r.again)} | ${mib(r.maxRssKb)} |`,
   ),
   '',
-  ...results.map((r) => `${r.db}: ${r.report} (RSS sampled every 100 ms: peak ${mib(r.sampledPeakRssKb)})`),
+  ...results.map(
+    (r) =>
+      `${r.db}: ${r.report} (RSS sampled every 100 ms: peak ${mib(r.sampledPeakRssKb)}; ` +
+      `at 10/25/50/75/100 % of the import's time: ${r.rssTimelineKb.map(mib).join(', ')})`,
+  ),
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 fs.rmSync(dir, { recursive: true, force: true });
