@@ -241,12 +241,19 @@ async function rounds(db: string, fresh: () => Promise<{ target: DatabaseTarget;
   const agains: number[] = [];
   let report = '';
   for (let round = 0; round < ROUNDS; round++) {
-    if (!opts['no-ceiling']) ceilings.push(await ceiling((await fresh()).target, ITEMS));
+    const stamp = () => `${new Date().toISOString()} load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join('/')}`;
+    if (!opts['no-ceiling']) {
+      ceilings.push(await ceiling((await fresh()).target, ITEMS));
+      process.stderr.write(`${db} round ${round + 1}: ceiling ${Math.round(ceilings.at(-1)!)} items/s (${stamp()})\n`);
+    }
     loads.push(fs.readFileSync('/proc/loadavg', 'utf8').trim());
     const { target, env } = await fresh();
     await migrated(target);
     const run = importChild(env, file);
     runs.push(run);
+    process.stderr.write(
+      `${db} round ${round + 1}: import ${Math.round(ITEMS / run.seconds)} items/s in ${run.seconds.toFixed(0)} s (${stamp()})\n`,
+    );
     report = run.report;
     if (!opts['no-rerun']) {
       const again = importChild(env, file);
