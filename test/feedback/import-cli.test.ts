@@ -110,6 +110,41 @@ describeOnEveryDatabase('searchloop import / export', (kind) => {
     expect(back.out.join('')).toBe('imported 0 items, skipped 24 duplicates, rejected 0 lines\n');
   });
 
+  it('imports CSV straight into the database in batches of 2 (the worker keeps the header across batches); the inline path finds the same keys', async () => {
+    const csv = file(
+      `direct-${kind}.csv`,
+      [
+        'sessionId,queryId,resultId,position,userAction,timestamp',
+        'dcsv-s,q1,d1,1,click,2026-10-03T10:00:00Z',
+        'dcsv-s,q1,d2,2,impression,2026-10-03T10:00:00Z',
+        'dcsv-s,q1,d3,x,impression,2026-10-03T10:00:00Z',
+        'dcsv-s,q2,d4,1,impression,2026-10-03T10:01:00Z',
+        'dcsv-t,q3,d5,3,impression,2026-10-03T10:02:00Z',
+      ].join('\n'),
+    );
+    const run = quiet();
+    expect(await runImportCommand([csv, '--batch', '2'], config, run.io)).toBe(1);
+    expect(run.out.join('')).toMatch(/^imported 4 items, skipped 0 duplicates, rejected 1 lines/);
+    expect(fs.readFileSync(`${csv}.rejects.ndjson`, 'utf8')).toBe('{"line":4,"reason":"position: \\"x\\" is not a number"}\n');
+    // Parsed on this thread instead of the worker: the same items, so all duplicates.
+    process.env.SEARCHLOOP_IMPORT_INLINE = '1';
+    try {
+      const again = quiet();
+      await runImportCommand([csv, '--batch', '3'], config, again.io);
+      expect(again.out.join('')).toMatch(/^imported 0 items, skipped 4 duplicates, rejected 1 lines/);
+    } finally {
+      delete process.env.SEARCHLOOP_IMPORT_INLINE;
+    }
+    const exported = path.join(dir, `direct-out-${kind}.ndjson`);
+    expect(await runExportCommand(['--format', 'ndjson', '--session', 'dcsv-s', '-o', exported], config, quiet().io)).toBe(0);
+    const items = fs
+      .readFileSync(exported, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { metadata: { resultId: string } });
+    expect(items.map((i) => i.metadata.resultId)).toEqual(['d1', 'd2', 'd4']);
+  });
+
   it('imports CSV with a header over HTTP (--url), extra columns into customMetadata, idempotent on re-run', async () => {
     const csv = file(
       `c-${kind}.csv`,
