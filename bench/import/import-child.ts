@@ -1,10 +1,14 @@
 /**
- * One `searchloop import` in its own process, for bench/import/run.ts: prints one JSON line with
+ * One `searchloop import` in its own process, from the compiled code, for bench/import/run.ts: prints one JSON line with
  * the time of the command, its peak RSS (process.resourceUsage().maxRSS, and RSS sampled every
  * 100 ms, and at 10/25/50/75/100 % of the run's time) and its end report. Arguments: the import's arguments; database from the environment.
  */
-import { runImportCommand } from '../../src/cli-import.js';
-import { loadConfig } from '../../src/config.js';
+// The compiled command (dist/, `npm run build:server`), as `searchloop import` runs for a user: no
+// TypeScript loader on the main thread or in the import's worker.
+const { runImportCommand } = (await import(
+  new URL('../../dist/cli-import.js', import.meta.url).href
+)) as typeof import('../../src/cli-import.js');
+const { loadConfig } = (await import(new URL('../../dist/config.js', import.meta.url).href)) as typeof import('../../src/config.js');
 
 let peak = process.memoryUsage().rss;
 const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);

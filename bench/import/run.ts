@@ -9,7 +9,7 @@
  * (SQLite: prepared single-row inserts; PostgreSQL: one INSERT … SELECT FROM unnest per table
  * and transaction). Only the database's time is counted: the rows are built before each
  * transaction's clock starts. It writes no idempotency keys, parses and checks nothing.
- * The import runs as the command does, in its own process (its peak RSS is reported), against
+ * The import runs as the command does, compiled (dist/), in its own process (its peak RSS is reported), against
  * a database already migrated like the ceiling's; its time is the command's, parsing included.
  *
  *   npm run bench:import -- [--items 50000] [--rounds 3] [--batch 5000] [--db sqlite,postgres]
