@@ -12,7 +12,7 @@
  * The import runs as the command does, compiled (dist/), in its own process (its peak RSS is reported), against
  * a database already migrated like the ceiling's; its time is the command's, parsing included.
  *
- *   npm run bench:import -- [--items 50000] [--rounds 3] [--batch 5000] [--db sqlite,postgres]
+ *   npm run bench:import -- [--items 200000] [--rounds 3] [--batch 5000] [--db sqlite,postgres]
  *                           [--no-rerun] [--keep-file]        (BENCH_PG_URL=postgres://…)
  *   npm run bench:import -- --items 10000000 --rounds 1 --no-rerun     the issue's full size
  *   npm run bench:import -- --gb 1 --db sqlite --rounds 1 --no-rerun --no-ceiling
@@ -35,7 +35,7 @@ import { machineLine } from '../support/processes.js';
 
 const { values: opts } = parseArgs({
   options: {
-    items: { type: 'string', default: process.env.ITEMS ?? '50000' },
+    items: { type: 'string', default: process.env.ITEMS ?? '200000' },
     gb: { type: 'string' },
     rounds: { type: 'string', default: process.env.ROUNDS ?? '3' },
     batch: { type: 'string', default: process.env.BATCH ?? '5000' },
