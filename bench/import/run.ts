@@ -167,6 +167,8 @@ async function ceiling(target: DatabaseTarget, items: number): Promise<number> {
         statements.items(records);
         statements.submissions(submissions);
       })();
+      // As the import: the transaction is durable once the driver has synced the WAL.
+      await database.sqliteDurable?.();
       seconds += (performance.now() - started) / 1000;
     } else {
       const parameters = [...itemArrays(records), now];

@@ -60,6 +60,13 @@ export interface DatabaseHandle {
    * lock, so it never runs inside another caller's transaction.
    */
   sqlite?: BetterSqlite3.Database;
+  /**
+   * SQLite only: the syncing driver's WAL fdatasync (sqlite-driver.ts). A transaction run on the
+   * raw connection above bypasses the driver, so it is on disk only after this resolves: await
+   * it before acknowledging or recording progress (call it outside `db.connection()`, since a
+   * WAL catch-up waits for the connection).
+   */
+  sqliteDurable?: () => Promise<void>;
   /** Cheap round trip used by /readyz. */
   ping(): Promise<void>;
   /** Connection pool use, for metrics. */
@@ -84,6 +91,8 @@ export interface DatabaseOptions {
 
 /** Kysely's SQLite dialect (compiler, adapter, introspector) over the syncing driver (sqlite-driver.ts). */
 class SqliteSyncingDialect extends SqliteDialect {
+  driver: SqliteSyncingDriver | undefined;
+
   constructor(
     private readonly connection: BetterSqlite3.Database,
     private readonly file: string,
@@ -92,7 +101,8 @@ class SqliteSyncingDialect extends SqliteDialect {
   }
 
   override createDriver(): Driver {
-    return new SqliteSyncingDriver(this.connection, this.file);
+    this.driver = new SqliteSyncingDriver(this.connection, this.file);
+    return this.driver;
   }
 }
 
@@ -107,11 +117,17 @@ function openSqlite(file: string, maxPageCount: number | undefined): DatabaseHan
   connection.pragma('synchronous = NORMAL');
   connection.pragma('busy_timeout = 5000');
   connection.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteSyncingDialect(connection, path.resolve(file)) });
+  const dialect = new SqliteSyncingDialect(connection, path.resolve(file));
+  const db = new Kysely<Database>({ dialect });
   return {
     db,
     dialect: 'sqlite',
     sqlite: connection,
+    async sqliteDurable() {
+      // Kysely creates the driver on its first query; before that nothing was written through it.
+      if (!dialect.driver) await sql`select 1`.execute(db);
+      await dialect.driver!.durable();
+    },
     capabilities: { supportsSkipLocked: false, supportsAdvisoryLocks: false, supportsSchemas: false, supportsPartitioning: false },
     schema: undefined,
     poolStats: () => ({ total: 1, idle: 0, waiting: 0 }),

@@ -12,14 +12,14 @@ import { submissionsOf, type FeedbackImportStore, type ImportBatchResult, type I
 export class KyselyFeedbackImportStore implements FeedbackImportStore {
   private statements: SqliteBulkStatements | undefined;
 
-  constructor(private readonly database: Pick<DatabaseHandle, 'db' | 'sqlite'>) {}
+  constructor(private readonly database: Pick<DatabaseHandle, 'db' | 'sqlite' | 'sqliteDurable'>) {}
 
   async importBatch(entries: ImportEntry[], importedAt: number): Promise<ImportBatchResult> {
     if (entries.length === 0) return { inserted: 0, duplicates: 0 };
     const connection = this.database.sqlite;
     if (connection) {
       // Kysely's connection lock: no other query (nor an open Kysely transaction) shares the connection meanwhile.
-      return this.database.db.connection().execute(async () => {
+      const result = await this.database.db.connection().execute(async () => {
         const statements = (this.statements ??= new SqliteBulkStatements(connection));
         return connection.transaction(() => {
           const records = entries
@@ -30,6 +30,10 @@ export class KyselyFeedbackImportStore implements FeedbackImportStore {
           return { inserted: records.length, duplicates: entries.length - records.length };
         })();
       });
+      // The raw transaction bypassed the syncing driver: the batch counts as imported (and the
+      // resume position moves past it) only once the WAL holding it is on disk.
+      await this.database.sqliteDurable?.();
+      return result;
     }
     const records = entries.map((e) => e.record);
     const { rows } = await this.database.db.executeQuery<{ inserted: number }>(
