@@ -109,7 +109,7 @@ export class AnalyticsService {
     private readonly store: AnalyticsStore,
     private readonly clock: Clock,
     private readonly relevance: RelevancePort | null,
-    private readonly batchSize = 2000,
+    private readonly batchSize = 250,
     /** FEEDBACK_RETENTION_DAYS (0 keeps everything) */
     private readonly retentionDays = 0,
   ) {}

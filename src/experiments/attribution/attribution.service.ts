@@ -13,7 +13,7 @@ export class AttributionService {
   constructor(
     private readonly store: AttributionStore,
     private readonly clock: Clock,
-    private readonly batchSize = 2000,
+    private readonly batchSize = 250,
   ) {}
 
   /** When attribution last reached the end of the backlog (the freshness of results). */
