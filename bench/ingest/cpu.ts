@@ -6,7 +6,10 @@
  * so its ratio to the bare route says what share of the ceiling the service would reach on an
  * otherwise idle core.
  *
- *   node --import tsx bench/ingest/cpu.ts            (BASELINE=/work/main RATE=400 DURATION=10)
+ *   node --import tsx bench/ingest/cpu.ts            (BASELINE=<checkout of the build to compare> RATE=400 DURATION=10)
+ *
+ * BASELINE is optional: a built checkout of another revision (e.g. `git worktree add ../base main
+ * && (cd ../base && npm ci)`); without it only this build and the bare routes are measured.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,7 +23,7 @@ const RATE = Number(process.env.RATE ?? 400);
 const DURATION = Number(process.env.DURATION ?? 10);
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const BASELINE = process.env.BASELINE ?? '/work/main';
+const BASELINE = process.env.BASELINE;
 const assignBody = JSON.stringify({ unitId: '[<id>]', attributes: { country: 'NL', device: 'mobile' } });
 
 function cpuSeconds(pid: number): number {
@@ -101,10 +104,8 @@ await measure('assign: bare route (constant answer)', assignCeiling, '/api/nous/
 await assignCeiling.stop();
 
 let n = 0;
-for (const [label, root] of [
-  ['baseline', BASELINE],
-  ['this build', ROOT],
-] as const) {
+const builds: [string, string][] = [...(BASELINE ? [['baseline', BASELINE] as [string, string]] : []), ['this build', ROOT]];
+for (const [label, root] of builds) {
   for (const db of ['SQLite', 'PostgreSQL'] as const) {
     n += 1;
     const schema = `bench_cpu_${n}_${Date.now()}`;
@@ -127,7 +128,7 @@ fs.rmSync(tmp, { recursive: true, force: true });
 
 console.log(`\nbench/ingest/cpu — ${new Date().toISOString().slice(0, 10)} — ${machineLine()}`);
 console.log(
-  `open loop at ${RATE} req/s, ${DURATION} s per case; CPU of the server process (all threads) per request; baseline ${BASELINE}\n`,
+  `open loop at ${RATE} req/s, ${DURATION} s per case; CPU of the server process (all threads) per request; baseline ${BASELINE ?? 'none'}\n`,
 );
 console.log('| case | CPU µs / request | bare route ÷ this (share of the ceiling on one idle core) | achieved req/s | p99 ms |');
 console.log('|---|---:|---:|---:|---:|');
