@@ -1,0 +1,344 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { addExcluded } from '../storage/additive-upsert.js';
+import type { DatabaseCapabilities } from '../storage/database.js';
+import type { Database } from '../storage/schema.js';
+import type { AnalyticsStore, Folder } from './analytics.store.js';
+import { COUNTERS, emptyCounters, entityKeys, recognisedKeys, type AnalyticsItem, type EntityState, type FoldPlan } from './fold.js';
+import { DAY_MS } from './figures.js';
+import { addLateHoursToWindows, moveWindows } from './analytics-windows.kysely-store.js';
+import { windowAnchorAt } from './windows.js';
+
+/**
+ * The write half of the analytics store: claims unfolded feedback items, folds them into the hourly
+ * counters, the window spans and the entity states in one transaction, and prunes old states.
+ */
+
+// Names the analytics lock among PostgreSQL advisory locks; the schema is the second key, as for attribution.
+const ANALYTICS_LOCK = 774_201_012;
+const ROW_CHUNK = 200;
+const KEY_CHUNK = 500;
+
+type Trx = Transaction<Database>;
+
+export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext' | 'pruneEntities'> {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly capabilities: Pick<DatabaseCapabilities, 'supportsAdvisoryLocks'>,
+  ) {}
+
+  async aggregateNext(limit: number, fold: Folder, startedAt: number): Promise<number | null> {
+    return this.db.transaction().execute(async (trx) => {
+      if (this.capabilities.supportsAdvisoryLocks) {
+        const { rows } = await sql<{
+          locked: boolean;
+        }>`select pg_try_advisory_xact_lock(${ANALYTICS_LOCK}, hashtext(current_schema())) as locked`.execute(trx);
+        if (!rows[0]?.locked) return null;
+      }
+      const progress = await trx.selectFrom('analytics_progress').select('window_anchor').where('id', '=', 1).executeTakeFirst();
+      const anchor = progress?.window_anchor == null ? null : Number(progress.window_anchor);
+      const items = await this.claim(trx, limit);
+      if (items.length > 0) {
+        const known = await this.states(trx, items);
+        const plan = fold(items, known);
+        await this.apply(trx, plan, anchor);
+        await this.writeStates(trx, items, plan, known);
+        const ids = items.map((i) => i.id);
+        for (let i = 0; i < ids.length; i += KEY_CHUNK) {
+          await trx
+            .updateTable('feedback_items')
+            .set({ analytics_done: 1 })
+            .where('id', 'in', ids.slice(i, i + KEY_CHUNK))
+            .execute();
+        }
+      }
+      const nextAnchor = windowAnchorAt(startedAt);
+      if (nextAnchor !== anchor) await moveWindows(trx, anchor, nextAnchor);
+      if (items.length < limit || nextAnchor !== anchor) {
+        const set = { ...(items.length < limit ? { fresh_as_of: startedAt } : {}), window_anchor: nextAnchor };
+        await trx
+          .insertInto('analytics_progress')
+          .values({ id: 1, fresh_as_of: null, ...set })
+          .onConflict((oc) => oc.column('id').doUpdateSet(set))
+          .execute();
+      }
+      return items.length;
+    });
+  }
+
+  private async claim(trx: Trx, limit: number): Promise<(AnalyticsItem & { receivedAt: number })[]> {
+    const rows = await trx
+      .selectFrom('feedback_items')
+      .select([
+        'id',
+        'session_id',
+        'query_id',
+        'query_hash',
+        'result_id',
+        'user_action',
+        'event_time',
+        'position',
+        'device_type',
+        'search_type',
+        'language',
+        'category',
+        'extra_metadata',
+        'received_at',
+      ])
+      .where('analytics_done', '=', 0)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      sessionId: r.session_id,
+      queryId: r.query_id,
+      queryHash: r.query_hash,
+      resultId: r.result_id,
+      userAction: r.user_action,
+      eventTime: Number(r.event_time),
+      position: r.position,
+      deviceType: r.device_type,
+      searchType: r.search_type,
+      language: r.language,
+      category: r.category,
+      ...recognisedKeys(r.extra_metadata),
+      receivedAt: Number(r.received_at),
+    }));
+  }
+
+  private async states(trx: Trx, items: AnalyticsItem[]): Promise<Map<string, EntityState>> {
+    const keys = new Set<string>();
+    for (const i of items) {
+      keys.add(`q:${i.queryId}`);
+      keys.add(`s:${i.sessionId}`);
+      if (i.queryHash !== null) keys.add(`p:${i.sessionId}\n${i.queryHash}`);
+    }
+    const all = [...keys];
+    const known = new Map<string, EntityState>();
+    for (let i = 0; i < all.length; i += KEY_CHUNK) {
+      const rows = await trx
+        .selectFrom('analytics_entities')
+        .select(['key', 'state'])
+        .where('key', 'in', all.slice(i, i + KEY_CHUNK))
+        .execute();
+      for (const r of rows) known.set(r.key, JSON.parse(r.state) as EntityState);
+    }
+    return known;
+  }
+
+  /**
+   * Writes the new state of every entity the batch changed, and the latest received_at of every
+   * entity it touched (retention removes an entity once its items are gone: see pruneEntities).
+   */
+  private async writeStates(
+    trx: Trx,
+    items: readonly (AnalyticsItem & { receivedAt: number })[],
+    plan: FoldPlan,
+    known: ReadonlyMap<string, EntityState>,
+  ): Promise<void> {
+    const received = new Map<string, number>();
+    for (const i of items) {
+      for (const { key } of entityKeys(i)) received.set(key, Math.max(received.get(key) ?? 0, i.receivedAt));
+    }
+    const rows = [...received].map(([key, last]) => ({
+      key,
+      state: JSON.stringify(plan.states.get(key) ?? known.get(key)),
+      last_received: last,
+    }));
+    for (let i = 0; i < rows.length; i += KEY_CHUNK) {
+      await trx
+        .insertInto('analytics_entities')
+        .values(rows.slice(i, i + KEY_CHUNK))
+        .onConflict((oc) =>
+          oc.column('key').doUpdateSet({
+            state: sql`excluded.state`,
+            last_received: sql`case when excluded.last_received > analytics_entities.last_received then excluded.last_received else analytics_entities.last_received end`,
+          }),
+        )
+        .execute();
+    }
+  }
+
+  /**
+   * Removes up to `limit` entity states whose latest item was received before `cutoff` (those
+   * items are past retention), under the analytics lock. Returns how many, or null when another
+   * instance holds the lock.
+   */
+  async pruneEntities(cutoff: number, limit: number): Promise<number | null> {
+    return this.db.transaction().execute(async (trx) => {
+      if (this.capabilities.supportsAdvisoryLocks) {
+        const { rows } = await sql<{
+          locked: boolean;
+        }>`select pg_try_advisory_xact_lock(${ANALYTICS_LOCK}, hashtext(current_schema())) as locked`.execute(trx);
+        if (!rows[0]?.locked) return null;
+      }
+      const result = await trx
+        .deleteFrom('analytics_entities')
+        .where('key', 'in', (eb) =>
+          eb.selectFrom('analytics_entities').select('key').where('last_received', '<', cutoff).orderBy('last_received').limit(limit),
+        )
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    });
+  }
+
+  private async apply(trx: Trx, plan: FoldPlan, anchor: number | null): Promise<void> {
+    const add = (table: string) => addExcluded(table, COUNTERS);
+    const totals = plan.rows.filter((r) => r.key.queryHash === null);
+    const perQuery = plan.rows.filter((r) => r.key.queryHash !== null);
+    for (let i = 0; i < totals.length; i += ROW_CHUNK) {
+      await trx
+        .insertInto('analytics_total_hours')
+        .values(
+          totals
+            .slice(i, i + ROW_CHUNK)
+            .map((r) => ({ dimension: r.key.dimension, dim_value: r.key.value, hour: r.key.hour, ...r.counters })),
+        )
+        .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'hour']).doUpdateSet(add('analytics_total_hours')))
+        .execute();
+    }
+    // One upsert per chunk; `upserts` (0 on insert, +1 on each conflict) tells which rows it created.
+    const created = new Set<string>();
+    for (let i = 0; i < perQuery.length; i += ROW_CHUNK) {
+      const rows = await trx
+        .insertInto('analytics_query_hours')
+        .values(
+          perQuery.slice(i, i + ROW_CHUNK).map((r) => ({
+            dimension: r.key.dimension,
+            dim_value: r.key.value,
+            hour: r.key.hour,
+            query_hash: r.key.queryHash!,
+            ...r.counters,
+            upserts: 0,
+          })),
+        )
+        .onConflict((oc) =>
+          oc
+            .columns(['dimension', 'dim_value', 'hour', 'query_hash'])
+            .doUpdateSet({ ...add('analytics_query_hours'), upserts: sql`analytics_query_hours.upserts + 1` }),
+        )
+        .returning(['dimension', 'dim_value', 'hour', 'query_hash', 'upserts'])
+        .execute();
+      for (const r of rows) {
+        if (Number(r.upserts) === 0) created.add(`${r.dimension}\u0001${r.dim_value}\u0001${Number(r.hour)}\u0001${r.query_hash}`);
+      }
+    }
+    await this.countCreatedRows(trx, created);
+    await addLateHoursToWindows(trx, perQuery, created, anchor);
+    const allResults = plan.results.filter((r) => r.dimension === '');
+    for (let i = 0; i < allResults.length; i += KEY_CHUNK) {
+      await trx
+        .insertInto('analytics_result_hours')
+        .values(
+          allResults.slice(i, i + KEY_CHUNK).map((r) => ({
+            query_hash: r.queryHash,
+            hour: r.hour,
+            result_id: r.resultId,
+            position: r.position,
+            impressions: r.impressions,
+            clicks: r.clicks,
+          })),
+        )
+        .onConflict((oc) =>
+          oc
+            .columns(['query_hash', 'hour', 'result_id', 'position'])
+            .doUpdateSet(addExcluded('analytics_result_hours', ['impressions', 'clicks'])),
+        )
+        .execute();
+    }
+    const sliced = plan.results.filter((r) => r.dimension !== '');
+    for (let i = 0; i < sliced.length; i += KEY_CHUNK) {
+      await trx
+        .insertInto('analytics_result_slices')
+        .values(
+          sliced.slice(i, i + KEY_CHUNK).map((r) => ({
+            dimension: r.dimension,
+            dim_value: r.value,
+            query_hash: r.queryHash,
+            hour: r.hour,
+            result_id: r.resultId,
+            position: r.position,
+            impressions: r.impressions,
+            clicks: r.clicks,
+          })),
+        )
+        .onConflict((oc) =>
+          oc
+            .columns(['dimension', 'dim_value', 'query_hash', 'hour', 'result_id', 'position'])
+            .doUpdateSet(addExcluded('analytics_result_slices', ['impressions', 'clicks'])),
+        )
+        .execute();
+    }
+    const texts = [...plan.texts].map(([hash, t]) => ({ query_hash: hash, query_text: t.text, source_id: t.sourceId }));
+    for (let i = 0; i < texts.length; i += KEY_CHUNK) {
+      await trx
+        .insertInto('analytics_query_texts')
+        .values(texts.slice(i, i + KEY_CHUNK))
+        .onConflict((oc) =>
+          oc
+            .column('query_hash')
+            .doUpdateSet({ query_text: sql`excluded.query_text`, source_id: sql`excluded.source_id` })
+            .where(sql<boolean>`excluded.source_id < analytics_query_texts.source_id`),
+        )
+        .execute();
+    }
+  }
+
+  /**
+   * Adds the fold's per-query deltas of hours before the anchor (late events) to the spans that
+   * hold those hours, counting the hour rows the deltas create (a query's first row in that hour).
+   */
+  /**
+   * Creates the (query, hour) rows the batch's deltas will land in that do not exist yet, and
+   * returns their keys: a query's first feedback in an hour. Counted into analytics_total_hours.queries
+   * (distinct queries per hour), into the spans' hour_rows, and, through a (query, day) marker,
+   * into analytics_total_days.queries (distinct queries per day).
+   */
+  private async countCreatedRows(trx: Trx, created: ReadonlySet<string>): Promise<void> {
+    if (created.size === 0) return;
+    const perHour = new Map<string, { dimension: string; dim_value: string; hour: number; queries: number }>();
+    const days = new Map<string, { dimension: string; dim_value: string; day: number; query_hash: string }>();
+    for (const k of created) {
+      const [dimension, dimValue, hourText, hash] = k.split('\u0001') as [string, string, string, string];
+      const hour = Number(hourText);
+      const hk = `${dimension}\u0001${dimValue}\u0001${hour}`;
+      const h = perHour.get(hk) ?? { dimension, dim_value: dimValue, hour, queries: 0 };
+      h.queries += 1;
+      perHour.set(hk, h);
+      const day = Math.floor(hour / DAY_MS) * DAY_MS;
+      days.set(`${dimension}\u0001${dimValue}\u0001${day}\u0001${hash}`, { dimension, dim_value: dimValue, day, query_hash: hash });
+    }
+    const hourRows = [...perHour.values()];
+    for (let i = 0; i < hourRows.length; i += ROW_CHUNK) {
+      await trx
+        .insertInto('analytics_total_hours')
+        .values(hourRows.slice(i, i + ROW_CHUNK).map((h) => ({ ...h, ...emptyCounters() })))
+        .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'hour']).doUpdateSet(addExcluded('analytics_total_hours', ['queries'])))
+        .execute();
+    }
+    const markers = [...days.values()];
+    const perDay = new Map<string, { dimension: string; dim_value: string; day: number; queries: number }>();
+    for (let i = 0; i < markers.length; i += KEY_CHUNK) {
+      const rows = await trx
+        .insertInto('analytics_query_days')
+        .values(markers.slice(i, i + KEY_CHUNK))
+        .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'day', 'query_hash']).doNothing())
+        .returning(['dimension', 'dim_value', 'day'])
+        .execute();
+      for (const r of rows) {
+        const dk = `${r.dimension}\u0001${r.dim_value}\u0001${Number(r.day)}`;
+        const d = perDay.get(dk) ?? { dimension: r.dimension, dim_value: r.dim_value, day: Number(r.day), queries: 0 };
+        d.queries += 1;
+        perDay.set(dk, d);
+      }
+    }
+    const dayRows = [...perDay.values()];
+    for (let i = 0; i < dayRows.length; i += ROW_CHUNK) {
+      await trx
+        .insertInto('analytics_total_days')
+        .values(dayRows.slice(i, i + ROW_CHUNK))
+        .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'day']).doUpdateSet(addExcluded('analytics_total_days', ['queries'])))
+        .execute();
+    }
+  }
+}

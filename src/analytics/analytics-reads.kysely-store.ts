@@ -1,0 +1,384 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DatabaseCapabilities } from '../storage/database.js';
+import type { Database } from '../storage/schema.js';
+import type { AnalyticsStore, HourCounters, QueryCounters, ResultCounts, Slice } from './analytics.store.js';
+import { COUNTERS, HOUR_MS, emptyCounters, type Counters } from './fold.js';
+import { DAY_MS } from './figures.js';
+import { planRange } from './windows.js';
+
+/** The read half of the analytics store: every answer the pages need, from hour rows and window spans. */
+
+const KEY_CHUNK = 500;
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** Filters of span rows: given queries, or those with at least `minSearches` searches (or among `orHashes`), or those another span's filter selects. */
+interface WindowFilter {
+  hashes?: readonly string[];
+  minSearches?: number;
+  orHashes?: readonly string[];
+  inSpan?: { span: number; minSearches: number; orHashes: readonly string[] };
+}
+
+function countersOf(row: Record<string, unknown>): Counters {
+  const c = emptyCounters();
+  for (const k of COUNTERS) c[k] = Number(row[k] ?? 0);
+  return c;
+}
+
+/** sum(column) as a double on both databases (PostgreSQL's sum of bigint is numeric, read as text). */
+// The query list needs no histogram: summing 21 fewer columns per row keeps it cheaper.
+const LIST_COUNTERS = COUNTERS.filter((c) => !c.startsWith('fc_'));
+const sums = [
+  ...LIST_COUNTERS.map((c) => sql<number>`cast(coalesce(sum(${sql.ref(c)}), 0) as double precision)`.as(c)),
+  sql<number>`count(*)`.as('hour_rows'),
+];
+
+export class KyselyAnalyticsReads implements Omit<AnalyticsStore, 'aggregateNext' | 'pruneEntities'> {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly capabilities: Pick<DatabaseCapabilities, 'supportsAdvisoryLocks'>,
+  ) {}
+
+  /**
+   * `column IN (the list)` as one parameter however long the list: a JSON array read by json_each
+   * on SQLite, a text[] on PostgreSQL (no statement per 500 keys, no thousands of placeholders).
+   */
+  private inList(column: string, list: readonly string[]) {
+    return this.capabilities.supportsAdvisoryLocks
+      ? sql<boolean>`${sql.ref(column)} = any(${[...list]}::text[])`
+      : sql<boolean>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(list)}))`;
+  }
+
+  /** Span rows with at least `minSearches` searches, or of the queries listed. */
+  private atLeast(minSearches: number, orHashes: readonly string[]) {
+    return orHashes.length > 0
+      ? sql<boolean>`(${sql.ref('searches')} >= ${minSearches} or ${this.inList('query_hash', orHashes)})`
+      : sql<boolean>`${sql.ref('searches')} >= ${minSearches}`;
+  }
+
+  async freshAsOf(): Promise<number | null> {
+    const row = await this.db.selectFrom('analytics_progress').select('fresh_as_of').where('id', '=', 1).executeTakeFirst();
+    return row?.fresh_as_of == null ? null : Number(row.fresh_as_of);
+  }
+
+  async totalHours(slice: Slice): Promise<HourCounters[]> {
+    const rows = await this.db
+      .selectFrom('analytics_total_hours')
+      .selectAll()
+      .where('dimension', '=', slice.dimension)
+      .where('dim_value', '=', slice.value)
+      .where('hour', '>=', slice.fromHour)
+      .where('hour', '<', slice.toHour)
+      .orderBy('hour')
+      .execute();
+    return rows.map((r) => ({ hour: Number(r.hour), counters: countersOf(r), queries: Number(r.queries) }));
+  }
+
+  async distinctPerDay(slice: Slice): Promise<Map<number, number>> {
+    const rows = await this.db
+      .selectFrom('analytics_total_days')
+      .select(['day', 'queries'])
+      .where('dimension', '=', slice.dimension)
+      .where('dim_value', '=', slice.value)
+      .where('day', '>=', Math.floor(slice.fromHour / DAY_MS) * DAY_MS)
+      .where('day', '<', slice.toHour)
+      .execute();
+    return new Map(rows.map((r) => [Number(r.day), Number(r.queries)]));
+  }
+
+  async queryTotals(slice: Slice, options: { minSearches: number; hashes?: readonly string[] }): Promise<QueryCounters[]> {
+    if (options.hashes && options.hashes.length === 0) return [];
+    return this.snapshot((db) => this.spanTotals(db, slice, options));
+  }
+
+  /** queryTotals inside a snapshot (SQLite has one connection: a nested transaction would wait for itself). */
+  private async spanTotals(db: Db, slice: Slice, options: { minSearches: number; hashes?: readonly string[] }): Promise<QueryCounters[]> {
+    const plan = planRange(await this.anchor(db), slice.fromHour, slice.toHour);
+    if (!plan) return this.hourTotals(db, slice, options);
+    const edges: { sign: 1 | -1; rows: QueryCounters[] }[] = [];
+    for (const e of plan.edges) {
+      const rows = await this.hourTotals(
+        db,
+        { ...slice, fromHour: e.fromHour, toHour: e.toHour },
+        { minSearches: 0, hashes: options.hashes },
+      );
+      edges.push({ sign: e.sign, rows });
+    }
+    // With minSearches, only queries with that many searches in the span, or with searches in an
+    // added edge, can reach it: the span rows of the others are not read.
+    const filtering = !options.hashes && options.minSearches > 0;
+    const orHashes = filtering ? [...new Set(edges.filter((e) => e.sign > 0).flatMap((e) => e.rows.map((r) => r.queryHash)))] : [];
+    const filter: WindowFilter = options.hashes
+      ? { hashes: options.hashes }
+      : filtering && orHashes.length <= 20_000
+        ? { minSearches: options.minSearches, orHashes }
+        : {};
+    const added = await this.windowRows(db, plan.add, slice, filter);
+    const subtracted =
+      plan.sub === 0
+        ? []
+        : await this.windowRows(
+            db,
+            plan.sub,
+            slice,
+            filter.minSearches !== undefined ? { inSpan: { span: plan.add, minSearches: filter.minSearches, orHashes } } : filter,
+          );
+    const out = new Map<string, QueryCounters>();
+    const put = (r: QueryCounters, sign: number, create: boolean) => {
+      let o = out.get(r.queryHash);
+      if (!o) {
+        if (!create) return;
+        o = { queryHash: r.queryHash, counters: emptyCounters(), rows: 0 };
+        out.set(r.queryHash, o);
+      }
+      o.rows += sign * r.rows;
+      for (const c of LIST_COUNTERS) o.counters[c] += sign * r.counters[c];
+    };
+    for (const r of added) put(r, 1, true);
+    for (const e of edges) for (const r of e.rows) put(r, e.sign, e.sign > 0);
+    for (const r of subtracted) put(r, -1, false);
+    const list = [...out.values()].filter(
+      (r) => r.rows > 0 && (options.hashes !== undefined || r.counters.searches >= options.minSearches),
+    );
+    // Sums of doubles put back together: a query's reciprocal-rank sum can be off by an ulp.
+    for (const r of list) r.counters.first_click_rr_sum = Math.round(r.counters.first_click_rr_sum * 1e9) / 1e9;
+    return list;
+  }
+
+  /** Reads that must see one state of the aggregates (the fold may commit between statements). */
+  private async snapshot<T>(run: (db: Db) => Promise<T>): Promise<T> {
+    if (!this.capabilities.supportsAdvisoryLocks) return this.db.transaction().execute(run);
+    return this.db.transaction().setIsolationLevel('repeatable read').execute(run);
+  }
+
+  private async anchor(db: Db): Promise<number | null> {
+    const row = await db.selectFrom('analytics_progress').select('window_anchor').where('id', '=', 1).executeTakeFirst();
+    return row?.window_anchor == null ? null : Number(row.window_anchor);
+  }
+
+  /** Span rows (counters without the histogram) of the slice's dimension value. */
+  private async windowRows(db: Db, span: number, slice: Slice, filter: WindowFilter): Promise<QueryCounters[]> {
+    const base = db
+      .selectFrom('analytics_query_windows')
+      .select(['query_hash', 'hour_rows', ...LIST_COUNTERS])
+      .where('span', '=', span / HOUR_MS)
+      .where('dimension', '=', slice.dimension)
+      .where('dim_value', '=', slice.value);
+    const map = (rows: Record<string, unknown>[]) =>
+      rows.map((r) => ({ queryHash: String(r.query_hash), counters: countersOf(r), rows: Number(r.hour_rows) }));
+    if (filter.hashes) return map(await base.where(this.inList('query_hash', filter.hashes)).execute());
+    if (filter.minSearches !== undefined) {
+      const { minSearches, orHashes = [] } = filter;
+      return map(await base.where(this.atLeast(minSearches, orHashes)).execute());
+    }
+    if (filter.inSpan) {
+      const { span: other, minSearches, orHashes } = filter.inSpan;
+      return map(
+        await base
+          .where('query_hash', 'in', (eb) =>
+            eb
+              .selectFrom('analytics_query_windows')
+              .select('query_hash')
+              .where('span', '=', other / HOUR_MS)
+              .where('dimension', '=', slice.dimension)
+              .where('dim_value', '=', slice.value)
+              .where(this.atLeast(minSearches, orHashes)),
+          )
+          .execute(),
+      );
+    }
+    return map(await base.execute());
+  }
+
+  /** Per-query sums of the slice's hour rows. */
+  private async hourTotals(db: Db, slice: Slice, options: { minSearches: number; hashes?: readonly string[] }): Promise<QueryCounters[]> {
+    if (options.hashes && options.hashes.length === 0) return [];
+    let q = db
+      .selectFrom('analytics_query_hours')
+      .select('query_hash')
+      .select(sums)
+      .where('dimension', '=', slice.dimension)
+      .where('dim_value', '=', slice.value)
+      .where('hour', '>=', slice.fromHour)
+      .where('hour', '<', slice.toHour)
+      .groupBy('query_hash');
+    if (options.hashes) q = q.where(this.inList('query_hash', options.hashes));
+    else if (options.minSearches > 0) q = q.having(sql`sum(searches)`, '>=', options.minSearches);
+    const rows = await q.execute();
+    return rows.map((r) => ({ queryHash: r.query_hash, counters: countersOf(r), rows: Number(r.hour_rows) }));
+  }
+
+  async totalSearches(slice: Slice): Promise<number> {
+    const row = await this.db
+      .selectFrom('analytics_total_hours')
+      .select(sql<number>`cast(coalesce(sum(searches), 0) as double precision)`.as('n'))
+      .where('dimension', '=', slice.dimension)
+      .where('dim_value', '=', slice.value)
+      .where('hour', '>=', slice.fromHour)
+      .where('hour', '<', slice.toHour)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  async queryHours(slice: Slice, hashes: readonly string[]): Promise<(HourCounters & { queryHash: string })[]> {
+    if (hashes.length === 0) return [];
+    const out: (HourCounters & { queryHash: string })[] = [];
+    for (let i = 0; i < hashes.length; i += KEY_CHUNK) {
+      const rows = await this.db
+        .selectFrom('analytics_query_hours')
+        .selectAll()
+        .where('query_hash', 'in', hashes.slice(i, i + KEY_CHUNK))
+        .where('dimension', '=', slice.dimension)
+        .where('dim_value', '=', slice.value)
+        .where('hour', '>=', slice.fromHour)
+        .where('hour', '<', slice.toHour)
+        .orderBy('hour')
+        .execute();
+      for (const r of rows) out.push({ queryHash: r.query_hash, hour: Number(r.hour), counters: countersOf(r) });
+    }
+    return out;
+  }
+
+  async distinctQueries(slice: Slice): Promise<number> {
+    return this.snapshot(async (db) => {
+      const plan = planRange(await this.anchor(db), slice.fromHour, slice.toHour);
+      if (!plan) return this.hourDistinct(db, slice);
+      if (plan.sub > 0) return (await this.spanTotals(db, slice, { minSearches: 0 })).length;
+      // The span's queries with hour rows, corrected for the queries of the edges.
+      const edges: { sign: 1 | -1; rows: QueryCounters[] }[] = [];
+      for (const e of plan.edges) {
+        edges.push({
+          sign: e.sign,
+          rows: await this.hourTotals(db, { ...slice, fromHour: e.fromHour, toHour: e.toHour }, { minSearches: 0 }),
+        });
+      }
+      const touched = [...new Set(edges.flatMap((e) => e.rows.map((r) => r.queryHash)))];
+      const row = await db
+        .selectFrom('analytics_query_windows')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('span', '=', plan.add / HOUR_MS)
+        .where('dimension', '=', slice.dimension)
+        .where('dim_value', '=', slice.value)
+        .where('hour_rows', '>', 0)
+        .executeTakeFirst();
+      let n = Number(row?.n ?? 0);
+      const rows = new Map<string, number>();
+      for (const r of await this.windowRows(db, plan.add, slice, { hashes: touched })) {
+        if (r.rows > 0) n -= 1;
+        rows.set(r.queryHash, r.rows);
+      }
+      for (const e of edges) for (const r of e.rows) rows.set(r.queryHash, (rows.get(r.queryHash) ?? 0) + e.sign * r.rows);
+      for (const v of rows.values()) if (v > 0) n += 1;
+      return n;
+    });
+  }
+
+  private async hourDistinct(db: Db, slice: Slice): Promise<number> {
+    // count(*) over a GROUP BY (hashed on PostgreSQL, where count(distinct …) sorts), from the
+    // (dimension, value, query, hour) index: no table row is needed.
+    const row = await db
+      .selectFrom((eb) =>
+        eb
+          .selectFrom('analytics_query_hours')
+          .select('query_hash')
+          .where('dimension', '=', slice.dimension)
+          .where('dim_value', '=', slice.value)
+          .where('hour', '>=', slice.fromHour)
+          .where('hour', '<', slice.toHour)
+          .groupBy('query_hash')
+          .as('q'),
+      )
+      .select(sql<number>`count(*)`.as('n'))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  async searchTrends(
+    slice: Slice,
+    hashes: readonly string[],
+    bucketMs: number,
+  ): Promise<{ queryHash: string; bucket: number; searches: number }[]> {
+    if (hashes.length === 0) return [];
+    // Integer division on both databases: UTC-aligned buckets.
+    const bucket = sql<number>`hour / ${sql.lit(bucketMs)}`;
+    const rows = await this.db
+      .selectFrom('analytics_query_hours')
+      .select(['query_hash', bucket.as('bucket'), sql<number>`cast(sum(searches) as double precision)`.as('searches')])
+      .where('dimension', '=', slice.dimension)
+      .where('dim_value', '=', slice.value)
+      .where('query_hash', 'in', [...hashes])
+      .where('hour', '>=', slice.fromHour)
+      .where('hour', '<', slice.toHour)
+      .groupBy(['query_hash', bucket])
+      .execute();
+    return rows.map((r) => ({
+      queryHash: r.query_hash,
+      bucket: Number(r.bucket) * bucketMs,
+      searches: Number(r.searches),
+    }));
+  }
+
+  async results(
+    queryHash: string,
+    fromHour: number,
+    toHour: number,
+    dimension?: { dimension: string; value: string },
+  ): Promise<ResultCounts[]> {
+    const sums = [
+      'result_id',
+      'position',
+      sql<number>`cast(sum(impressions) as double precision)`.as('impressions'),
+      sql<number>`cast(sum(clicks) as double precision)`.as('clicks'),
+    ] as const;
+    const rows = dimension
+      ? await this.db
+          .selectFrom('analytics_result_slices')
+          .select(sums)
+          .where('dimension', '=', dimension.dimension)
+          .where('dim_value', '=', dimension.value)
+          .where('query_hash', '=', queryHash)
+          .where('hour', '>=', fromHour)
+          .where('hour', '<', toHour)
+          .groupBy(['result_id', 'position'])
+          .orderBy('result_id')
+          .orderBy('position')
+          .execute()
+      : await this.db
+          .selectFrom('analytics_result_hours')
+          .select(sums)
+          .where('query_hash', '=', queryHash)
+          .where('hour', '>=', fromHour)
+          .where('hour', '<', toHour)
+          .groupBy(['result_id', 'position'])
+          .orderBy('result_id')
+          .orderBy('position')
+          .execute();
+    return rows.map((r) => ({ resultId: r.result_id, position: r.position, impressions: Number(r.impressions), clicks: Number(r.clicks) }));
+  }
+
+  async texts(hashes: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (let i = 0; i < hashes.length; i += KEY_CHUNK) {
+      const rows = await this.db
+        .selectFrom('analytics_query_texts')
+        .select(['query_hash', 'query_text'])
+        .where('query_hash', 'in', hashes.slice(i, i + KEY_CHUNK))
+        .execute();
+      for (const r of rows) out.set(r.query_hash, r.query_text);
+    }
+    return out;
+  }
+
+  async knows(queryHash: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('analytics_query_hours')
+      .select('query_hash')
+      .where('dimension', '=', '')
+      .where('dim_value', '=', '')
+      .where('query_hash', '=', queryHash)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+}
