@@ -155,20 +155,20 @@ async function migrated(target: DatabaseTarget): Promise<void> {
 async function ceiling(target: DatabaseTarget, items: number): Promise<number> {
   const database = await openDatabase(target, { poolSize: 1 });
   await migrateToLatest(database);
-  const statements = database.sqlite ? new SqliteBulkStatements(database.sqlite) : undefined;
+  let statements: SqliteBulkStatements | undefined;
   let seconds = 0;
   for (let b = 0; b < items; b += BATCH) {
     const now = Date.now();
     const records = batchRecords(b, Math.min(items, b + BATCH), now);
-    if (statements) {
+    if (database.sqliteTransaction) {
       const submissions = submissionsOf(records, now);
       const started = performance.now();
-      statements.connection.transaction(() => {
+      // As the import: one raw transaction, durable once the driver has synced the WAL.
+      await database.sqliteTransaction((connection) => {
+        statements ??= new SqliteBulkStatements(connection);
         statements.items(records);
         statements.submissions(submissions);
-      })();
-      // As the import: the transaction is durable once the driver has synced the WAL.
-      await database.sqliteDurable?.();
+      });
       seconds += (performance.now() - started) / 1000;
     } else {
       const parameters = [...itemArrays(records), now];

@@ -55,18 +55,12 @@ export interface DatabaseHandle {
   /** The PostgreSQL schema the tables live in (undefined on SQLite). */
   schema: string | undefined;
   /**
-   * SQLite only: the connection under Kysely, for bulk paths that reuse prepared statements
-   * (the import). Use it inside `db.connection().execute(…)`, which holds Kysely's connection
-   * lock, so it never runs inside another caller's transaction.
+   * SQLite only: runs `work` as one synchronous transaction on the connection under Kysely, for
+   * bulk paths that reuse their own prepared statements (the import). It waits its turn like any
+   * Kysely transaction and resolves once the transaction is on disk (the driver's WAL sync, as for
+   * every other write), so its result may be acknowledged at once.
    */
-  sqlite?: BetterSqlite3.Database;
-  /**
-   * SQLite only: the syncing driver's WAL fdatasync (sqlite-driver.ts). A transaction run on the
-   * raw connection above bypasses the driver, so it is on disk only after this resolves: await
-   * it before acknowledging or recording progress (call it outside `db.connection()`, since a
-   * WAL catch-up waits for the connection).
-   */
-  sqliteDurable?: () => Promise<void>;
+  sqliteTransaction?: <T>(work: (connection: BetterSqlite3.Database) => T) => Promise<T>;
   /** Cheap round trip used by /readyz. */
   ping(): Promise<void>;
   /** Connection pool use, for metrics. */
@@ -122,11 +116,10 @@ function openSqlite(file: string, maxPageCount: number | undefined): DatabaseHan
   return {
     db,
     dialect: 'sqlite',
-    sqlite: connection,
-    async sqliteDurable() {
-      // Kysely creates the driver on its first query; before that nothing was written through it.
+    async sqliteTransaction(work) {
+      // Kysely creates the driver on its first query.
       if (!dialect.driver) await sql`select 1`.execute(db);
-      await dialect.driver!.durable();
+      return dialect.driver!.transaction(work);
     },
     capabilities: { supportsSkipLocked: false, supportsAdvisoryLocks: false, supportsSchemas: false, supportsPartitioning: false },
     schema: undefined,

@@ -247,6 +247,23 @@ export class SqliteSyncingDriver implements Driver {
   }
 
   /**
+   * Runs `work` as one synchronous transaction on the raw connection, for bulk paths that reuse
+   * their own prepared statements (the import). It holds the mutex like any transaction and, like
+   * every other write, resolves only after a WAL sync that began after its commit.
+   */
+  async transaction<T>(work: (connection: BetterSqlite3.Database) => T): Promise<T> {
+    await this.mutex.lock();
+    let result: T;
+    try {
+      result = this.db.transaction(() => work(this.db))();
+    } finally {
+      this.mutex.unlock();
+    }
+    await this.durable();
+    return result;
+  }
+
+  /**
    * The thread's PASSIVE checkpoints copy what was committed when they started; under steady
    * writes the WAL then never becomes fully copied, so SQLite never restarts it and it grows
    * (hundreds of MB in a minute of load). Past WAL_CATCH_UP_BYTES this pauses this process's

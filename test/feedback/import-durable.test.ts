@@ -19,9 +19,9 @@ afterEach(async () => {
 });
 
 /**
- * The SQLite import writes on the raw connection, past the syncing driver (sqlite-driver.ts):
- * a batch may count as imported (and the resume position move past it) only after an fdatasync
- * of the WAL that began once the batch had committed.
+ * The SQLite import writes with its own prepared statements in a raw transaction of the syncing
+ * driver (sqlite-driver.ts): a batch may count as imported (and the resume position move past it)
+ * only after an fdatasync of the WAL that began once the batch had committed.
  */
 it('a SQLite import batch resolves only after a WAL sync that started after its commit', async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-durable-'));

@@ -90,6 +90,49 @@ describe('SQLite driver (fsync off the event loop)', () => {
     expect(rows.rows.map((r) => r.tag)).toEqual(expected);
   });
 
+  it('a raw transaction (sqliteTransaction) waits for an open Kysely transaction, rolls back whole on error, and resolves after its sync', async () => {
+    const { handle, file } = await open();
+    const observer = new BetterSqlite3(file, { readonly: true });
+    const count = () => (observer.prepare('select count(*) as n from t').get() as { n: number }).n;
+    const syncsSawRows: number[] = [];
+    const original = fs.fdatasync;
+    vi.spyOn(fs, 'fdatasync').mockImplementation(((fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => {
+      syncsSawRows.push(count());
+      original(fd, callback);
+    }) as typeof fs.fdatasync);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const order: string[] = [];
+    const kysely = handle.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('t' as never)
+        .values({ tag: 'kysely' } as never)
+        .execute();
+      await held;
+      order.push('kysely commits');
+    });
+    const raw = handle.sqliteTransaction!((connection) => {
+      order.push('raw runs');
+      connection.prepare('insert into t (tag) values (?)').run('raw');
+      return connection.prepare('select count(*) as n from t').get() as { n: number };
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(order).toEqual([]);
+    release();
+    await kysely;
+    expect((await raw).n).toBe(2);
+    expect(order).toEqual(['kysely commits', 'raw runs']);
+    expect(syncsSawRows.some((n) => n === 2)).toBe(true);
+    await expect(
+      handle.sqliteTransaction!((connection) => {
+        connection.prepare('insert into t (tag) values (?)').run('lost');
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(count()).toBe(2);
+    observer.close();
+  });
+
   it('a pinned connection goes on after its own COMMIT, and closing checkpoints and removes the WAL', async () => {
     const { handle, file } = await open();
     await handle.db.connection().execute(async (conn) => {

@@ -12,28 +12,19 @@ import { submissionsOf, type FeedbackImportStore, type ImportBatchResult, type I
 export class KyselyFeedbackImportStore implements FeedbackImportStore {
   private statements: SqliteBulkStatements | undefined;
 
-  constructor(private readonly database: Pick<DatabaseHandle, 'db' | 'sqlite' | 'sqliteDurable'>) {}
+  constructor(private readonly database: Pick<DatabaseHandle, 'db' | 'sqliteTransaction'>) {}
 
   async importBatch(entries: ImportEntry[], importedAt: number): Promise<ImportBatchResult> {
     if (entries.length === 0) return { inserted: 0, duplicates: 0 };
-    const connection = this.database.sqlite;
-    if (connection) {
-      // Kysely's connection lock: no other query (nor an open Kysely transaction) shares the connection meanwhile.
-      const result = await this.database.db.connection().execute(async () => {
+    if (this.database.sqliteTransaction) {
+      // Resolves once the batch is on disk: only then may it count as imported and the resume position move past it.
+      return this.database.sqliteTransaction((connection) => {
         const statements = (this.statements ??= new SqliteBulkStatements(connection));
-        return connection.transaction(() => {
-          const records = entries
-            .filter((e) => statements.claimKey.run([e.key, e.record.id, importedAt]).changes === 1)
-            .map((e) => e.record);
-          statements.items(records);
-          statements.submissions(submissionsOf(records, importedAt));
-          return { inserted: records.length, duplicates: entries.length - records.length };
-        })();
+        const records = entries.filter((e) => statements.claimKey.run([e.key, e.record.id, importedAt]).changes === 1).map((e) => e.record);
+        statements.items(records);
+        statements.submissions(submissionsOf(records, importedAt));
+        return { inserted: records.length, duplicates: entries.length - records.length };
       });
-      // The raw transaction bypassed the syncing driver: the batch counts as imported (and the
-      // resume position moves past it) only once the WAL holding it is on disk.
-      await this.database.sqliteDurable?.();
-      return result;
     }
     const records = entries.map((e) => e.record);
     const { rows } = await this.database.db.executeQuery<{ inserted: number }>(
