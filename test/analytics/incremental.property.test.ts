@@ -1,10 +1,9 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { KyselyAnalyticsStore } from '../../src/analytics/analytics.kysely-store.js';
 import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
 import { windowAnchorAt } from '../../src/analytics/windows.js';
-import type { DatabaseHandle } from '../../src/storage/database.js';
-import { createTestDatabase, describeOnEveryDatabase, openTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
 import {
   bucketQueriesFromHours,
   clearAnalytics,
@@ -55,30 +54,21 @@ const scenarioArb = fc.array(itemArb, { minLength: 1, maxLength: 50 }).chain((ra
 );
 
 describeOnEveryDatabase('analytics: incremental aggregates equal a from-scratch recomputation', (kind) => {
-  let testDatabase: TestDatabase;
-  let database: DatabaseHandle;
-  beforeAll(async () => {
-    testDatabase = await createTestDatabase(kind);
-    database = await openTestDatabase(testDatabase);
-  });
-  afterAll(async () => {
-    await database.close();
-    await testDatabase.drop();
-  });
+  const t = useTestDatabase(kind);
 
   it('after random interleavings of ingestion and aggregation batches (fixed seed)', async () => {
-    const store = new KyselyAnalyticsStore(database.db, database.capabilities);
+    const store = new KyselyAnalyticsStore(t.database.db, t.database.capabilities);
     await fc.assert(
       fc.asyncProperty(scenarioArb, async ({ items, order, steps }) => {
-        await clearAnalytics(database);
+        await clearAnalytics(t.database);
         const queue = order.map((i) => items[i]!);
         for (const step of steps) {
-          await insertItems(database, queue.splice(0, step.insert));
+          await insertItems(t.database, queue.splice(0, step.insert));
           for (let r = 0; r < step.runs; r += 1) await store.aggregateNext(step.batch, planFold, 0);
         }
-        await insertItems(database, queue.splice(0));
+        await insertItems(t.database, queue.splice(0));
         while ((await store.aggregateNext(7, planFold, 0)) === 7);
-        expect(await readAggregates(database)).toEqual(fromScratch(items));
+        expect(await readAggregates(t.database)).toEqual(fromScratch(items));
       }),
       { seed: 20261122, numRuns: kind === 'sqlite' ? 60 : 25 },
     );
@@ -86,40 +76,31 @@ describeOnEveryDatabase('analytics: incremental aggregates equal a from-scratch 
 });
 
 describeOnEveryDatabase('analytics: span totals equal the hour rows they sum after random interleavings and anchor moves', (kind) => {
-  let testDatabase: TestDatabase;
-  let database: DatabaseHandle;
-  beforeAll(async () => {
-    testDatabase = await createTestDatabase(kind);
-    database = await openTestDatabase(testDatabase);
-  });
-  afterAll(async () => {
-    await database.close();
-    await testDatabase.drop();
-  });
+  const t = useTestDatabase(kind);
 
   // Items are over BASE … BASE + 6 h; anchors from 2 h before to 8 days after (so hours enter and
   // leave the 7-day span), moving either way, with late events folded after the anchor passed them.
   const anchorArb = fc.integer({ min: -2, max: 8 * 24 }).map((h) => BASE + h * HOUR_MS + 1234);
 
   it('(fixed seed)', async () => {
-    const store = new KyselyAnalyticsStore(database.db, database.capabilities);
+    const store = new KyselyAnalyticsStore(t.database.db, t.database.capabilities);
     await fc.assert(
       fc.asyncProperty(scenarioArb, fc.array(anchorArb, { minLength: 8, maxLength: 8 }), async ({ items, order, steps }, anchors) => {
-        await clearAnalytics(database);
+        await clearAnalytics(t.database);
         const queue = order.map((i) => items[i]!);
         let n = 0;
         const at = () => anchors[n++ % anchors.length]!;
         for (const step of steps) {
-          await insertItems(database, queue.splice(0, step.insert));
+          await insertItems(t.database, queue.splice(0, step.insert));
           for (let r = 0; r < step.runs; r += 1) await store.aggregateNext(step.batch, planFold, at());
         }
-        await insertItems(database, queue.splice(0));
+        await insertItems(t.database, queue.splice(0));
         const last = at();
         while ((await store.aggregateNext(7, planFold, last)) === 7);
         const anchor = windowAnchorAt(last);
-        expect(await readWindows(database)).toEqual(await windowsFromHours(database, anchor));
-        expect(await readBucketQueries(database)).toEqual(await bucketQueriesFromHours(database));
-        expect(await readAggregates(database)).toEqual(fromScratch(items));
+        expect(await readWindows(t.database)).toEqual(await windowsFromHours(t.database, anchor));
+        expect(await readBucketQueries(t.database)).toEqual(await bucketQueriesFromHours(t.database));
+        expect(await readAggregates(t.database)).toEqual(fromScratch(items));
       }),
       { seed: 20261123, numRuns: kind === 'sqlite' ? 60 : 25 },
     );

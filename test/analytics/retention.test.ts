@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { KyselyAnalyticsStore } from '../../src/analytics/analytics.kysely-store.js';
 import { AnalyticsService } from '../../src/analytics/analytics.service.js';
 import { HOUR_MS, type AnalyticsItem } from '../../src/analytics/fold.js';
-import type { DatabaseHandle } from '../../src/storage/database.js';
 import { TestClock } from '../support/test-clock.js';
-import { createTestDatabase, describeOnEveryDatabase, openTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
 import { clearAnalytics, insertItems, readAggregates } from './raw-items.js';
 
 const DAY = 24 * HOUR_MS;
@@ -31,21 +30,12 @@ function item(id: string, over: Partial<AnalyticsItem>): AnalyticsItem {
 }
 
 describeOnEveryDatabase('analytics: per-search states follow feedback retention, aggregates stay', (kind) => {
-  let testDatabase: TestDatabase;
-  let database: DatabaseHandle;
-  beforeAll(async () => {
-    testDatabase = await createTestDatabase(kind);
-    database = await openTestDatabase(testDatabase);
-  });
-  afterAll(async () => {
-    await database.close();
-    await testDatabase.drop();
-  });
+  const t = useTestDatabase(kind);
 
   it('removes a state once every item folded into it was received before the cutoff', async () => {
-    await clearAnalytics(database);
+    await clearAnalytics(t.database);
     // insertItems stores received_at = the item's timestamp.
-    await insertItems(database, [
+    await insertItems(t.database, [
       // search q1 (session A): received on day 0 only
       item('I1', {}),
       item('I2', { userAction: 'click', eventTime: D0 + 60_000 }),
@@ -54,11 +44,11 @@ describeOnEveryDatabase('analytics: per-search states follow feedback retention,
       item('I4', { sessionId: 'B', queryId: 'q2', queryHash: 'socks', userAction: 'click', eventTime: D0 + 20 * DAY }),
     ]);
     const clock = new TestClock(D0 + 35 * DAY);
-    const service = new AnalyticsService(new KyselyAnalyticsStore(database.db, database.capabilities), clock, null, 2000, 30);
+    const service = new AnalyticsService(new KyselyAnalyticsStore(t.database.db, t.database.capabilities), clock, null, 2000, 30);
     expect(await service.catchUp()).toBe(4);
-    const before = await readAggregates(database);
+    const before = await readAggregates(t.database);
     const keys = async () =>
-      (await database.db.selectFrom('analytics_entities').select(['key', 'last_received']).orderBy('key').execute()).map((r) => [
+      (await t.database.db.selectFrom('analytics_entities').select(['key', 'last_received']).orderBy('key').execute()).map((r) => [
         r.key,
         Number(r.last_received),
       ]);
@@ -73,12 +63,12 @@ describeOnEveryDatabase('analytics: per-search states follow feedback retention,
     // cutoff day 5: session A's three states go, session B's stay (its click was received on day 20)
     expect(await service.pruneStates()).toBe(3);
     expect((await keys()).map(([k]) => k)).toEqual(['p:B\nsocks', 'q:q2', 's:B']);
-    expect(await readAggregates(database)).toEqual(before);
+    expect(await readAggregates(t.database)).toEqual(before);
     // day 51: cutoff day 21, everything goes; without retention nothing would
     clock.set(D0 + 51 * DAY);
     expect(await service.pruneStates()).toBe(3);
     expect(await keys()).toEqual([]);
-    expect(await readAggregates(database)).toEqual(before);
-    expect(await new AnalyticsService(new KyselyAnalyticsStore(database.db, database.capabilities), clock, null).pruneStates()).toBe(0);
+    expect(await readAggregates(t.database)).toEqual(before);
+    expect(await new AnalyticsService(new KyselyAnalyticsStore(t.database.db, t.database.capabilities), clock, null).pruneStates()).toBe(0);
   });
 });

@@ -1,10 +1,9 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { beforeAll, beforeEach, expect, it } from 'vitest';
 import { KyselyAnalyticsStore } from '../../src/analytics/analytics.kysely-store.js';
 import type { Slice } from '../../src/analytics/analytics.store.js';
 import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
-import type { DatabaseHandle } from '../../src/storage/database.js';
-import { createTestDatabase, describeOnEveryDatabase, openTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
 import { clearAnalytics, insertItems } from '../analytics/raw-items.js';
 
 // The analytics store has no in-memory fake (its service is tested over the real store), so its
@@ -35,24 +34,17 @@ function item(id: string, over: Partial<AnalyticsItem>): AnalyticsItem {
 const all = (fromHour: number, toHour: number): Slice => ({ dimension: '', value: '', fromHour, toHour });
 
 describeOnEveryDatabase('analytics store contract', (kind) => {
-  let testDatabase: TestDatabase;
-  let database: DatabaseHandle;
+  const t = useTestDatabase(kind);
   let store: KyselyAnalyticsStore;
   beforeAll(async () => {
-    testDatabase = await createTestDatabase(kind);
-    database = await openTestDatabase(testDatabase);
-    store = new KyselyAnalyticsStore(database.db, database.capabilities);
+    store = new KyselyAnalyticsStore(t.database.db, t.database.capabilities);
   });
-  afterAll(async () => {
-    await database.close();
-    await testDatabase.drop();
-  });
-  beforeEach(async () => clearAnalytics(database));
+  beforeEach(async () => clearAnalytics(t.database));
 
   it('folds at most `limit` items per call, oldest id first, and records freshness only at the end of the backlog', async () => {
-    await insertItems(database, [item('A3', {}), item('A1', {}), item('A2', { userAction: 'click' })]);
+    await insertItems(t.database, [item('A3', {}), item('A1', {}), item('A2', { userAction: 'click' })]);
     expect(await store.aggregateNext(2, planFold, 111)).toBe(2);
-    const done = await database.db.selectFrom('feedback_items').select(['id', 'analytics_done']).orderBy('id').execute();
+    const done = await t.database.db.selectFrom('feedback_items').select(['id', 'analytics_done']).orderBy('id').execute();
     expect(done.map((r) => [r.id, r.analytics_done])).toEqual([
       ['A1', 1],
       ['A2', 1],
@@ -67,9 +59,9 @@ describeOnEveryDatabase('analytics store contract', (kind) => {
   });
 
   it('answers null while another instance holds the analytics lock (PostgreSQL; SQLite serialises writers)', async () => {
-    await insertItems(database, [item('B1', {})]);
-    if (!database.capabilities.supportsAdvisoryLocks) return;
-    await database.db.transaction().execute(async (trx) => {
+    await insertItems(t.database, [item('B1', {})]);
+    if (!t.database.capabilities.supportsAdvisoryLocks) return;
+    await t.database.db.transaction().execute(async (trx) => {
       await sql`select pg_advisory_xact_lock(${LOCK}, hashtext(current_schema()))`.execute(trx);
       expect(await store.aggregateNext(10, planFold, 1)).toBeNull();
     });
@@ -77,7 +69,7 @@ describeOnEveryDatabase('analytics store contract', (kind) => {
   });
 
   it('reads slices: hours, dimension values, per-query sums with minSearches or named hashes, distinct queries', async () => {
-    await insertItems(database, [
+    await insertItems(t.database, [
       item('C1', { queryId: 'q1', queryHash: 'shoes' }),
       item('C2', { queryId: 'q2', queryHash: 'shoes', eventTime: H0 + HOUR_MS + 5, deviceType: 'desktop' }),
       item('C3', { queryId: 'q3', queryHash: 'socks', eventTime: H0 + 2 * HOUR_MS }),
@@ -116,13 +108,13 @@ describeOnEveryDatabase('analytics store contract', (kind) => {
   });
 
   it('results per result and position; the display text of the earliest item id wins whatever the fold order', async () => {
-    await insertItems(database, [
+    await insertItems(t.database, [
       item('D5', { queryText: 'later text', position: 2 }),
       item('D7', { userAction: 'click', position: 2 }),
       item('D6', { resultId: 'r2', position: 1 }),
     ]);
     await store.aggregateNext(100, planFold, 0);
-    await insertItems(database, [item('D1', { queryId: 'q9', queryText: 'Running Shoes' })]);
+    await insertItems(t.database, [item('D1', { queryId: 'q9', queryText: 'Running Shoes' })]);
     await store.aggregateNext(100, planFold, 0);
     expect(await store.results('shoes', H0, H0 + HOUR_MS)).toEqual([
       { resultId: 'r1', position: 1, impressions: 1, clicks: 0 },
@@ -157,7 +149,7 @@ describeOnEveryDatabase('analytics store contract', (kind) => {
           }),
         );
     }
-    await insertItems(database, items);
+    await insertItems(t.database, items);
     // The anchor: H0 − 3 h (the clock at H0 + 30 min).
     await store.aggregateNext(1000, planFold, H0 + 1_800_000);
     const windows: [number, number][] = [];
@@ -185,7 +177,7 @@ describeOnEveryDatabase('analytics store contract', (kind) => {
       return out;
     };
     const viaSpans = await read();
-    await database.db.updateTable('analytics_progress').set({ window_anchor: null }).execute();
+    await t.database.db.updateTable('analytics_progress').set({ window_anchor: null }).execute();
     expect(viaSpans).toEqual(await read());
     // and the windows were not all empty
     expect(JSON.stringify(viaSpans).length).toBeGreaterThan(2000);

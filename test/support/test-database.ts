@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { describe, inject } from 'vitest';
+import { afterAll, beforeAll, describe, inject } from 'vitest';
 import type { DatabaseTarget } from '../../src/storage/database.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
@@ -58,4 +58,22 @@ export async function openTestDatabase(db: TestDatabase): Promise<DatabaseHandle
   const handle = await openDatabase(db.target, { poolSize: 5 });
   await migrateToLatest(handle);
   return handle;
+}
+
+/**
+ * A fresh, migrated database for the enclosing suite: created before its tests, closed and dropped
+ * after them. `database` is filled in by the suite's beforeAll, so read it inside tests and hooks only.
+ */
+export function useTestDatabase(kind: DatabaseKind): { database: DatabaseHandle } {
+  const t = {} as { database: DatabaseHandle };
+  let created: TestDatabase | undefined;
+  beforeAll(async () => {
+    created = await createTestDatabase(kind);
+    t.database = await openTestDatabase(created);
+  });
+  afterAll(async () => {
+    await t.database?.close();
+    await created?.drop();
+  });
+  return t;
 }
