@@ -4,7 +4,7 @@ import type { Database } from '../storage/schema.js';
 import type { AnalyticsStore, HourCounters, QueryCounters, ResultCounts, Slice } from './analytics.store.js';
 import { COUNTERS, HOUR_MS, emptyCounters, type Counters } from './fold.js';
 import { DAY_MS } from './figures.js';
-import { planRange } from './windows.js';
+import { planRange, type RangePlan } from './windows.js';
 
 /** The read half of the analytics store: every answer the pages need, from hour rows and window spans. */
 
@@ -33,6 +33,31 @@ const sums = [
   ...LIST_COUNTERS.map((c) => sql<number>`cast(coalesce(sum(${sql.ref(c)}), 0) as double precision)`.as(c)),
   sql<number>`count(*)`.as('hour_rows'),
 ];
+
+/**
+ * Per-query sums of a window read as span rows added, edge hour rows with their sign and span rows
+ * subtracted: the queries with rows in the window (a query is created by an added row only).
+ */
+function combine(added: QueryCounters[], edges: { sign: 1 | -1; rows: QueryCounters[] }[], subtracted: QueryCounters[]): QueryCounters[] {
+  const out = new Map<string, QueryCounters>();
+  const put = (r: QueryCounters, sign: number, create: boolean) => {
+    let o = out.get(r.queryHash);
+    if (!o) {
+      if (!create) return;
+      o = { queryHash: r.queryHash, counters: emptyCounters(), rows: 0 };
+      out.set(r.queryHash, o);
+    }
+    o.rows += sign * r.rows;
+    for (const c of LIST_COUNTERS) o.counters[c] += sign * r.counters[c];
+  };
+  for (const r of added) put(r, 1, true);
+  for (const e of edges) for (const r of e.rows) put(r, e.sign, e.sign > 0);
+  for (const r of subtracted) put(r, -1, false);
+  const list = [...out.values()].filter((r) => r.rows > 0);
+  // Sums of doubles put back together: a query's reciprocal-rank sum can be off by an ulp.
+  for (const r of list) r.counters.first_click_rr_sum = Math.round(r.counters.first_click_rr_sum * 1e9) / 1e9;
+  return list;
+}
 
 export class KyselyAnalyticsReads implements Omit<AnalyticsStore, 'aggregateNext' | 'pruneEntities'> {
   constructor(
@@ -92,6 +117,91 @@ export class KyselyAnalyticsReads implements Omit<AnalyticsStore, 'aggregateNext
     return this.snapshot((db) => this.spanTotals(db, slice, options));
   }
 
+  async queryTotalsWithPrevious(
+    slice: Slice,
+    previous: { fromHour: number; toHour: number },
+    options: { minSearches: number },
+  ): Promise<{ current: QueryCounters[]; previous: QueryCounters[] }> {
+    return this.snapshot(async (db) => {
+      const before: Slice = { ...slice, ...previous };
+      const anchor = await this.anchor(db);
+      const now = planRange(anchor, slice.fromHour, slice.toHour);
+      const then = planRange(anchor, before.fromHour, before.toHour);
+      if (!now || !then) {
+        const current = await this.spanTotals(db, slice, options);
+        const hashes = current.map((r) => r.queryHash);
+        return { current, previous: hashes.length === 0 ? [] : await this.spanTotals(db, before, { minSearches: 0, hashes }) };
+      }
+      const edges = async (plan: RangePlan) => {
+        const out: { sign: 1 | -1; rows: QueryCounters[] }[] = [];
+        for (const e of plan.edges)
+          out.push({
+            sign: e.sign,
+            rows: await this.hourTotals(db, { ...slice, fromHour: e.fromHour, toHour: e.toHour }, { minSearches: 0 }),
+          });
+        return out;
+      };
+      const nowEdges = await edges(now);
+      const thenEdges = await edges(then);
+      // Both windows' spans in one statement, for the queries the current window can list (those
+      // its added span's filter selects: as in spanTotals); the previous window's sums are then
+      // kept for the queries listed only.
+      const filtering = options.minSearches > 0;
+      const orHashes = filtering ? [...new Set(nowEdges.filter((e) => e.sign > 0).flatMap((e) => e.rows.map((r) => r.queryHash)))] : [];
+      const filter = filtering && orHashes.length <= 20_000 ? { span: now.add, minSearches: options.minSearches, orHashes } : undefined;
+      const spans = [...new Set([now.add, now.sub, then.add, then.sub].filter((s) => s > 0))];
+      const bySpan = new Map<number, QueryCounters[]>(spans.map((s) => [s, []]));
+      for (const r of await this.spanRows(db, spans, slice, filter)) bySpan.get(r.span)!.push(r);
+      const current = combine(bySpan.get(now.add)!, nowEdges, now.sub > 0 ? bySpan.get(now.sub)! : []).filter(
+        (r) => r.counters.searches >= options.minSearches,
+      );
+      const listed = new Set(current.map((r) => r.queryHash));
+      const only = (rows: QueryCounters[]) => rows.filter((r) => listed.has(r.queryHash));
+      const previousRows = combine(
+        only(bySpan.get(then.add)!),
+        thenEdges.map((e) => ({ sign: e.sign, rows: only(e.rows) })),
+        then.sub > 0 ? only(bySpan.get(then.sub)!) : [],
+      );
+      return { current, previous: previousRows };
+    });
+  }
+
+  /** Rows of several spans of the slice's dimension value, for the queries whose row in `filter.span` passes its filter (every query without one). */
+  private async spanRows(
+    db: Db,
+    spans: number[],
+    slice: Slice,
+    filter: { span: number; minSearches: number; orHashes: readonly string[] } | undefined,
+  ): Promise<(QueryCounters & { span: number })[]> {
+    let q = db
+      .selectFrom('analytics_query_windows')
+      .select(['span', 'query_hash', 'hour_rows', ...LIST_COUNTERS])
+      .where(
+        'span',
+        'in',
+        spans.map((s) => s / HOUR_MS),
+      )
+      .where('dimension', '=', slice.dimension)
+      .where('dim_value', '=', slice.value);
+    if (filter)
+      q = q.where('query_hash', 'in', (eb) =>
+        eb
+          .selectFrom('analytics_query_windows')
+          .select('query_hash')
+          .where('span', '=', filter.span / HOUR_MS)
+          .where('dimension', '=', slice.dimension)
+          .where('dim_value', '=', slice.value)
+          .where(this.atLeast(filter.minSearches, filter.orHashes)),
+      );
+    const rows = await q.execute();
+    return rows.map((r) => ({
+      span: Number(r.span) * HOUR_MS,
+      queryHash: String(r.query_hash),
+      counters: countersOf(r),
+      rows: Number(r.hour_rows),
+    }));
+  }
+
   /** queryTotals inside a snapshot (SQLite has one connection: a nested transaction would wait for itself). */
   private async spanTotals(db: Db, slice: Slice, options: { minSearches: number; hashes?: readonly string[] }): Promise<QueryCounters[]> {
     const plan = planRange(await this.anchor(db), slice.fromHour, slice.toHour);
@@ -124,26 +234,8 @@ export class KyselyAnalyticsReads implements Omit<AnalyticsStore, 'aggregateNext
             slice,
             filter.minSearches !== undefined ? { inSpan: { span: plan.add, minSearches: filter.minSearches, orHashes } } : filter,
           );
-    const out = new Map<string, QueryCounters>();
-    const put = (r: QueryCounters, sign: number, create: boolean) => {
-      let o = out.get(r.queryHash);
-      if (!o) {
-        if (!create) return;
-        o = { queryHash: r.queryHash, counters: emptyCounters(), rows: 0 };
-        out.set(r.queryHash, o);
-      }
-      o.rows += sign * r.rows;
-      for (const c of LIST_COUNTERS) o.counters[c] += sign * r.counters[c];
-    };
-    for (const r of added) put(r, 1, true);
-    for (const e of edges) for (const r of e.rows) put(r, e.sign, e.sign > 0);
-    for (const r of subtracted) put(r, -1, false);
-    const list = [...out.values()].filter(
-      (r) => r.rows > 0 && (options.hashes !== undefined || r.counters.searches >= options.minSearches),
-    );
-    // Sums of doubles put back together: a query's reciprocal-rank sum can be off by an ulp.
-    for (const r of list) r.counters.first_click_rr_sum = Math.round(r.counters.first_click_rr_sum * 1e9) / 1e9;
-    return list;
+    const list = combine(added, edges, subtracted);
+    return options.hashes !== undefined ? list : list.filter((r) => r.counters.searches >= options.minSearches);
   }
 
   /** Reads that must see one state of the aggregates (the fold may commit between statements). */

@@ -26,6 +26,7 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
   distinctPerDay: AnalyticsStore['distinctPerDay'] = (...a) => this.reads.distinctPerDay(...a);
   totalSearches: AnalyticsStore['totalSearches'] = (...a) => this.reads.totalSearches(...a);
   queryTotals: AnalyticsStore['queryTotals'] = (...a) => this.reads.queryTotals(...a);
+  queryTotalsWithPrevious: AnalyticsStore['queryTotalsWithPrevious'] = (...a) => this.reads.queryTotalsWithPrevious(...a);
   queryHours: AnalyticsStore['queryHours'] = (...a) => this.reads.queryHours(...a);
   distinctQueries: AnalyticsStore['distinctQueries'] = (...a) => this.reads.distinctQueries(...a);
   searchTrends: AnalyticsStore['searchTrends'] = (...a) => this.reads.searchTrends(...a);

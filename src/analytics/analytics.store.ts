@@ -52,6 +52,16 @@ export interface AnalyticsStore {
   totalSearches(slice: Slice): Promise<number>;
   /** Counters per query summed over the slice (histogram columns left at 0), for queries with at least `minSearches` searches (every query when `hashes` is given). */
   queryTotals(slice: Slice, options: { minSearches: number; hashes?: readonly string[] }): Promise<QueryCounters[]>;
+  /**
+   * queryTotals of the slice with `minSearches`, and in the same state of the aggregates
+   * queryTotals of the `previous` hours for those queries (minSearches 0): sorting the list by
+   * change needs the previous window of every query it can list.
+   */
+  queryTotalsWithPrevious(
+    slice: Slice,
+    previous: { fromHour: number; toHour: number },
+    options: { minSearches: number },
+  ): Promise<{ current: QueryCounters[]; previous: QueryCounters[] }>;
   /** Counters per query and hour for the given queries. */
   queryHours(slice: Slice, hashes: readonly string[]): Promise<(HourCounters & { queryHash: string })[]>;
   /** How many queries had feedback in the slice. */

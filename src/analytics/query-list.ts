@@ -119,20 +119,17 @@ export async function listQueries(store: AnalyticsStore, w: Window, slice: Slice
   const after = options.cursor !== undefined ? decode(options.cursor, sort, order) : undefined;
   const length = w.toHour - w.fromHour;
   const previous: Slice = { ...slice, fromHour: w.fromHour - length, toHour: w.fromHour };
-  const [current, allSearches] = await Promise.all([
-    store.queryTotals(slice, { minSearches: options.minSearches ?? 10 }),
+  const minSearches = options.minSearches ?? 10;
+  // Sorting by change needs the previous window of every query that can be listed (no others):
+  // read with the current one, in one statement where the windows are read from the spans.
+  const [{ current, beforeAll }, allSearches] = await Promise.all([
+    sort === 'change'
+      ? store
+          .queryTotalsWithPrevious(slice, previous, { minSearches })
+          .then((r) => ({ current: r.current, beforeAll: new Map(r.previous.map((p) => [p.queryHash, p.counters])) }))
+      : store.queryTotals(slice, { minSearches }).then((current) => ({ current, beforeAll: undefined })),
     store.totalSearches(slice),
   ]);
-  // Sorting by change needs the previous window of every query that can be listed (no others).
-  const beforeAll =
-    sort === 'change'
-      ? new Map(
-          (await store.queryTotals(previous, { minSearches: 0, hashes: current.map((r) => r.queryHash) })).map((r) => [
-            r.queryHash,
-            r.counters,
-          ]),
-        )
-      : undefined;
   let candidates: Candidate[] = current.map((r) => ({
     queryHash: r.queryHash,
     now: r.counters,
