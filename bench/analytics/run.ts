@@ -214,14 +214,20 @@ async function load(o: Opened): Promise<{ rows: number; seconds: number; windowS
   return { rows, seconds, windowSeconds: (performance.now() - w) / 1000 };
 }
 
-async function median(run: () => Promise<unknown>, times = 5): Promise<number> {
+/** Median wall-clock ms of 5 runs after a warm-up; the median CPU ms of this process is kept in `cpu` under `label`. */
+async function median(cpu: Record<string, number>, label: string, run: () => Promise<unknown>, times = 5): Promise<number> {
   await run();
   const ms: number[] = [];
+  const used: number[] = [];
   for (let i = 0; i < times; i += 1) {
     const t = performance.now();
+    const c = process.cpuUsage();
     await run();
+    const d = process.cpuUsage(c);
     ms.push(performance.now() - t);
+    used.push((d.user + d.system) / 1000);
   }
+  cpu[label] = used.sort((a, b) => a - b)[Math.floor(times / 2)]!;
   return ms.sort((a, b) => a - b)[Math.floor(times / 2)]!;
 }
 
@@ -233,11 +239,16 @@ async function reads(kind: string): Promise<string[]> {
     const container = createContainer(o.handle, clock);
     const service = container.analytics.services.analyticsService;
     const window = { from: new Date(START).toISOString(), to: new Date(END).toISOString() };
-    const queries = await median(() => service.queries({ ...window, sort: 'searches', minSearches: 10, limit: 50 }));
-    const worst = await median(() => service.queries({ ...window, sort: 'abandonment', minSearches: 10, limit: 50 }));
-    const change = await median(() => service.queries({ ...window, sort: 'change', minSearches: 10, limit: 50 }));
-    const overview = await median(() => service.overview({ ...window, interval: 'day' }));
-    const week = await median(() =>
+    // CPU time of this process: on SQLite the whole request (the database runs in it), so less
+    // sensitive than wall-clock time to the load of a shared machine; on PostgreSQL only the client's share.
+    const cpu: Record<string, number> = {};
+    const queries = await median(cpu, 'by searches', () => service.queries({ ...window, sort: 'searches', minSearches: 10, limit: 50 }));
+    const worst = await median(cpu, 'by abandonment', () =>
+      service.queries({ ...window, sort: 'abandonment', minSearches: 10, limit: 50 }),
+    );
+    const change = await median(cpu, 'by change', () => service.queries({ ...window, sort: 'change', minSearches: 10, limit: 50 }));
+    const overview = await median(cpu, 'overview', () => service.overview({ ...window, interval: 'day' }));
+    const week = await median(cpu, '7 d', () =>
       service.queries({ from: new Date(END - 7 * 24 * HOUR_MS).toISOString(), to: window.to, minSearches: 10, limit: 50 }),
     );
     const page = await service.queries({ ...window, minSearches: 10, limit: 50 });
@@ -277,6 +288,12 @@ async function reads(kind: string): Promise<string[]> {
     await container.close();
     return [
       `| ${kind} | ${o.reused ? 'database of an earlier run' : `${rows.toLocaleString('en')} rows loaded in ${seconds.toFixed(0)} s, spans built by the fold in ${windowSeconds.toFixed(0)} s`} | queries 30 d by searches ${queries.toFixed(0)} ms · by abandonment ${worst.toFixed(0)} ms · by change ${change.toFixed(0)} ms · 7 d ${week.toFixed(0)} ms | overview 30 d ${overview.toFixed(0)} ms | top query ${page.items[0]?.queryHash} with ${page.items[0]?.searches} searches |`,
+      `| ${kind} | CPU of this process per request, median | ${Object.entries(cpu)
+        .map(([k, v]) => `${k} ${v.toFixed(0)} ms`)
+        .join(' · ')} | load average ${os
+        .loadavg()
+        .map((v) => v.toFixed(2))
+        .join(' ')} |`,
     ];
   } finally {
     await o.handle.close();
