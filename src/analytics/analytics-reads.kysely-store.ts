@@ -36,6 +36,8 @@ function countersOf(row: Record<string, unknown>, columns: readonly Counter[] = 
 /** sum(column) as a double on both databases (PostgreSQL's sum of bigint is numeric, read as text). */
 // The query list needs no histogram: summing 21 fewer columns per row keeps it cheaper.
 const LIST_COUNTERS = COUNTERS.filter((c) => !c.startsWith('fc_'));
+// Sorting by change needs the previous window's CTR of every query that can be listed.
+const PREVIOUS_COUNTERS: readonly Counter[] = ['impressions', 'clicks'];
 const sums = [
   ...LIST_COUNTERS.map((c) => sql<number>`cast(coalesce(sum(${sql.ref(c)}), 0) as double precision)`.as(c)),
   sql<number>`count(*)`.as('hour_rows'),
@@ -83,10 +85,11 @@ export class KyselyAnalyticsReads implements Omit<AnalyticsStore, 'aggregateNext
   }
 
   /** Span rows with at least `minSearches` searches, or of the queries listed. */
-  private atLeast(minSearches: number, orHashes: readonly string[]) {
+  private atLeast(minSearches: number, orHashes: readonly string[], table?: string) {
+    const column = (c: string) => (table ? `${table}.${c}` : c);
     return orHashes.length > 0
-      ? sql<boolean>`(${sql.ref('searches')} >= ${minSearches} or ${this.inList('query_hash', orHashes)})`
-      : sql<boolean>`${sql.ref('searches')} >= ${minSearches}`;
+      ? sql<boolean>`(${sql.ref(column('searches'))} >= ${minSearches} or ${this.inList(column('query_hash'), orHashes)})`
+      : sql<boolean>`${sql.ref(column('searches'))} >= ${minSearches}`;
   }
 
   async freshAsOf(): Promise<number | null> {
@@ -155,58 +158,88 @@ export class KyselyAnalyticsReads implements Omit<AnalyticsStore, 'aggregateNext
       // kept for the queries listed only.
       const filtering = options.minSearches > 0;
       const orHashes = filtering ? [...new Set(nowEdges.filter((e) => e.sign > 0).flatMap((e) => e.rows.map((r) => r.queryHash)))] : [];
-      const filter = filtering && orHashes.length <= 20_000 ? { span: now.add, minSearches: options.minSearches, orHashes } : undefined;
-      const spans = [...new Set([now.add, now.sub, then.add, then.sub].filter((s) => s > 0))];
-      const bySpan = new Map<number, QueryCounters[]>(spans.map((s) => [s, []]));
-      for (const r of await this.spanRows(db, spans, slice, filter)) bySpan.get(r.span)!.push(r);
-      const current = combine(bySpan.get(now.add)!, nowEdges, now.sub > 0 ? bySpan.get(now.sub)! : []).filter(
-        (r) => r.counters.searches >= options.minSearches,
-      );
+      const filter = filtering && orHashes.length <= 20_000 ? { minSearches: options.minSearches, orHashes } : undefined;
+      // The previous window's spans: impressions and clicks only (what the sort key needs).
+      const others = [...new Set([now.sub, then.add, then.sub])]
+        .filter((x) => x > 0 && x !== now.add)
+        .map((span) => ({ span, columns: span === now.sub ? LIST_COUNTERS : PREVIOUS_COUNTERS }));
+      const bySpan = await this.spanRows(db, now.add, others, slice, filter);
+      const sub = (span: number) => (span === 0 ? [] : bySpan.get(span)!);
+      const current = combine(bySpan.get(now.add)!, nowEdges, sub(now.sub)).filter((r) => r.counters.searches >= options.minSearches);
       const listed = new Set(current.map((r) => r.queryHash));
+      // A query can be listed for searches in an added edge alone, with no row in the added span
+      // (so none read with it) but rows in the previous window's spans: those are read by name.
+      const read = new Set(bySpan.get(now.add)!.map((r) => r.queryHash));
+      const missing = [...listed].filter((h) => !read.has(h));
       const only = (rows: QueryCounters[]) => rows.filter((r) => listed.has(r.queryHash));
+      const spanOf = async (span: number) =>
+        span === 0
+          ? []
+          : [...only(bySpan.get(span)!), ...(missing.length > 0 ? await this.windowRows(db, span, slice, { hashes: missing }) : [])];
       const previousRows = combine(
-        only(bySpan.get(then.add)!),
+        await spanOf(then.add),
         thenEdges.map((e) => ({ sign: e.sign, rows: only(e.rows) })),
-        then.sub > 0 ? only(bySpan.get(then.sub)!) : [],
+        await spanOf(then.sub),
       );
-      return { current, previous: previousRows };
+      // (spans read in full for the current window add their other counters: left out)
+      const previousOnly = previousRows.map((r) => ({
+        ...r,
+        counters: { ...ZERO, impressions: r.counters.impressions, clicks: r.counters.clicks },
+      }));
+      return { current, previous: previousOnly };
     });
   }
 
-  /** Rows of several spans of the slice's dimension value, for the queries whose row in `filter.span` passes its filter (every query without one). */
+  /**
+   * Rows of span `add` of the slice's dimension value that pass `filter` (all without one) and, in
+   * the same statement, the rows of the `others` spans of the same queries (their `columns`, the
+   * other counters left at 0): one left join per span on the primary key, so each query's spans
+   * come as one row.
+   */
   private async spanRows(
     db: Db,
-    spans: number[],
+    add: number,
+    others: { span: number; columns: readonly Counter[] }[],
     slice: Slice,
-    filter: { span: number; minSearches: number; orHashes: readonly string[] } | undefined,
-  ): Promise<(QueryCounters & { span: number })[]> {
+    filter: { minSearches: number; orHashes: readonly string[] } | undefined,
+  ): Promise<Map<number, QueryCounters[]>> {
+    const spans = [{ span: add, columns: LIST_COUNTERS, table: 'a' }, ...others.map((o, i) => ({ ...o, table: `j${i + 1}` }))];
+    // Column names made once (not per row): n{i} hour rows, c{i}_{k} the k-th counter of span i.
+    const names = spans.map((x, i) => ({ rows: `n${i}`, counters: x.columns.map((c, k) => [c, `c${i}_${k}`] as const) }));
+    const columns = spans.flatMap((x, i) => [
+      sql`${sql.ref(`${x.table}.hour_rows`)}`.as(names[i]!.rows),
+      ...names[i]!.counters.map(([c, name]) => sql`${sql.ref(`${x.table}.${c}`)}`.as(name)),
+    ]);
     let q = db
-      .selectFrom('analytics_query_windows')
-      .select(['span', 'query_hash', 'hour_rows', ...LIST_COUNTERS])
-      .where(
-        'span',
-        'in',
-        spans.map((s) => s / HOUR_MS),
-      )
-      .where('dimension', '=', slice.dimension)
-      .where('dim_value', '=', slice.value);
-    if (filter)
-      q = q.where('query_hash', 'in', (eb) =>
-        eb
-          .selectFrom('analytics_query_windows')
-          .select('query_hash')
-          .where('span', '=', filter.span / HOUR_MS)
-          .where('dimension', '=', slice.dimension)
-          .where('dim_value', '=', slice.value)
-          .where(this.atLeast(filter.minSearches, filter.orHashes)),
+      .selectFrom('analytics_query_windows as a')
+      .select(sql.ref<string>('a.query_hash').as('query_hash'))
+      .select(columns)
+      .where(sql.ref('a.span'), '=', add / HOUR_MS)
+      .where(sql.ref('a.dimension'), '=', slice.dimension)
+      .where(sql.ref('a.dim_value'), '=', slice.value);
+    for (const x of spans.slice(1)) {
+      q = q.leftJoin(sql<object>`analytics_query_windows`.as(x.table), (join) =>
+        join
+          .on(sql.ref(`${x.table}.span`), '=', x.span / HOUR_MS)
+          .on(sql.ref(`${x.table}.dimension`), '=', slice.dimension)
+          .on(sql.ref(`${x.table}.dim_value`), '=', slice.value)
+          .onRef(sql.ref(`${x.table}.query_hash`), '=', sql.ref('a.query_hash')),
       );
-    const rows = await q.execute();
-    return rows.map((r) => ({
-      span: Number(r.span) * HOUR_MS,
-      queryHash: String(r.query_hash),
-      counters: countersOf(r, LIST_COUNTERS),
-      rows: Number(r.hour_rows),
-    }));
+    }
+    if (filter) q = q.where(this.atLeast(filter.minSearches, filter.orHashes, 'a'));
+    const rows = (await q.execute()) as Record<string, unknown>[];
+    const out = new Map<number, QueryCounters[]>(spans.map((x) => [x.span, []]));
+    for (const r of rows) {
+      const queryHash = String(r.query_hash);
+      for (const [i, x] of spans.entries()) {
+        const n = r[names[i]!.rows];
+        if (n == null) continue;
+        const counters = zero();
+        for (const [c, name] of names[i]!.counters) counters[c] = Number(r[name]);
+        out.get(x.span)!.push({ queryHash, counters, rows: Number(n) });
+      }
+    }
+    return out;
   }
 
   /** queryTotals inside a snapshot (SQLite has one connection: a nested transaction would wait for itself). */

@@ -54,8 +54,9 @@ export interface AnalyticsStore {
   queryTotals(slice: Slice, options: { minSearches: number; hashes?: readonly string[] }): Promise<QueryCounters[]>;
   /**
    * queryTotals of the slice with `minSearches`, and in the same state of the aggregates
-   * queryTotals of the `previous` hours for those queries (minSearches 0): sorting the list by
-   * change needs the previous window of every query it can list.
+   * queryTotals of the `previous` hours for those queries (minSearches 0) with impressions and
+   * clicks only (the other counters may be 0): sorting the list by change needs the previous
+   * window's CTR of every query it can list.
    */
   queryTotalsWithPrevious(
     slice: Slice,

@@ -120,8 +120,9 @@ export async function listQueries(store: AnalyticsStore, w: Window, slice: Slice
   const length = w.toHour - w.fromHour;
   const previous: Slice = { ...slice, fromHour: w.fromHour - length, toHour: w.fromHour };
   const minSearches = options.minSearches ?? 10;
-  // Sorting by change needs the previous window of every query that can be listed (no others):
-  // read with the current one, in one statement where the windows are read from the spans.
+  // Sorting by change needs the previous window's CTR of every query that can be listed (no
+  // others): read with the current one, in one statement where the windows are read from the
+  // spans. The page's rows read their previous window in full below, as for the other sorts.
   const [{ current, beforeAll }, allSearches] = await Promise.all([
     sort === 'change'
       ? store
@@ -149,9 +150,7 @@ export async function listQueries(store: AnalyticsStore, w: Window, slice: Slice
   const hashes = page.map((c) => c.queryHash);
   const trendInterval = length > 2 * DAY_MS ? 'day' : 'hour';
   const [before, trendRows, texts] = await Promise.all([
-    beforeAll
-      ? Promise.resolve(beforeAll)
-      : store.queryTotals(previous, { minSearches: 0, hashes }).then((rows) => new Map(rows.map((r) => [r.queryHash, r.counters]))),
+    store.queryTotals(previous, { minSearches: 0, hashes }).then((rows) => new Map(rows.map((r) => [r.queryHash, r.counters]))),
     store.searchTrends(slice, hashes, trendInterval === 'day' ? DAY_MS : HOUR_MS),
     store.texts(hashes),
   ]);
