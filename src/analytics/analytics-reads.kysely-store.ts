@@ -12,6 +12,21 @@ const KEY_CHUNK = 500;
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+type TotalsOptions = Parameters<AnalyticsStore['queryTotals']>[1];
+
+/** The counters to read from span rows: those asked for and searches (minSearches), or all the list's. */
+function spanColumns(columns: readonly Counter[] | undefined): readonly Counter[] {
+  if (!columns) return LIST_COUNTERS;
+  const asked = new Set<Counter>(['searches', ...columns]);
+  return LIST_COUNTERS.filter((c) => asked.has(c));
+}
+
+/** Marks sums whose span rows were read with fewer counters than the list's. */
+function marked(list: QueryCounters[], columns: readonly Counter[]): QueryCounters[] {
+  if (columns.length < LIST_COUNTERS.length) for (const r of list) r.partial = true;
+  return list;
+}
+
 /** Filters of span rows: given queries, or those with at least `minSearches` searches (or among `orHashes`), or those another span's filter selects. */
 interface WindowFilter {
   hashes?: readonly string[];
@@ -122,7 +137,7 @@ export class KyselyAnalyticsReads implements Omit<AnalyticsStore, 'aggregateNext
     return new Map(rows.map((r) => [Number(r.day), Number(r.queries)]));
   }
 
-  async queryTotals(slice: Slice, options: { minSearches: number; hashes?: readonly string[] }): Promise<QueryCounters[]> {
+  async queryTotals(slice: Slice, options: TotalsOptions): Promise<QueryCounters[]> {
     if (options.hashes && options.hashes.length === 0) return [];
     return this.snapshot((db) => this.spanTotals(db, slice, options));
   }
@@ -130,7 +145,7 @@ export class KyselyAnalyticsReads implements Omit<AnalyticsStore, 'aggregateNext
   async queryTotalsWithPrevious(
     slice: Slice,
     previous: { fromHour: number; toHour: number },
-    options: { minSearches: number },
+    options: { minSearches: number; columns?: readonly Counter[] },
   ): Promise<{ current: QueryCounters[]; previous: QueryCounters[] }> {
     return this.snapshot(async (db) => {
       const before: Slice = { ...slice, ...previous };
@@ -156,16 +171,19 @@ export class KyselyAnalyticsReads implements Omit<AnalyticsStore, 'aggregateNext
       // Both windows' spans in one statement, for the queries the current window can list (those
       // its added span's filter selects: as in spanTotals); the previous window's sums are then
       // kept for the queries listed only.
+      const columns = spanColumns(options.columns);
       const filtering = options.minSearches > 0;
       const orHashes = filtering ? [...new Set(nowEdges.filter((e) => e.sign > 0).flatMap((e) => e.rows.map((r) => r.queryHash)))] : [];
       const filter = filtering && orHashes.length <= 20_000 ? { minSearches: options.minSearches, orHashes } : undefined;
       // The previous window's spans: impressions and clicks only (what the sort key needs).
       const others = [...new Set([now.sub, then.add, then.sub])]
         .filter((x) => x > 0 && x !== now.add)
-        .map((span) => ({ span, columns: span === now.sub ? LIST_COUNTERS : PREVIOUS_COUNTERS }));
-      const bySpan = await this.spanRows(db, now.add, others, slice, filter);
+        .map((span) => ({ span, columns: span === now.sub ? columns : PREVIOUS_COUNTERS }));
+      const bySpan = await this.spanRows(db, { span: now.add, columns }, others, slice, filter);
       const sub = (span: number) => (span === 0 ? [] : bySpan.get(span)!);
-      const current = combine(bySpan.get(now.add)!, nowEdges, sub(now.sub)).filter((r) => r.counters.searches >= options.minSearches);
+      const current = marked(combine(bySpan.get(now.add)!, nowEdges, sub(now.sub)), columns).filter(
+        (r) => r.counters.searches >= options.minSearches,
+      );
       const listed = new Set(current.map((r) => r.queryHash));
       // A query can be listed for searches in an added edge alone, with no row in the added span
       // (so none read with it) but rows in the previous window's spans: those are read by name.
@@ -198,12 +216,12 @@ export class KyselyAnalyticsReads implements Omit<AnalyticsStore, 'aggregateNext
    */
   private async spanRows(
     db: Db,
-    add: number,
+    add: { span: number; columns: readonly Counter[] },
     others: { span: number; columns: readonly Counter[] }[],
     slice: Slice,
     filter: { minSearches: number; orHashes: readonly string[] } | undefined,
   ): Promise<Map<number, QueryCounters[]>> {
-    const spans = [{ span: add, columns: LIST_COUNTERS, table: 'a' }, ...others.map((o, i) => ({ ...o, table: `j${i + 1}` }))];
+    const spans = [{ ...add, table: 'a' }, ...others.map((o, i) => ({ ...o, table: `j${i + 1}` }))];
     // Column names made once (not per row): n{i} hour rows, c{i}_{k} the k-th counter of span i.
     const names = spans.map((x, i) => ({ rows: `n${i}`, counters: x.columns.map((c, k) => [c, `c${i}_${k}`] as const) }));
     const columns = spans.flatMap((x, i) => [
@@ -214,7 +232,7 @@ export class KyselyAnalyticsReads implements Omit<AnalyticsStore, 'aggregateNext
       .selectFrom('analytics_query_windows as a')
       .select(sql.ref<string>('a.query_hash').as('query_hash'))
       .select(columns)
-      .where(sql.ref('a.span'), '=', add / HOUR_MS)
+      .where(sql.ref('a.span'), '=', add.span / HOUR_MS)
       .where(sql.ref('a.dimension'), '=', slice.dimension)
       .where(sql.ref('a.dim_value'), '=', slice.value);
     for (const x of spans.slice(1)) {
@@ -243,7 +261,7 @@ export class KyselyAnalyticsReads implements Omit<AnalyticsStore, 'aggregateNext
   }
 
   /** queryTotals inside a snapshot (SQLite has one connection: a nested transaction would wait for itself). */
-  private async spanTotals(db: Db, slice: Slice, options: { minSearches: number; hashes?: readonly string[] }): Promise<QueryCounters[]> {
+  private async spanTotals(db: Db, slice: Slice, options: TotalsOptions): Promise<QueryCounters[]> {
     const plan = planRange(await this.anchor(db), slice.fromHour, slice.toHour);
     if (!plan) return this.hourTotals(db, slice, options);
     const edges: { sign: 1 | -1; rows: QueryCounters[] }[] = [];
@@ -264,7 +282,8 @@ export class KyselyAnalyticsReads implements Omit<AnalyticsStore, 'aggregateNext
       : filtering && orHashes.length <= 20_000
         ? { minSearches: options.minSearches, orHashes }
         : {};
-    const added = await this.windowRows(db, plan.add, slice, filter);
+    const columns = spanColumns(options.columns);
+    const added = await this.windowRows(db, plan.add, slice, filter, columns);
     const subtracted =
       plan.sub === 0
         ? []
@@ -273,8 +292,9 @@ export class KyselyAnalyticsReads implements Omit<AnalyticsStore, 'aggregateNext
             plan.sub,
             slice,
             filter.minSearches !== undefined ? { inSpan: { span: plan.add, minSearches: filter.minSearches, orHashes } } : filter,
+            columns,
           );
-    const list = combine(added, edges, subtracted);
+    const list = marked(combine(added, edges, subtracted), columns);
     return options.hashes !== undefined ? list : list.filter((r) => r.counters.searches >= options.minSearches);
   }
 
@@ -290,15 +310,21 @@ export class KyselyAnalyticsReads implements Omit<AnalyticsStore, 'aggregateNext
   }
 
   /** Span rows (counters without the histogram) of the slice's dimension value. */
-  private async windowRows(db: Db, span: number, slice: Slice, filter: WindowFilter): Promise<QueryCounters[]> {
+  private async windowRows(
+    db: Db,
+    span: number,
+    slice: Slice,
+    filter: WindowFilter,
+    columns: readonly Counter[] = LIST_COUNTERS,
+  ): Promise<QueryCounters[]> {
     const base = db
       .selectFrom('analytics_query_windows')
-      .select(['query_hash', 'hour_rows', ...LIST_COUNTERS])
+      .select(['query_hash', 'hour_rows', ...columns])
       .where('span', '=', span / HOUR_MS)
       .where('dimension', '=', slice.dimension)
       .where('dim_value', '=', slice.value);
     const map = (rows: Record<string, unknown>[]) =>
-      rows.map((r) => ({ queryHash: String(r.query_hash), counters: countersOf(r, LIST_COUNTERS), rows: Number(r.hour_rows) }));
+      rows.map((r) => ({ queryHash: String(r.query_hash), counters: countersOf(r, columns), rows: Number(r.hour_rows) }));
     if (filter.hashes) return map(await base.where(this.inList('query_hash', filter.hashes)).execute());
     if (filter.minSearches !== undefined) {
       const { minSearches, orHashes = [] } = filter;

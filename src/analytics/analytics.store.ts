@@ -1,4 +1,4 @@
-import type { AnalyticsItem, Counters, Dimension, EntityState, FoldPlan } from './fold.js';
+import type { AnalyticsItem, Counter, Counters, Dimension, EntityState, FoldPlan } from './fold.js';
 
 export type Folder = (items: readonly AnalyticsItem[], known: ReadonlyMap<string, EntityState>) => FoldPlan;
 
@@ -22,6 +22,8 @@ export interface QueryCounters {
   counters: Counters;
   /** how many (query, hour) rows the sums cover: the query had feedback in the slice when > 0 */
   rows: number;
+  /** true: read with `columns`, only those counters (and searches) are right */
+  partial?: boolean;
 }
 
 export interface ResultCounts {
@@ -50,8 +52,15 @@ export interface AnalyticsStore {
   distinctPerDay(slice: Slice): Promise<Map<number, number>>;
   /** Searches over all queries in the slice. */
   totalSearches(slice: Slice): Promise<number>;
-  /** Counters per query summed over the slice (histogram columns left at 0), for queries with at least `minSearches` searches (every query when `hashes` is given). */
-  queryTotals(slice: Slice, options: { minSearches: number; hashes?: readonly string[] }): Promise<QueryCounters[]>;
+  /**
+   * Counters per query summed over the slice (histogram columns left at 0), for queries with at
+   * least `minSearches` searches (every query when `hashes` is given). With `columns`, the span
+   * totals may be read with those counters only (and searches): such rows are marked `partial`.
+   */
+  queryTotals(
+    slice: Slice,
+    options: { minSearches: number; hashes?: readonly string[]; columns?: readonly Counter[] },
+  ): Promise<QueryCounters[]>;
   /**
    * queryTotals of the slice with `minSearches`, and in the same state of the aggregates
    * queryTotals of the `previous` hours for those queries (minSearches 0) with impressions and
@@ -61,7 +70,7 @@ export interface AnalyticsStore {
   queryTotalsWithPrevious(
     slice: Slice,
     previous: { fromHour: number; toHour: number },
-    options: { minSearches: number },
+    options: { minSearches: number; columns?: readonly Counter[] },
   ): Promise<{ current: QueryCounters[]; previous: QueryCounters[] }>;
   /** Counters per query and hour for the given queries. */
   queryHours(slice: Slice, hashes: readonly string[]): Promise<(HourCounters & { queryHash: string })[]>;

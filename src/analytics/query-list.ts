@@ -2,7 +2,7 @@ import { ValidationError } from '../common/errors.js';
 import { holm, proportionsZTest } from '../stats/index.js';
 import type { AnalyticsStore, Slice } from './analytics.store.js';
 import { DAY_MS, bucketOf, bucketStarts, figuresOf, type Figures, type Window } from './figures.js';
-import { HOUR_MS, type Counters } from './fold.js';
+import { HOUR_MS, type Counter, type Counters } from './fold.js';
 
 export const QUERY_SORTS = ['searches', 'ctr', 'abandonment', 'firstClickPosition', 'change', 'zeroResults'] as const;
 export type QuerySort = (typeof QUERY_SORTS)[number];
@@ -41,9 +41,21 @@ export interface QueryPage {
 interface Candidate {
   queryHash: string;
   now: Counters;
+  /** `now` holds the sort key's counters only (and searches) */
+  partial: boolean;
   before: Counters | undefined;
   key: number | null;
 }
+
+/** The counters each sort's key is computed from: the candidates are read with these only. */
+const KEY_COLUMNS: Record<QuerySort, readonly Counter[]> = {
+  searches: ['searches'],
+  ctr: ['impressions', 'clicks'],
+  abandonment: ['abandoned', 'searches'],
+  firstClickPosition: ['first_clicks', 'first_click_position_sum'],
+  change: ['impressions', 'clicks'],
+  zeroResults: ['zero_result_searches'],
+};
 
 const ctrChange = (c: Candidate) => {
   const now = figuresOf(c.now).ctr;
@@ -126,14 +138,15 @@ export async function listQueries(store: AnalyticsStore, w: Window, slice: Slice
   const [{ current, beforeAll }, allSearches] = await Promise.all([
     sort === 'change'
       ? store
-          .queryTotalsWithPrevious(slice, previous, { minSearches })
+          .queryTotalsWithPrevious(slice, previous, { minSearches, columns: KEY_COLUMNS[sort] })
           .then((r) => ({ current: r.current, beforeAll: new Map(r.previous.map((p) => [p.queryHash, p.counters])) }))
-      : store.queryTotals(slice, { minSearches }).then((current) => ({ current, beforeAll: undefined })),
+      : store.queryTotals(slice, { minSearches, columns: KEY_COLUMNS[sort] }).then((current) => ({ current, beforeAll: undefined })),
     store.totalSearches(slice),
   ]);
   let candidates: Candidate[] = current.map((r) => ({
     queryHash: r.queryHash,
     now: r.counters,
+    partial: r.partial === true,
     before: beforeAll?.get(r.queryHash),
     key: null,
   }));
@@ -149,11 +162,16 @@ export async function listQueries(store: AnalyticsStore, w: Window, slice: Slice
 
   const hashes = page.map((c) => c.queryHash);
   const trendInterval = length > 2 * DAY_MS ? 'day' : 'hour';
-  const [before, trendRows, texts] = await Promise.all([
+  // Rows read with the sort key's counters only: their figures read in full, for the page alone.
+  const partial = page.filter((c) => c.partial).map((c) => c.queryHash);
+  const [full, before, trendRows, texts] = await Promise.all([
+    partial.length > 0 ? store.queryTotals(slice, { minSearches: 0, hashes: partial }) : Promise.resolve([]),
     store.queryTotals(previous, { minSearches: 0, hashes }).then((rows) => new Map(rows.map((r) => [r.queryHash, r.counters]))),
     store.searchTrends(slice, hashes, trendInterval === 'day' ? DAY_MS : HOUR_MS),
     store.texts(hashes),
   ]);
+  const fullCounters = new Map(full.map((r) => [r.queryHash, r.counters]));
+  for (const c of page) if (c.partial) c.now = fullCounters.get(c.queryHash) ?? c.now;
   const starts = bucketStarts(w, trendInterval);
   const index = new Map(starts.map((t, i) => [t, i]));
   const trends = new Map(hashes.map((h) => [h, starts.map(() => 0)]));
