@@ -15,6 +15,7 @@ import * as quantileSums from './0032-quantile-sums.js';
 import * as feedbackImportKeys from './0040-feedback-import-keys.js';
 import * as erasure from './0060-erasure.js';
 import * as feedbackRetention from './0061-feedback-retention.js';
+import * as analyticsWindowListIndex from './0070-analytics-window-list-index.js';
 
 /**
  * Migrations are listed here rather than read from the directory so that the compiled
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '0040-feedback-import-keys': feedbackImportKeys,
   '0060-erasure': erasure,
   '0061-feedback-retention': feedbackRetention,
+  '0070-analytics-window-list-index': analyticsWindowListIndex,
 };
