@@ -255,13 +255,19 @@ async function reads(kind: string): Promise<string[]> {
     if (process.env.PROFILE_READS === '1') {
       // Where a page's time goes: each store call of one request, timed (they overlap when concurrent).
       // The store is a facade (arrow-function properties) over objects whose methods do the work:
-      // the async methods of its prototype and of each object it holds are wrapped on the instance.
+      // the async methods of its prototype chain and of each object it holds are wrapped on the instance.
       type Methods = Record<string, (...a: unknown[]) => Promise<unknown>>;
       const store = (service as unknown as { store: Methods }).store;
       const spent: string[] = [];
       const objects = [store, ...Object.values(store).filter((v) => typeof v === 'object' && v !== null)] as Methods[];
+      const methods = (o: object): string[] => {
+        const names: string[] = [];
+        for (let p = Object.getPrototypeOf(o) as object | null; p && p !== Object.prototype; p = Object.getPrototypeOf(p) as object | null)
+          names.push(...Object.getOwnPropertyNames(p));
+        return [...new Set(names)];
+      };
       for (const target of objects) {
-        for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(target))) {
+        for (const name of methods(target)) {
           const f = target[name];
           if (typeof f !== 'function' || f.constructor.name !== 'AsyncFunction') continue;
           target[name] = async (...a: unknown[]) => {
