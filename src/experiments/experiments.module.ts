@@ -74,7 +74,7 @@ export function createExperimentsModule({
   aliasWriter,
 }: ExperimentsDependencies): ExperimentsModule {
   const experimentStore = new KyselyExperimentStore(database.db, aliasWriter);
-  const exposureStore = new KyselyExposureStore(database.db);
+  const exposureStore = new KyselyExposureStore(database.db, database.capabilities);
   const resultsStore = new KyselyResultsStore(database.db);
   const interleavedStore = new KyselyInterleavedQueryStore(database.db);
 

@@ -46,6 +46,12 @@ export interface DatabaseCapabilities {
    * so retention drops whole days; SQLite deletes in small batches instead.
    */
   supportsPartitioning: boolean;
+  /**
+   * INSERT … RETURNING inside WITH feeding further INSERTs, all one statement (PostgreSQL): a
+   * multi-table write is one round trip and atomic without BEGIN/COMMIT. SQLite has no
+   * data-modifying CTEs; its statements run in-process, so a transaction of several costs little.
+   */
+  supportsDataModifyingCte: boolean;
 }
 
 export interface DatabaseHandle {
@@ -121,7 +127,13 @@ function openSqlite(file: string, maxPageCount: number | undefined): DatabaseHan
       if (!dialect.driver) await sql`select 1`.execute(db);
       return dialect.driver!.transaction(work);
     },
-    capabilities: { supportsSkipLocked: false, supportsAdvisoryLocks: false, supportsSchemas: false, supportsPartitioning: false },
+    capabilities: {
+      supportsSkipLocked: false,
+      supportsAdvisoryLocks: false,
+      supportsSchemas: false,
+      supportsPartitioning: false,
+      supportsDataModifyingCte: false,
+    },
     schema: undefined,
     poolStats: () => ({ total: 1, idle: 0, waiting: 0 }),
     async ping() {
@@ -186,7 +198,13 @@ function openPostgres(url: string, schema: string | undefined, options: Database
   return {
     db,
     dialect: 'postgres',
-    capabilities: { supportsSkipLocked: true, supportsAdvisoryLocks: true, supportsSchemas: true, supportsPartitioning: true },
+    capabilities: {
+      supportsSkipLocked: true,
+      supportsAdvisoryLocks: true,
+      supportsSchemas: true,
+      supportsPartitioning: true,
+      supportsDataModifyingCte: true,
+    },
     schema,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async ping() {

@@ -23,4 +23,27 @@ describeContract('ExposureStore', experimentWorld, (world) => {
     expect(await world().exposures.countExposures('e1', 1)).toEqual({ b: 1 });
     expect(await world().exposures.countExposures('e1', 7)).toEqual({});
   });
+
+  it('keeps unit ids as sent, whatever their characters, and knows them again', async () => {
+    await runningExperiment(world(), 'e1', 1000);
+    const ids = ['a"b', 'c\\d', '{e,f}', 'NULL', ' spaced ', "it's", 'é😀', 'x'.repeat(256), '1e3', '[1]'];
+    const rows = ids.map((id, i) => exposure('e1', id, i % 2 ? 'a' : 'b', 2000 + i));
+    expect(await world().exposures.recordExposures(rows)).toEqual(rows);
+    expect(await world().exposures.recordExposures([...rows].reverse())).toEqual([]);
+    expect(await world().exposures.countExposures('e1', 0)).toEqual({ a: 5, b: 5 });
+  });
+
+  it('keeps covariates sent with assign, first value per metric, for new and known units alike', async () => {
+    await runningExperiment(world(), 'e1', 1000);
+    await world().exposures.recordExposures([exposure('e1', 'u1', 'a', 2000, { ctr: 0.25 }), exposure('e1', 'u2', 'a', 2000)]);
+    // u1 is known: its exposure stays, its ctr stays, its new metric is added.
+    const again = [exposure('e1', 'u1', 'b', 3000, { ctr: 0.9, dwell_time: 3.5 }), exposure('e1', 'u3', 'b', 3000, { ctr: -1e12 })];
+    expect(await world().exposures.recordExposures(again)).toEqual([again[1]]);
+    expect((await world().results.metricsWithCovariates('e1', 0)).sort()).toEqual(['ctr', 'dwell_time']);
+    const ctr = await world().results.covariateSums('e1', 0, 'ctr');
+    expect(ctr.find((s) => s.variantId === 'a')).toMatchObject({ n: 2, covered: 1, sumC: 0.25 });
+    expect(ctr.find((s) => s.variantId === 'b')).toMatchObject({ n: 1, covered: 1, sumC: -1e12 });
+    const dwell = await world().results.covariateSums('e1', 0, 'dwell_time');
+    expect(dwell.find((s) => s.variantId === 'a')).toMatchObject({ covered: 1, sumC: 3.5 });
+  });
 });

@@ -38,7 +38,7 @@ export const experimentWorld = {
   kysely: (database: DatabaseHandle): ExperimentWorld => ({
     feedback: new KyselyFeedbackStore(database.db),
     experiments: new KyselyExperimentStore(database.db),
-    exposures: new KyselyExposureStore(database.db),
+    exposures: new KyselyExposureStore(database.db, database.capabilities),
     attribution: new KyselyAttributionStore(database.db, database.capabilities),
     results: new KyselyResultsStore(database.db),
     planning: new KyselyPlanningStore(database.db),

@@ -1,0 +1,129 @@
+/**
+ * bench/assign/cpu: CPU time the server process spends per assign request (every thread, user +
+ * system, from /proc/<pid>/stat) at a fixed open-loop rate, with 1 and 3 running experiments, on
+ * SQLite and PostgreSQL. With BASELINE (a directory holding another build's dist/, e.g. a copy of
+ * dist/ made before a change) the two builds are measured in alternating rounds, so both see the
+ * same machine load; on a shared machine that comparison holds where throughput figures swing.
+ *
+ *   node --import tsx bench/assign/cpu.ts   (BASELINE=<dir with dist/> RATE=400 DURATION=8 ROUNDS=2
+ *                                            PROFILE=<dir>: write a --cpu-prof per server run there)
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { loadAverage, runLoad } from '../support/load.js';
+import { machineLine, startProcess, type ServerProcess } from '../support/processes.js';
+
+const RATE = Number(process.env.RATE ?? 400);
+const DURATION = Number(process.env.DURATION ?? 8);
+const ROUNDS = Number(process.env.ROUNDS ?? 2);
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const BASELINE = process.env.BASELINE ? path.resolve(process.env.BASELINE) : undefined;
+const PROFILE = process.env.PROFILE ? path.resolve(process.env.PROFILE) : undefined;
+const DATABASES = (process.env.DATABASES ?? 'SQLite,PostgreSQL').split(',');
+const body = JSON.stringify({ unitId: '[<id>]', attributes: { country: 'NL', device: 'mobile' } });
+const ASSIGN = '/api/nous/ab-testing/assign';
+
+function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+const configs = [
+  { variants: [{ id: 'control' }, { id: 'grid' }], trafficAllocation: 1 },
+  {
+    variants: [
+      { id: 'a', weight: 0.2 },
+      { id: 'b', weight: 0.3 },
+      { id: 'c', weight: 0.5 },
+    ],
+    trafficAllocation: 0.8,
+    layer: { id: 'ranking', range: [0, 0.5] },
+  },
+  { variants: [{ id: 'a' }, { id: 'b' }], conditions: { country: { $in: ['NL', 'BE'] } } },
+];
+
+async function startExperiments(url: string, which: number[]) {
+  const post = (u: string, payload?: unknown) =>
+    fetch(url + u, {
+      method: 'POST',
+      headers: payload ? { 'content-type': 'application/json' } : {},
+      body: payload ? JSON.stringify(payload) : null,
+    }).then((r) => r.json() as Promise<{ data: { experimentId: string } }>);
+  for (const i of which) {
+    const c = await post('/api/nous/ab-testing/experiments', { name: `cpu-${i}-${Date.now()}`, configuration: configs[i] });
+    await post(`/api/nous/ab-testing/experiments/${c.data.experimentId}/start`);
+  }
+}
+
+async function cpuPerRequest(server: ServerProcess): Promise<{ cpuUs: number; p99: number; achieved: number }> {
+  await runLoad({ url: server.url + ASSIGN, connections: CONNECTIONS, durationSeconds: 2, body, overallRate: RATE });
+  const before = cpuSeconds(server.child.pid!);
+  const r = await runLoad({ url: server.url + ASSIGN, connections: CONNECTIONS, durationSeconds: DURATION, body, overallRate: RATE });
+  // Let the commits and background work this load caused finish inside the window.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  return { cpuUs: ((cpuSeconds(server.child.pid!) - before) * 1e6) / r.requests, p99: r.p99, achieved: r.rps };
+}
+
+const pgAdmin = async (statement: string) => {
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  await c.query(statement);
+  await c.end();
+};
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-assign-cpu-'));
+const rows: { round: number; build: string; db: string; experiments: number; cpuUs: number; p99: number; load: string }[] = [];
+const builds: [string, string][] = [...(BASELINE ? [['baseline', BASELINE] as [string, string]] : []), ['this build', ROOT]];
+let n = 0;
+for (let round = 1; round <= ROUNDS; round += 1) {
+  // Alternate which build goes first, so a drift in machine load does not favour one.
+  const ordered = round % 2 === 1 ? builds : [...builds].reverse();
+  for (const db of DATABASES) {
+    for (const [label, root] of ordered) {
+      n += 1;
+      const schema = `bench_assign_cpu_${n}_${Date.now()}`;
+      if (db === 'PostgreSQL') await pgAdmin(`create schema ${schema}`);
+      const env: Record<string, string> =
+        db === 'SQLite' ? { DATABASE_URL: `sqlite://${tmp}/cpu-${n}.db` } : { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema };
+      const profile = PROFILE
+        ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`, `--cpu-prof-name=${label.replace(' ', '-')}-${db}-${n}.cpuprofile`]
+        : [];
+      const server = await startProcess(
+        process.execPath,
+        [...profile, path.join(root, 'dist/cli.js'), 'serve'],
+        { LOG_LEVEL: 'warn', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0', ...env },
+        3750 + n,
+      );
+      try {
+        await startExperiments(server.url, [0]);
+        const one = await cpuPerRequest(server);
+        rows.push({ round, build: label, db, experiments: 1, ...one, load: loadAverage() });
+        process.stderr.write(`round ${round} ${label} ${db} 1 experiment: ${one.cpuUs.toFixed(0)} µs (${loadAverage()})\n`);
+        await startExperiments(server.url, [1, 2]);
+        const three = await cpuPerRequest(server);
+        rows.push({ round, build: label, db, experiments: 3, ...three, load: loadAverage() });
+        process.stderr.write(`round ${round} ${label} ${db} 3 experiments: ${three.cpuUs.toFixed(0)} µs (${loadAverage()})\n`);
+      } finally {
+        await server.stop();
+        if (db === 'PostgreSQL') await pgAdmin(`drop schema if exists ${schema} cascade`).catch(() => undefined);
+      }
+    }
+  }
+}
+fs.rmSync(tmp, { recursive: true, force: true });
+
+console.log(`\nbench/assign/cpu — ${new Date().toISOString().slice(0, 16)} — ${machineLine()}`);
+console.log(
+  `open loop at ${RATE} req/s, ${CONNECTIONS} connections, ${DURATION} s per case, every request a new unit; CPU of the server process (all threads) per request\n`,
+);
+console.log('| round | build | database | experiments | CPU µs / request | p99 ms | load average 1/5/15 |');
+console.log('|---:|---|---|---:|---:|---:|---|');
+for (const r of rows) {
+  console.log(`| ${r.round} | ${r.build} | ${r.db} | ${r.experiments} | ${r.cpuUs.toFixed(0)} | ${r.p99} | ${r.load} |`);
+}
+console.log("\nPostgreSQL's own CPU is not in these figures (it is a separate process).");
