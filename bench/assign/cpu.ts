@@ -5,7 +5,7 @@
  * dist/ made before a change) the two builds are measured in alternating rounds, so both see the
  * same machine load; on a shared machine that comparison holds where throughput figures swing.
  *
- *   node --import tsx bench/assign/cpu.ts   (BASELINE=<dir with dist/> RATE=400 DURATION=8 ROUNDS=2
+ *   node --import tsx bench/assign/cpu.ts   (BASELINE=<dir with dist/> CANDIDATE=<dir with dist/> RATE=400 DURATION=8 ROUNDS=2
  *                                            PROFILE=<dir>: write a --cpu-prof per server run there)
  */
 import fs from 'node:fs';
@@ -22,6 +22,8 @@ const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BASELINE = process.env.BASELINE ? path.resolve(process.env.BASELINE) : undefined;
+/** The build measured as "this build": this checkout unless CANDIDATE names another directory with dist/. */
+const CANDIDATE = process.env.CANDIDATE ? path.resolve(process.env.CANDIDATE) : ROOT;
 const PROFILE = process.env.PROFILE ? path.resolve(process.env.PROFILE) : undefined;
 const DATABASES = (process.env.DATABASES ?? 'SQLite,PostgreSQL').split(',');
 const body = JSON.stringify({ unitId: '[<id>]', attributes: { country: 'NL', device: 'mobile' } });
@@ -78,7 +80,7 @@ const pgAdmin = async (statement: string) => {
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-assign-cpu-'));
 const rows: { round: number; build: string; db: string; experiments: number; cpuUs: number; p99: number; load: string }[] = [];
-const builds: [string, string][] = [...(BASELINE ? [['baseline', BASELINE] as [string, string]] : []), ['this build', ROOT]];
+const builds: [string, string][] = [...(BASELINE ? [['baseline', BASELINE] as [string, string]] : []), ['this build', CANDIDATE]];
 let n = 0;
 for (let round = 1; round <= ROUNDS; round += 1) {
   // Alternate which build goes first, so a drift in machine load does not favour one.

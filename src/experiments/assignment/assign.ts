@@ -1,4 +1,4 @@
-import { chooseVariation, getBucketRanges, inLayer, type LayerSlice } from './buckets.js';
+import { chooseVariation, getBucketRanges, inLayer, type BucketRange, type LayerSlice } from './buckets.js';
 import { evaluateCondition, type Attributes, type Condition } from './conditions.js';
 import { hashUnit, type HashVersion } from './hash.js';
 
@@ -47,6 +47,24 @@ const excluded = (reason: AssignmentReason, bucket: number | null = null): Assig
 });
 
 /**
+ * The ranges depend on the experiment alone, and the service assigns every request against the
+ * same (readonly) experiment objects: computed once per object, not per call.
+ */
+const rangesOf = new WeakMap<AssignableExperiment, readonly BucketRange[]>();
+function bucketRanges(experiment: AssignableExperiment): readonly BucketRange[] {
+  let ranges = rangesOf.get(experiment);
+  if (ranges === undefined) {
+    ranges = getBucketRanges(
+      experiment.variants.length,
+      experiment.trafficAllocation,
+      experiment.variants.map((v) => v.weight),
+    );
+    rangesOf.set(experiment, ranges);
+  }
+  return ranges;
+}
+
+/**
  * Decides whether a unit takes part in an experiment and in which variant.
  * The steps run in GrowthBook's `runExperiment` order (unit id, namespace,
  * condition, hash, coverage) so that the first failing step, reported as
@@ -64,11 +82,7 @@ export function assign(experiment: AssignableExperiment, unitId: string, attribu
   }
 
   const bucket = hashUnit(experiment.seed, unitId, version);
-  const ranges = getBucketRanges(
-    experiment.variants.length,
-    experiment.trafficAllocation,
-    experiment.variants.map((v) => v.weight),
-  );
+  const ranges = bucketRanges(experiment);
   const variantIndex = chooseVariation(bucket, ranges);
   const variant = experiment.variants[variantIndex];
   if (variant === undefined) return excluded('not_in_traffic', bucket);

@@ -10,9 +10,15 @@ import type { ExposureRecord, ExposureStore } from './exposure.store.js';
 import { METRIC_NAMES } from '../../vocabulary/index.js';
 import { sliceAttributes } from '../definition/slice-dimensions.js';
 
+type VariantView = AssignmentView['variant'];
+
 interface ServingExperiment {
   record: ExperimentRecord;
   assignable: AssignableExperiment;
+  /** Each variant's answer, built once per cache load and shared by every response (never mutated). */
+  variantViews: Map<string, VariantView>;
+  /** attr: dimensions the exposure keeps (analysis.dimensions), resolved once. */
+  dimensions: readonly string[];
 }
 
 export interface AssignInput {
@@ -24,6 +30,8 @@ function toServing(record: ExperimentRecord): ServingExperiment {
   const c = record.configuration;
   return {
     record,
+    variantViews: new Map(c.variants.map((v) => [v.id, { id: v.id, name: v.name, config: v.config }])),
+    dimensions: c.analysis?.dimensions ?? [],
     assignable: {
       seed: phaseSeed(record.id, c, record.phase),
       hashVersion: 2,
@@ -102,10 +110,7 @@ export class AssignmentService {
 
   private decide(s: ServingExperiment, unitId: string, attributes: Attributes): AssignmentView {
     const r = s.record;
-    const variantView = (id: string | null) => {
-      const v = r.configuration.variants.find((x) => x.id === id);
-      return v ? { id: v.id, name: v.name, config: v.config } : null;
-    };
+    const variantView = (id: string | null) => (id === null ? null : (s.variantViews.get(id) ?? null));
     if (r.status === 'concluded') {
       const winner = r.conclusion?.winnerVariantId ?? null;
       return {
@@ -140,7 +145,7 @@ export class AssignmentService {
     attributes: Readonly<Record<string, unknown>> = {},
   ): ExposureRecord {
     // Only the attributes the experiment slices by (analysis.dimensions `attr:<name>`) are kept.
-    const sliceValues = s ? sliceAttributes(s.record.configuration.analysis?.dimensions ?? [], attributes) : null;
+    const sliceValues = s && s.dimensions.length > 0 ? sliceAttributes(s.dimensions, attributes) : null;
     return {
       experimentId: view.experimentId,
       phase: view.phase,
