@@ -6,7 +6,8 @@
  * Each Searchloop case is followed by an open-loop run at half the maximum it just measured
  * (autocannon's overallRate: 50 % utilisation), where the latency goal is set.
  *
- *   npm run bench:assign                 (DURATION=15 CONNECTIONS=64 BENCH_PG_URL=postgres://…)
+ *   npm run bench:assign                 (DURATION=15 CONNECTIONS=64 BENCH_PG_URL=postgres://…
+ *                                         BUILD=<directory with another build's dist/> to measure that build)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,6 +20,7 @@ const DURATION = Number(process.env.DURATION ?? 15);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 64);
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ROOT = path.resolve(import.meta.dirname, '../..');
+const BUILD = process.env.BUILD ? path.resolve(process.env.BUILD) : ROOT;
 // autocannon puts a fresh UUID in place of [<id>] on every request: every request is a new unit.
 const body = JSON.stringify({ unitId: '[<id>]', attributes: { country: 'NL', device: 'mobile' } });
 
@@ -102,7 +104,7 @@ const sqliteDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-assign-'));
 const searchloop = (env: Record<string, string>, port: number) =>
   startProcess(
     process.execPath,
-    [path.join(ROOT, 'dist/cli.js'), 'serve'],
+    [path.join(BUILD, 'dist/cli.js'), 'serve'],
     { LOG_LEVEL: 'warn', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0', ...env },
     port,
   );
@@ -139,7 +141,9 @@ try {
 }
 
 const ceilingRps = rows[0]!.result.rps;
-console.log(`\nbench/assign — ${new Date().toISOString().slice(0, 10)} — ${machineLine()}`);
+console.log(
+  `\nbench/assign — ${new Date().toISOString().slice(0, 16)} — ${machineLine()}${BUILD === ROOT ? '' : ` — build ${path.relative(ROOT, BUILD)}`}`,
+);
 console.log(
   `${CONNECTIONS} connections, ${DURATION} s per case, every request a new unit (an exposure write per enrolled experiment, group-committed); 1-experiment response ${responseBytes} bytes\n`,
 );
