@@ -81,7 +81,8 @@ describe.each(databaseKinds())('kill -9 during assignment on %s', (kind) => {
         const assignment = answer.body.data.assignments[0];
         if (!assignment?.inExperiment) continue;
         acknowledged += 1;
-        if (stored.get(unitId) !== assignment.variantId) problems.push(`${unitId}: told ${assignment.variantId}, stored ${stored.get(unitId)}`);
+        if (stored.get(unitId) !== assignment.variantId)
+          problems.push(`${unitId}: told ${assignment.variantId}, stored ${stored.get(unitId)}`);
       }
       for (const unitId of stored.keys()) if (!answers.has(unitId)) problems.push(`${unitId} stored but never sent`);
       console.log(
