@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assign, type AssignableExperiment } from './assign.js';
 import { validateExperiment } from './experiment-validator.js';
-import { hashUnit } from './hash.js';
+import { fnv1a32, fnv1a32OfDecimal, hashUnit } from './hash.js';
 import { generateUnitIds } from '../../../test/support/unit-ids.js';
 
 const base: AssignableExperiment = {
@@ -145,5 +145,16 @@ describe('validateExperiment', () => {
     const first = result.ok ? undefined : result.errors[0];
     expect(first?.path).toBe(path);
     expect(first?.message).toMatch(message);
+  });
+});
+
+describe('hashing without intermediates', () => {
+  it("hashes a number's decimal digits as fnv1a32 of its string, at every digit count and both ends of the range", () => {
+    const edges = [0, 1, 9, 10, 99, 100, 999, 1000, 99_999_999, 100_000_000, 999_999_999, 1_000_000_000, 4_294_967_295];
+    for (const n of edges) expect(fnv1a32OfDecimal(n)).toBe(fnv1a32(String(n)));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 4_294_967_295 }), (n) => fnv1a32OfDecimal(n) === fnv1a32(String(n))),
+      { seed: 15, numRuns: 20_000 },
+    );
   });
 });

@@ -31,7 +31,7 @@ function fnvUpdate(state: number, input: string): number {
 }
 
 /** fnv1a32(String(n)) for an unsigned 32-bit n, over its decimal digits without building the string. */
-function fnv1a32OfDecimal(n: number): number {
+export function fnv1a32OfDecimal(n: number): number {
   let h = FNV_OFFSET_BASIS;
   let power = 1;
   while (power * 10 <= n) power *= 10;
