@@ -8,20 +8,37 @@ import { HIST_WIDTH } from './split-finder.js';
 export const DENSE_THRESHOLD = 0.5;
 
 /**
+ * Length of a histogram over `totalBins` bins: one slot more, where the padding cells of the
+ * dense rows land (never read).
+ */
+export function histLength(totalBins: number): number {
+  return (totalBins + 1) * HIST_WIDTH;
+}
+
+/** Dense rows are padded to a multiple of this many cells, so the hot loop reads 4 at a time. */
+const CELLS_PER_STEP = 4;
+
+/**
  * Gradient histograms (sum g, packed sum of quantised h and count per bin; layout in split-finder.ts).
  *
  * Two paths, chosen per feature when the builder is made:
  * - dense features: a private row-major matrix of just those features holding each cell's slot in
  *   the flat histogram ×2 (Uint16 while that is < 65 536, else Int32), walked row by
  *   row; a missing value is simply its bin (numBins[f]), so the missing slot fills itself. Slots
- *   rather than bins spare the per-feature offset add (27 % less per cell in a micro-benchmark);
+ *   rather than bins spare the per-feature offset add (27 % less per cell in a micro-benchmark).
+ *   Rows are padded to a multiple of 4 cells (padding points at the spare slot past the last
+ *   bin) and, with Uint16 slots, read as two Uint32 words per step: the loop's overhead and
+ *   bounds checks per cell were as costly as the adds (−30–40 % per row on 100 000 × 50);
  * - sparse features: a CSR of present cells only (global slot per cell), and each feature's
  *   missing bin filled afterwards as node total minus its value bins (XGBoost/LightGBM's trick).
  * Gradients come interleaved (g and packed h·count per row in one Float64Array): one cache line per row.
  */
 export class HistogramBuilder {
-  /** Dense block: row-major histogram slots, D per row. */
+  /** Dense block: row-major histogram slots, `stride` per row (D, padded to a multiple of 4). */
   private readonly dense: Uint16Array | Int32Array;
+  /** The Uint16 dense block as words (two slots each), or null when slots are Int32. */
+  private readonly dense32: Uint32Array | null;
+  private readonly stride: number;
   private readonly denseFeat: Int32Array;
   /** Dense columns of the selected features (all of them unless feature sampling). */
   private selCols: Int32Array;
@@ -66,7 +83,11 @@ export class HistogramBuilder {
     const D = denseF.length;
     this.denseFeat = Int32Array.from(denseF);
     this.selCols = Int32Array.from(denseF.keys());
-    const dense = mapper.totalBins * HIST_WIDTH < 65_536 ? new Uint16Array(n * D) : new Int32Array(n * D);
+    const W = Math.ceil(D / CELLS_PER_STEP) * CELLS_PER_STEP;
+    this.stride = W;
+    const narrow = histLength(mapper.totalBins) <= 65_536;
+    const dense = narrow ? new Uint16Array(n * W) : new Int32Array(n * W);
+    const pad = mapper.totalBins * HIST_WIDTH;
     // Transposed in blocks of rows, so both the column reads and the row writes stay in cache.
     const BLOCK = 256;
     for (let r0 = 0; r0 < n; r0 += BLOCK) {
@@ -74,10 +95,12 @@ export class HistogramBuilder {
       for (let j = 0; j < D; j++) {
         const base = denseF[j]! * n;
         const off = offsets[denseF[j]!]!;
-        for (let r = r0; r < r1; r++) dense[r * D + j] = (off + colBins[base + r]!) * HIST_WIDTH;
+        for (let r = r0; r < r1; r++) dense[r * W + j] = (off + colBins[base + r]!) * HIST_WIDTH;
       }
+      for (let j = D; j < W; j++) for (let r = r0; r < r1; r++) dense[r * W + j] = pad;
     }
     this.dense = dense;
+    this.dense32 = narrow ? new Uint32Array(dense.buffer, dense.byteOffset, (n * W) >> 1) : null;
     this.sparseFeat = Int32Array.from(sparseF);
     const perRow = new Int32Array(n + 1);
     for (const f of sparseF) {
@@ -145,31 +168,18 @@ export class HistogramBuilder {
     }
     const D = this.denseFeat.length;
     const S = this.selCols.length;
-    if (S > 0) {
-      const { dense } = this;
-      if (S === D) {
-        for (let i = begin; i < end; i++) {
-          const r = rows[i]!;
-          const g = gh[2 * r]!;
-          const h = gh[2 * r + 1]!;
-          for (let e = r * D, e1 = e + D; e < e1; e++) {
-            const k = dense[e]!;
-            hist[k]! += g;
-            hist[k + 1]! += h;
-          }
-        }
-      } else {
-        const { selCols } = this;
-        for (let i = begin; i < end; i++) {
-          const r = rows[i]!;
-          const g = gh[2 * r]!;
-          const h = gh[2 * r + 1]!;
-          const base = r * D;
-          for (let j = 0; j < S; j++) {
-            const k = dense[base + selCols[j]!]!;
-            hist[k]! += g;
-            hist[k + 1]! += h;
-          }
+    if (S === D && D > 0) this.buildDenseAll(hist, rows, begin, end, gh);
+    else if (S > 0) {
+      const { dense, selCols, stride } = this;
+      for (let i = begin; i < end; i++) {
+        const r = rows[i]!;
+        const g = gh[2 * r]!;
+        const h = gh[2 * r + 1]!;
+        const base = r * stride;
+        for (let j = 0; j < S; j++) {
+          const k = dense[base + selCols[j]!]!;
+          hist[k]! += g;
+          hist[k + 1]! += h;
         }
       }
     }
@@ -219,6 +229,57 @@ export class HistogramBuilder {
       // empty missing bin is zeroed.
       hist[miss] = p === 0 ? 0 : g;
       hist[miss + 1] = p;
+    }
+  }
+
+  /** Every dense column, 4 cells per step (the hot loop of training). */
+  private buildDenseAll(hist: Float64Array, rows: Int32Array, begin: number, end: number, gh: Float64Array): void {
+    const { dense32, stride } = this;
+    if (dense32) {
+      const words = stride >> 1;
+      for (let i = begin; i < end; i++) {
+        const r = rows[i]!;
+        const g = gh[2 * r]!;
+        const h = gh[2 * r + 1]!;
+        for (let e = r * words, e1 = e + words; e < e1; e += 2) {
+          const w0 = dense32[e]!;
+          const w1 = dense32[e + 1]!;
+          // Typed arrays use the platform's byte order; Node's platforms are all little-endian.
+          const k0 = w0 & 0xffff;
+          const k1 = w0 >>> 16;
+          const k2 = w1 & 0xffff;
+          const k3 = w1 >>> 16;
+          hist[k0]! += g;
+          hist[k0 + 1]! += h;
+          hist[k1]! += g;
+          hist[k1 + 1]! += h;
+          hist[k2]! += g;
+          hist[k2 + 1]! += h;
+          hist[k3]! += g;
+          hist[k3 + 1]! += h;
+        }
+      }
+      return;
+    }
+    const dense = this.dense;
+    for (let i = begin; i < end; i++) {
+      const r = rows[i]!;
+      const g = gh[2 * r]!;
+      const h = gh[2 * r + 1]!;
+      for (let e = r * stride, e1 = e + stride; e < e1; e += 4) {
+        const k0 = dense[e]!;
+        const k1 = dense[e + 1]!;
+        const k2 = dense[e + 2]!;
+        const k3 = dense[e + 3]!;
+        hist[k0]! += g;
+        hist[k0 + 1]! += h;
+        hist[k1]! += g;
+        hist[k1 + 1]! += h;
+        hist[k2]! += g;
+        hist[k2 + 1]! += h;
+        hist[k3]! += g;
+        hist[k3 + 1]! += h;
+      }
     }
   }
 }

@@ -1,5 +1,5 @@
 import type { BinMapper } from './binning.js';
-import { HistogramBuilder } from './histogram.js';
+import { histLength, HistogramBuilder } from './histogram.js';
 import { findBestSplit, HIST_WIDTH, type SplitCandidate, type SplitParams } from './split-finder.js';
 
 /**
@@ -125,7 +125,7 @@ export class LocalLeafSplitter implements LeafSplitter {
   private hist(slot: number): Float64Array {
     let h = this.hists[slot];
     if (!h) {
-      h = new Float64Array(this.d.mapper.totalBins * HIST_WIDTH);
+      h = new Float64Array(histLength(this.d.mapper.totalBins));
       this.hists[slot] = h;
     }
     return h;
