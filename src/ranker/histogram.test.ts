@@ -61,21 +61,25 @@ describe('HistogramBuilder', () => {
         gh[2 * r + 1] = Math.round(rng() * 50) * 1024 + 1;
       }
       const rows = Int32Array.from({ length: n }, (_, i) => i).filter(() => rng() < 0.4);
-      let g0 = 0;
-      let p0 = 0;
-      for (const r of rows) {
-        g0 += gh[2 * r]!;
-        p0 += gh[2 * r + 1]!;
-      }
       const all = [...Array(data.numFeatures).keys()];
       for (const features of [all, all.filter((f) => f % 3 !== 1)]) {
         const fs = Int32Array.from(features);
         hb.setFeatures(fs);
-        const hist = new Float64Array(histLength(mapper.totalBins)).fill(7);
-        hb.build(hist, rows, 0, rows.length, g0, p0, gh, fs);
-        const want = naive(colBins, n, mapper.offsets, mapper.numBins, rows, gh, features);
-        expect(want.size).toBeGreaterThan(0);
-        for (const [k, v] of want) expect(hist[k]).toBe(v);
+        // An even and an odd row count (rows go two at a time, then the last one alone).
+        for (const m of [rows.length - (rows.length % 2), rows.length - 1 + (rows.length % 2)]) {
+          const part = rows.subarray(0, m);
+          let g0 = 0;
+          let p0 = 0;
+          for (const r of part) {
+            g0 += gh[2 * r]!;
+            p0 += gh[2 * r + 1]!;
+          }
+          const hist = new Float64Array(histLength(mapper.totalBins)).fill(7);
+          hb.build(hist, rows, 0, m, g0, p0, gh, fs);
+          const want = naive(colBins, n, mapper.offsets, mapper.numBins, part, gh, features);
+          expect(want.size).toBeGreaterThan(0);
+          for (const [k, v] of want) expect(hist[k]).toBe(v);
+        }
       }
     });
   }
