@@ -1,3 +1,4 @@
+import { DENSE_THRESHOLD } from './histogram.js';
 import { LocalLeafSplitter, type LeafRange, type LeafSplitter, type SplitterData } from './leaf-splitter.js';
 import type { SplitCandidate } from './split-finder.js';
 import { CMD, CTRL, RESULT_WIDTH, type SplitWorkerData } from './split-protocol.js';
@@ -12,9 +13,11 @@ export type SpawnSplitWorker = (data: SplitWorkerData) => void;
 const TIMEOUT_MS = 60_000;
 
 /**
- * Contiguous feature blocks of about equal work, one per thread. A block's work is its present
- * cells (histogram building) plus its bins (zeroing, subtraction and the split scan), both per
- * leaf; a bin is weighted like 4 cells, roughly what the scan costs against an add.
+ * Contiguous feature blocks of about equal work, one per thread. A block's work is its cells
+ * (histogram building: every row for a feature on the dense path, where a missing value is a
+ * cell too, the present rows for a sparse one) plus its bins (zeroing, subtraction and the
+ * split scan), both per leaf; a bin is weighted like 4 cells, roughly what the scan costs
+ * against an add.
  */
 export function featureBlocks(data: SplitterData, threads: number): number[] {
   const { colBins, numRows: n, numFeatures: F, mapper } = data;
@@ -25,7 +28,7 @@ export function featureBlocks(data: SplitterData, threads: number): number[] {
     if (nb < 2) continue;
     let present = 0;
     for (let r = 0, base = f * n; r < n; r++) if (colBins[base + r] !== nb) present++;
-    cost[f] = present + 4 * (nb + 1);
+    cost[f] = (present >= DENSE_THRESHOLD * n ? n : present) + 4 * (nb + 1);
     total += cost[f]!;
   }
   const bounds = [0];
