@@ -23,6 +23,13 @@ describe('multi-threaded training (feature-parallel histograms in worker threads
     expect(multi.params).not.toHaveProperty('threads');
   });
 
+  it('reuses its pooled workers: back-to-back trainings give the same trees as single-threaded ones', () => {
+    const params = { objective: 'lambdarank' as const, numTrees: 8 };
+    const single = train(data, params).model;
+    for (let i = 0; i < 3; i++)
+      expect(trainThreaded(data, { ...params, threads: 2, numTrees: 8 + i }).model.trees.slice(0, 8)).toEqual(single.trees);
+  });
+
   it('reads 0 as every core and rejects negative or fractional counts', () => {
     expect(resolveThreads(0)).toBeGreaterThanOrEqual(1);
     expect(resolveThreads(3)).toBe(3);
