@@ -65,8 +65,8 @@ describe('HistogramBuilder', () => {
       for (const features of [all, all.filter((f) => f % 3 !== 1)]) {
         const fs = Int32Array.from(features);
         hb.setFeatures(fs);
-        // Every row count mod 4 (rows go four at a time, then one by one).
-        for (const m of [rows.length - 3, rows.length - 2, rows.length - 1, rows.length]) {
+        // Every row count mod 8 (rows go eight at a time, then one by one).
+        for (let m = rows.length - 7; m <= rows.length; m++) {
           const part = rows.subarray(0, m);
           let g0 = 0;
           let p0 = 0;
