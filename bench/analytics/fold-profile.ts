@@ -1,19 +1,54 @@
 /**
  * The analytics fold alone on SQLite, for `node --cpu-prof`: ingests ITEMS feedback items through
- * the API (the bench's request shape), then folds the backlog and prints how long each took.
+ * the API (the bench's request shape), then folds the backlog and prints how long each took, the
+ * fold's CPU time, and per table the statements it ran, the rows they wrote (SQLite's `changes`)
+ * and the time spent executing them, per item folded. Also the longest single batch (a batch holds
+ * the event loop on SQLite).
  *
- *   ITEMS=40000 node --import tsx --cpu-prof --cpu-prof-dir=/tmp/prof bench/analytics/fold-profile.ts
+ *   ITEMS=40000 PROFILE=/tmp/fold.cpuprofile node --import tsx bench/analytics/fold-profile.ts
+ *
+ * PROFILE writes a CPU profile of the fold alone (ingestion excluded); TALLY=0 skips the per-table
+ * counts (they wrap every statement).
  */
 import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../src/app.js';
 import { createContainer } from '../../src/container.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
+import { SqliteSyncingDriver } from '../../src/storage/sqlite-driver.js';
 import { body } from './run.js';
 
 const ITEMS = Number(process.env.ITEMS ?? 40_000);
+
+interface Tally {
+  statements: number;
+  rows: number;
+  ms: number;
+}
+const tallies = new Map<string, Tally>();
+let counting = false;
+let batchStart = 0;
+let longestBatch = 0;
+const original = SqliteSyncingDriver.prototype.run;
+SqliteSyncingDriver.prototype.run = function (this: SqliteSyncingDriver, text: string, parameters: readonly unknown[]) {
+  if (!counting) return original.call(this, text, parameters);
+  if (text === 'begin') batchStart = performance.now();
+  const t = performance.now();
+  const out = original.call(this, text, parameters);
+  const ms = performance.now() - t;
+  if (text === 'commit') longestBatch = Math.max(longestBatch, performance.now() - batchStart);
+  const m = /^\s*(insert into|update|select .*? from|delete from)\s+"?(\w+)"?/is.exec(text);
+  const label = m ? `${m[1]!.split(' ')[0]} ${m[2]}` : text.split(' ')[0]!;
+  const tally = tallies.get(label) ?? { statements: 0, rows: 0, ms: 0 };
+  tally.statements += 1;
+  tally.rows += Number(out.result.numAffectedRows ?? out.result.rows.length);
+  tally.ms += ms;
+  tallies.set(label, tally);
+  return out;
+};
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fold-profile-'));
 const handle = await openDatabase({ kind: 'sqlite', path: path.join(dir, 'p.db') });
@@ -32,12 +67,42 @@ for (let i = 0; i < ITEMS / 10; i += 1) {
   if (res.statusCode !== 201) throw new Error(res.body);
 }
 const ingestMs = performance.now() - t;
+counting = process.env.TALLY !== '0';
+const session = process.env.PROFILE ? new Session() : undefined;
+if (session) {
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+}
+const cpu = process.cpuUsage();
 t = performance.now();
 const folded = await container.analytics.services.analyticsService.catchUp();
 const foldMs = performance.now() - t;
+const foldCpu = process.cpuUsage(cpu);
+counting = false;
+if (session) {
+  const { profile } = await session.post('Profiler.stop');
+  fs.writeFileSync(process.env.PROFILE!, JSON.stringify(profile));
+  session.disconnect();
+}
 console.log(
-  `ingest ${ITEMS} items: ${ingestMs.toFixed(0)} ms (${((ingestMs * 1000) / ITEMS).toFixed(1)} µs/item) · fold ${folded}: ${foldMs.toFixed(0)} ms (${((foldMs * 1000) / ITEMS).toFixed(1)} µs/item)`,
+  `ingest ${ITEMS} items: ${ingestMs.toFixed(0)} ms (${((ingestMs * 1000) / ITEMS).toFixed(1)} µs/item) · fold ${folded}: ${foldMs.toFixed(0)} ms (${((foldMs * 1000) / ITEMS).toFixed(1)} µs/item, cpu ${((foldCpu.user + foldCpu.system) / ITEMS) | 0} µs/item) · longest batch ${longestBatch.toFixed(1)} ms`,
 );
+if (tallies.size > 0) {
+  const all = { statements: 0, rows: 0, ms: 0 };
+  console.log('  per item folded: statements · rows written/read · µs executing');
+  for (const [label, x] of [...tallies].sort((a, b) => b[1].ms - a[1].ms)) {
+    all.statements += x.statements;
+    all.rows += label.startsWith('select') ? 0 : x.rows;
+    all.ms += x.ms;
+    console.log(
+      `  ${label.padEnd(40)} ${(x.statements / folded).toFixed(4).padStart(8)} ${(x.rows / folded).toFixed(3).padStart(8)} ${((x.ms * 1000) / folded).toFixed(1).padStart(7)}`,
+    );
+  }
+  console.log(
+    `  ${'all (rows written)'.padEnd(40)} ${(all.statements / folded).toFixed(4).padStart(8)} ${(all.rows / folded).toFixed(3).padStart(8)} ${((all.ms * 1000) / folded).toFixed(1).padStart(7)}`,
+  );
+}
 await app.close();
 await container.close();
 await handle.close();

@@ -3,7 +3,8 @@ import { addExcluded } from '../storage/additive-upsert.js';
 import type { DatabaseCapabilities } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
 import type { AnalyticsStore, Folder } from './analytics.store.js';
-import { COUNTERS, emptyCounters, entityKeys, recognisedKeys, type AnalyticsItem, type EntityState, type FoldPlan } from './fold.js';
+import { FixedChunks, type ChunkedStatement } from '../storage/fixed-chunks.js';
+import { COUNTERS, entityKeys, recognisedKeys, type AnalyticsItem, type EntityState, type FoldPlan } from './fold.js';
 import { DAY_MS } from './figures.js';
 import { addLateHoursToWindows, moveWindows } from './analytics-windows.kysely-store.js';
 import { windowAnchorAt } from './windows.js';
@@ -15,12 +16,149 @@ import { windowAnchorAt } from './windows.js';
 
 // Names the analytics lock among PostgreSQL advisory locks; the schema is the second key, as for attribution.
 const ANALYTICS_LOCK = 774_201_012;
-const ROW_CHUNK = 200;
-const KEY_CHUNK = 500;
-
 type Trx = Transaction<Database>;
 
+// Rows per statement, powers of two (see fixed-chunks.ts): 128 rows of ~36 counters or 512 narrow
+// rows stay far below both databases' limits on parameters per statement (32 766 and 65 535).
+const WIDE = 128;
+const NARROW = 512;
+const HOUR_COLUMNS = ['dimension', 'dim_value', 'hour'] as const;
+const RESULT_COLUMNS = ['query_hash', 'hour', 'result_id', 'position', 'impressions', 'clicks'] as const;
+const DIM_COLUMNS = ['dimension', 'dim_value'] as const;
+
+const totalHours: ChunkedStatement = {
+  name: 'total_hours',
+  columns: [...HOUR_COLUMNS, ...COUNTERS],
+  maxChunk: WIDE,
+  build: (trx, rows) =>
+    trx
+      .insertInto('analytics_total_hours')
+      .values(rows as never)
+      .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'hour']).doUpdateSet(addExcluded('analytics_total_hours', COUNTERS))),
+};
+// `upserts` (0 on insert, +1 on each conflict) in what the upsert returns tells which rows it created.
+const queryHours: ChunkedStatement = {
+  name: 'query_hours',
+  columns: [...HOUR_COLUMNS, 'query_hash', ...COUNTERS, 'upserts'],
+  maxChunk: WIDE,
+  build: (trx, rows) =>
+    trx
+      .insertInto('analytics_query_hours')
+      .values(rows as never)
+      .onConflict((oc) =>
+        oc
+          .columns(['dimension', 'dim_value', 'hour', 'query_hash'])
+          .doUpdateSet({ ...addExcluded('analytics_query_hours', COUNTERS), upserts: sql`analytics_query_hours.upserts + 1` }),
+      )
+      .returning(['dimension', 'dim_value', 'hour', 'query_hash', 'upserts']),
+};
+const resultHours: ChunkedStatement = {
+  name: 'result_hours',
+  columns: RESULT_COLUMNS,
+  maxChunk: NARROW,
+  build: (trx, rows) =>
+    trx
+      .insertInto('analytics_result_hours')
+      .values(rows as never)
+      .onConflict((oc) =>
+        oc
+          .columns(['query_hash', 'hour', 'result_id', 'position'])
+          .doUpdateSet(addExcluded('analytics_result_hours', ['impressions', 'clicks'])),
+      ),
+};
+const resultSlices: ChunkedStatement = {
+  name: 'result_slices',
+  columns: [...DIM_COLUMNS, ...RESULT_COLUMNS],
+  maxChunk: NARROW,
+  build: (trx, rows) =>
+    trx
+      .insertInto('analytics_result_slices')
+      .values(rows as never)
+      .onConflict((oc) =>
+        oc
+          .columns(['dimension', 'dim_value', 'query_hash', 'hour', 'result_id', 'position'])
+          .doUpdateSet(addExcluded('analytics_result_slices', ['impressions', 'clicks'])),
+      ),
+};
+const queryTexts: ChunkedStatement = {
+  name: 'query_texts',
+  columns: ['query_hash', 'query_text', 'source_id'],
+  maxChunk: NARROW,
+  build: (trx, rows) =>
+    trx
+      .insertInto('analytics_query_texts')
+      .values(rows as never)
+      .onConflict((oc) =>
+        oc
+          .column('query_hash')
+          .doUpdateSet({ query_text: sql`excluded.query_text`, source_id: sql`excluded.source_id` })
+          .where(sql<boolean>`excluded.source_id < analytics_query_texts.source_id`),
+      ),
+};
+const entityStates: ChunkedStatement = {
+  name: 'entities',
+  columns: ['key', 'state', 'last_received'],
+  maxChunk: NARROW,
+  build: (trx, rows) =>
+    trx
+      .insertInto('analytics_entities')
+      .values(rows as never)
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet({
+          state: sql`excluded.state`,
+          last_received: sql`case when excluded.last_received > analytics_entities.last_received then excluded.last_received else analytics_entities.last_received end`,
+        }),
+      ),
+};
+const hourQueries: ChunkedStatement = {
+  name: 'total_hours_queries',
+  columns: [...HOUR_COLUMNS, 'queries'],
+  maxChunk: NARROW,
+  build: (trx, rows) =>
+    trx
+      .insertInto('analytics_total_hours')
+      .values(rows as never)
+      .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'hour']).doUpdateSet(addExcluded('analytics_total_hours', ['queries']))),
+};
+const dayMarkers: ChunkedStatement = {
+  name: 'query_days',
+  columns: [...DIM_COLUMNS, 'day', 'query_hash'],
+  maxChunk: NARROW,
+  build: (trx, rows) =>
+    trx
+      .insertInto('analytics_query_days')
+      .values(rows as never)
+      .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'day', 'query_hash']).doNothing())
+      .returning(['dimension', 'dim_value', 'day']),
+};
+const dayQueries: ChunkedStatement = {
+  name: 'total_days',
+  columns: [...DIM_COLUMNS, 'day', 'queries'],
+  maxChunk: NARROW,
+  build: (trx, rows) =>
+    trx
+      .insertInto('analytics_total_days')
+      .values(rows as never)
+      .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'day']).doUpdateSet(addExcluded('analytics_total_days', ['queries']))),
+};
+const loadStates = {
+  name: 'load_states',
+  maxChunk: NARROW,
+  build: (trx: Trx, keys: string[]) => trx.selectFrom('analytics_entities').select(['key', 'state']).where('key', 'in', keys),
+};
+const markDone = {
+  name: 'mark_done',
+  maxChunk: NARROW,
+  build: (trx: Trx, ids: string[]) =>
+    trx
+      .updateTable('feedback_items')
+      .set({ analytics_done: sql.lit(1) })
+      .where('id', 'in', ids),
+};
+
 export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext' | 'pruneEntities'> {
+  private readonly chunks = new FixedChunks();
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly capabilities: Pick<DatabaseCapabilities, 'supportsAdvisoryLocks'>,
@@ -42,14 +180,11 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
         const plan = fold(items, known);
         await this.apply(trx, plan, anchor);
         await this.writeStates(trx, items, plan, known);
-        const ids = items.map((i) => i.id);
-        for (let i = 0; i < ids.length; i += KEY_CHUNK) {
-          await trx
-            .updateTable('feedback_items')
-            .set({ analytics_done: 1 })
-            .where('id', 'in', ids.slice(i, i + KEY_CHUNK))
-            .execute();
-        }
+        await this.chunks.runKeys(
+          trx,
+          markDone,
+          items.map((i) => i.id),
+        );
       }
       const nextAnchor = windowAnchorAt(startedAt);
       if (nextAnchor !== anchor) await moveWindows(trx, anchor, nextAnchor);
@@ -113,15 +248,9 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
       keys.add(`s:${i.sessionId}`);
       if (i.queryHash !== null) keys.add(`p:${i.sessionId}\n${i.queryHash}`);
     }
-    const all = [...keys];
     const known = new Map<string, EntityState>();
-    for (let i = 0; i < all.length; i += KEY_CHUNK) {
-      const rows = await trx
-        .selectFrom('analytics_entities')
-        .select(['key', 'state'])
-        .where('key', 'in', all.slice(i, i + KEY_CHUNK))
-        .execute();
-      for (const r of rows) known.set(r.key, JSON.parse(r.state) as EntityState);
+    for (const r of await this.chunks.runKeys<{ key: string; state: string }>(trx, loadStates, [...keys])) {
+      known.set(r.key, JSON.parse(r.state) as EntityState);
     }
     return known;
   }
@@ -140,23 +269,8 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
     for (const i of items) {
       for (const { key } of entityKeys(i)) received.set(key, Math.max(received.get(key) ?? 0, i.receivedAt));
     }
-    const rows = [...received].map(([key, last]) => ({
-      key,
-      state: JSON.stringify(plan.states.get(key) ?? known.get(key)),
-      last_received: last,
-    }));
-    for (let i = 0; i < rows.length; i += KEY_CHUNK) {
-      await trx
-        .insertInto('analytics_entities')
-        .values(rows.slice(i, i + KEY_CHUNK))
-        .onConflict((oc) =>
-          oc.column('key').doUpdateSet({
-            state: sql`excluded.state`,
-            last_received: sql`case when excluded.last_received > analytics_entities.last_received then excluded.last_received else analytics_entities.last_received end`,
-          }),
-        )
-        .execute();
-    }
+    const rows = [...received].map(([key, last]) => [key, JSON.stringify(plan.states.get(key) ?? known.get(key)), last]);
+    await this.chunks.run(trx, entityStates, rows);
   }
 
   /**
@@ -183,105 +297,39 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
   }
 
   private async apply(trx: Trx, plan: FoldPlan, anchor: number | null): Promise<void> {
-    const add = (table: string) => addExcluded(table, COUNTERS);
     const totals = plan.rows.filter((r) => r.key.queryHash === null);
     const perQuery = plan.rows.filter((r) => r.key.queryHash !== null);
-    for (let i = 0; i < totals.length; i += ROW_CHUNK) {
-      await trx
-        .insertInto('analytics_total_hours')
-        .values(
-          totals
-            .slice(i, i + ROW_CHUNK)
-            .map((r) => ({ dimension: r.key.dimension, dim_value: r.key.value, hour: r.key.hour, ...r.counters })),
-        )
-        .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'hour']).doUpdateSet(add('analytics_total_hours')))
-        .execute();
-    }
-    // One upsert per chunk; `upserts` (0 on insert, +1 on each conflict) tells which rows it created.
+    const counters = (c: Record<string, number>) => COUNTERS.map((k) => c[k]);
+    await this.chunks.run(
+      trx,
+      totalHours,
+      totals.map((r) => [r.key.dimension, r.key.value, r.key.hour, ...counters(r.counters)]),
+    );
     const created = new Set<string>();
-    for (let i = 0; i < perQuery.length; i += ROW_CHUNK) {
-      const rows = await trx
-        .insertInto('analytics_query_hours')
-        .values(
-          perQuery.slice(i, i + ROW_CHUNK).map((r) => ({
-            dimension: r.key.dimension,
-            dim_value: r.key.value,
-            hour: r.key.hour,
-            query_hash: r.key.queryHash!,
-            ...r.counters,
-            upserts: 0,
-          })),
-        )
-        .onConflict((oc) =>
-          oc
-            .columns(['dimension', 'dim_value', 'hour', 'query_hash'])
-            .doUpdateSet({ ...add('analytics_query_hours'), upserts: sql`analytics_query_hours.upserts + 1` }),
-        )
-        .returning(['dimension', 'dim_value', 'hour', 'query_hash', 'upserts'])
-        .execute();
-      for (const r of rows) {
-        if (Number(r.upserts) === 0) created.add(`${r.dimension}\u0001${r.dim_value}\u0001${Number(r.hour)}\u0001${r.query_hash}`);
-      }
+    const returned = await this.chunks.run<{ dimension: string; dim_value: string; hour: number; query_hash: string; upserts: number }>(
+      trx,
+      queryHours,
+      perQuery.map((r) => [r.key.dimension, r.key.value, r.key.hour, r.key.queryHash, ...counters(r.counters), 0]),
+    );
+    for (const r of returned) {
+      if (Number(r.upserts) === 0) created.add(`${r.dimension}\u0001${r.dim_value}\u0001${Number(r.hour)}\u0001${r.query_hash}`);
     }
     await this.countCreatedRows(trx, created);
     await addLateHoursToWindows(trx, perQuery, created, anchor);
-    const allResults = plan.results.filter((r) => r.dimension === '');
-    for (let i = 0; i < allResults.length; i += KEY_CHUNK) {
-      await trx
-        .insertInto('analytics_result_hours')
-        .values(
-          allResults.slice(i, i + KEY_CHUNK).map((r) => ({
-            query_hash: r.queryHash,
-            hour: r.hour,
-            result_id: r.resultId,
-            position: r.position,
-            impressions: r.impressions,
-            clicks: r.clicks,
-          })),
-        )
-        .onConflict((oc) =>
-          oc
-            .columns(['query_hash', 'hour', 'result_id', 'position'])
-            .doUpdateSet(addExcluded('analytics_result_hours', ['impressions', 'clicks'])),
-        )
-        .execute();
+    const all: unknown[][] = [];
+    const sliced: unknown[][] = [];
+    for (const r of plan.results) {
+      const row = [r.queryHash, r.hour, r.resultId, r.position, r.impressions, r.clicks];
+      if (r.dimension === '') all.push(row);
+      else sliced.push([r.dimension, r.value, ...row]);
     }
-    const sliced = plan.results.filter((r) => r.dimension !== '');
-    for (let i = 0; i < sliced.length; i += KEY_CHUNK) {
-      await trx
-        .insertInto('analytics_result_slices')
-        .values(
-          sliced.slice(i, i + KEY_CHUNK).map((r) => ({
-            dimension: r.dimension,
-            dim_value: r.value,
-            query_hash: r.queryHash,
-            hour: r.hour,
-            result_id: r.resultId,
-            position: r.position,
-            impressions: r.impressions,
-            clicks: r.clicks,
-          })),
-        )
-        .onConflict((oc) =>
-          oc
-            .columns(['dimension', 'dim_value', 'query_hash', 'hour', 'result_id', 'position'])
-            .doUpdateSet(addExcluded('analytics_result_slices', ['impressions', 'clicks'])),
-        )
-        .execute();
-    }
-    const texts = [...plan.texts].map(([hash, t]) => ({ query_hash: hash, query_text: t.text, source_id: t.sourceId }));
-    for (let i = 0; i < texts.length; i += KEY_CHUNK) {
-      await trx
-        .insertInto('analytics_query_texts')
-        .values(texts.slice(i, i + KEY_CHUNK))
-        .onConflict((oc) =>
-          oc
-            .column('query_hash')
-            .doUpdateSet({ query_text: sql`excluded.query_text`, source_id: sql`excluded.source_id` })
-            .where(sql<boolean>`excluded.source_id < analytics_query_texts.source_id`),
-        )
-        .execute();
-    }
+    await this.chunks.run(trx, resultHours, all);
+    await this.chunks.run(trx, resultSlices, sliced);
+    await this.chunks.run(
+      trx,
+      queryTexts,
+      [...plan.texts].map(([hash, t]) => [hash, t.text, t.sourceId]),
+    );
   }
 
   /**
@@ -308,37 +356,27 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
       const day = Math.floor(hour / DAY_MS) * DAY_MS;
       days.set(`${dimension}\u0001${dimValue}\u0001${day}\u0001${hash}`, { dimension, dim_value: dimValue, day, query_hash: hash });
     }
-    const hourRows = [...perHour.values()];
-    for (let i = 0; i < hourRows.length; i += ROW_CHUNK) {
-      await trx
-        .insertInto('analytics_total_hours')
-        .values(hourRows.slice(i, i + ROW_CHUNK).map((h) => ({ ...h, ...emptyCounters() })))
-        .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'hour']).doUpdateSet(addExcluded('analytics_total_hours', ['queries'])))
-        .execute();
-    }
-    const markers = [...days.values()];
+    await this.chunks.run(
+      trx,
+      hourQueries,
+      [...perHour.values()].map((h) => [h.dimension, h.dim_value, h.hour, h.queries]),
+    );
+    const marked = await this.chunks.run<{ dimension: string; dim_value: string; day: number }>(
+      trx,
+      dayMarkers,
+      [...days.values()].map((d) => [d.dimension, d.dim_value, d.day, d.query_hash]),
+    );
     const perDay = new Map<string, { dimension: string; dim_value: string; day: number; queries: number }>();
-    for (let i = 0; i < markers.length; i += KEY_CHUNK) {
-      const rows = await trx
-        .insertInto('analytics_query_days')
-        .values(markers.slice(i, i + KEY_CHUNK))
-        .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'day', 'query_hash']).doNothing())
-        .returning(['dimension', 'dim_value', 'day'])
-        .execute();
-      for (const r of rows) {
-        const dk = `${r.dimension}\u0001${r.dim_value}\u0001${Number(r.day)}`;
-        const d = perDay.get(dk) ?? { dimension: r.dimension, dim_value: r.dim_value, day: Number(r.day), queries: 0 };
-        d.queries += 1;
-        perDay.set(dk, d);
-      }
+    for (const r of marked) {
+      const dk = `${r.dimension}\u0001${r.dim_value}\u0001${Number(r.day)}`;
+      const d = perDay.get(dk) ?? { dimension: r.dimension, dim_value: r.dim_value, day: Number(r.day), queries: 0 };
+      d.queries += 1;
+      perDay.set(dk, d);
     }
-    const dayRows = [...perDay.values()];
-    for (let i = 0; i < dayRows.length; i += ROW_CHUNK) {
-      await trx
-        .insertInto('analytics_total_days')
-        .values(dayRows.slice(i, i + ROW_CHUNK))
-        .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'day']).doUpdateSet(addExcluded('analytics_total_days', ['queries'])))
-        .execute();
-    }
+    await this.chunks.run(
+      trx,
+      dayQueries,
+      [...perDay.values()].map((d) => [d.dimension, d.dim_value, d.day, d.queries]),
+    );
   }
 }

@@ -38,8 +38,11 @@ export type Counters = Record<Counter, number>;
 export const histogramColumn = (position: number): Counter =>
   `fc_${String(Math.min(Math.max(Math.trunc(position), 1), HISTOGRAM_BUCKETS)).padStart(2, '0')}` as Counter;
 
+const ZERO = Object.freeze(Object.fromEntries(COUNTERS.map((c) => [c, 0])) as Counters);
+
 export function emptyCounters(): Counters {
-  return Object.fromEntries(COUNTERS.map((c) => [c, 0])) as Counters;
+  // A spread of one template object: the fold creates one per row it touches.
+  return { ...ZERO };
 }
 
 export interface AnalyticsItem {
