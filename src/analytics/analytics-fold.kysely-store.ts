@@ -23,7 +23,6 @@ type Trx = Transaction<Database>;
 const WIDE = 128;
 const NARROW = 512;
 const HOUR_COLUMNS = ['dimension', 'dim_value', 'hour'] as const;
-const RESULT_COLUMNS = ['query_hash', 'hour', 'result_id', 'position', 'impressions', 'clicks'] as const;
 const DIM_COLUMNS = ['dimension', 'dim_value'] as const;
 
 const totalHours: ChunkedStatement = {
@@ -52,23 +51,9 @@ const queryHours: ChunkedStatement = {
       )
       .returning(['dimension', 'dim_value', 'hour', 'query_hash', 'upserts']),
 };
-const resultHours: ChunkedStatement = {
-  name: 'result_hours',
-  columns: RESULT_COLUMNS,
-  maxChunk: NARROW,
-  build: (trx, rows) =>
-    trx
-      .insertInto('analytics_result_hours')
-      .values(rows as never)
-      .onConflict((oc) =>
-        oc
-          .columns(['query_hash', 'hour', 'result_id', 'position'])
-          .doUpdateSet(addExcluded('analytics_result_hours', ['impressions', 'clicks'])),
-      ),
-};
 const resultSlices: ChunkedStatement = {
   name: 'result_slices',
-  columns: [...DIM_COLUMNS, ...RESULT_COLUMNS],
+  columns: [...DIM_COLUMNS, 'query_hash', 'hour', 'result_id', 'position', 'impressions', 'clicks'],
   maxChunk: NARROW,
   build: (trx, rows) =>
     trx
@@ -316,15 +301,12 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
     }
     await this.countCreatedRows(trx, created);
     await addLateHoursToWindows(trx, perQuery, created, anchor);
-    const all: unknown[][] = [];
-    const sliced: unknown[][] = [];
-    for (const r of plan.results) {
-      const row = [r.queryHash, r.hour, r.resultId, r.position, r.impressions, r.clicks];
-      if (r.dimension === '') all.push(row);
-      else sliced.push([r.dimension, r.value, ...row]);
-    }
-    await this.chunks.run(trx, resultHours, all);
-    await this.chunks.run(trx, resultSlices, sliced);
+    // All traffic is dimension '' (migration 0075), as in the hour tables.
+    await this.chunks.run(
+      trx,
+      resultSlices,
+      plan.results.map((r) => [r.dimension, r.value, r.queryHash, r.hour, r.resultId, r.position, r.impressions, r.clicks]),
+    );
     await this.chunks.run(
       trx,
       queryTexts,

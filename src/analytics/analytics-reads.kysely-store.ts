@@ -164,29 +164,19 @@ export class KyselyAnalyticsReads extends KyselyQueryTotals implements Omit<Anal
       sql<number>`cast(sum(impressions) as double precision)`.as('impressions'),
       sql<number>`cast(sum(clicks) as double precision)`.as('clicks'),
     ] as const;
-    const rows = dimension
-      ? await this.db
-          .selectFrom('analytics_result_slices')
-          .select(sums)
-          .where('dimension', '=', dimension.dimension)
-          .where('dim_value', '=', dimension.value)
-          .where('query_hash', '=', queryHash)
-          .where('hour', '>=', fromHour)
-          .where('hour', '<', toHour)
-          .groupBy(['result_id', 'position'])
-          .orderBy('result_id')
-          .orderBy('position')
-          .execute()
-      : await this.db
-          .selectFrom('analytics_result_hours')
-          .select(sums)
-          .where('query_hash', '=', queryHash)
-          .where('hour', '>=', fromHour)
-          .where('hour', '<', toHour)
-          .groupBy(['result_id', 'position'])
-          .orderBy('result_id')
-          .orderBy('position')
-          .execute();
+    // All traffic is dimension '' and value '' (migration 0075).
+    const rows = await this.db
+      .selectFrom('analytics_result_slices')
+      .select(sums)
+      .where('dimension', '=', dimension?.dimension ?? '')
+      .where('dim_value', '=', dimension?.value ?? '')
+      .where('query_hash', '=', queryHash)
+      .where('hour', '>=', fromHour)
+      .where('hour', '<', toHour)
+      .groupBy(['result_id', 'position'])
+      .orderBy('result_id')
+      .orderBy('position')
+      .execute();
     return rows.map((r) => ({ resultId: r.result_id, position: r.position, impressions: Number(r.impressions), clicks: Number(r.clicks) }));
   }
 

@@ -332,19 +332,16 @@ export interface AnalyticsEntityTable {
   last_received: Generated<number>;
 }
 
-export interface AnalyticsResultHourTable {
+/** Impressions and clicks per query, hour, result and position, per dimension value ('' = all traffic, migration 0075). */
+export interface AnalyticsResultSliceTable {
+  dimension: string;
+  dim_value: string;
   query_hash: string;
   hour: number;
   result_id: string;
   position: number;
   impressions: number;
   clicks: number;
-}
-
-/** Migration 0021: analytics_result_hours per dimension value (of each item's own dimensions). */
-export interface AnalyticsResultSliceTable extends AnalyticsResultHourTable {
-  dimension: string;
-  dim_value: string;
 }
 
 export interface AnalyticsQueryTextTable {
@@ -401,7 +398,6 @@ export interface Database {
   analytics_entities: AnalyticsEntityTable;
   analytics_query_hours: AnalyticsQueryHourTable;
   analytics_total_hours: AnalyticsTotalHourTable;
-  analytics_result_hours: AnalyticsResultHourTable;
   analytics_query_texts: AnalyticsQueryTextTable;
   analytics_progress: AnalyticsProgressTable;
   analytics_query_windows: AnalyticsQueryWindowTable;

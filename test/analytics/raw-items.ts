@@ -63,9 +63,6 @@ export async function readAggregates(database: DatabaseHandle): Promise<string[]
     const t = rowText('q', r);
     if (t) lines.push(t);
   }
-  for (const r of await database.db.selectFrom('analytics_result_hours').selectAll().execute()) {
-    lines.push(['r', '', '', r.query_hash, Number(r.hour), r.result_id, r.position, Number(r.impressions), Number(r.clicks)].join('|'));
-  }
   for (const r of await database.db.selectFrom('analytics_result_slices').selectAll().execute()) {
     lines.push(
       ['r', r.dimension, r.dim_value, r.query_hash, Number(r.hour), r.result_id, r.position, Number(r.impressions), Number(r.clicks)].join(
@@ -109,7 +106,6 @@ export async function clearAnalytics(database: DatabaseHandle): Promise<void> {
     'analytics_entities',
     'analytics_total_hours',
     'analytics_query_hours',
-    'analytics_result_hours',
     'analytics_query_texts',
     'analytics_query_windows',
     'analytics_query_days',

@@ -16,6 +16,7 @@ import * as feedbackImportKeys from './0040-feedback-import-keys.js';
 import * as erasure from './0060-erasure.js';
 import * as feedbackRetention from './0061-feedback-retention.js';
 import * as analyticsWindowListIndex from './0070-analytics-window-list-index.js';
+import * as analyticsResults from './0075-analytics-results.js';
 
 /**
  * Migrations are listed here rather than read from the directory so that the compiled
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '0060-erasure': erasure,
   '0061-feedback-retention': feedbackRetention,
   '0070-analytics-window-list-index': analyticsWindowListIndex,
+  '0075-analytics-results': analyticsResults,
 };
