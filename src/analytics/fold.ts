@@ -178,6 +178,11 @@ export interface FoldPlan {
 
 class RowAccumulator {
   readonly rows = new Map<string, RowDelta>();
+  /**
+   * The rows one call's arguments (hour, query, dimension values, targets) land in: every item of
+   * a search shares them, so the keys are built once per search rather than once per item.
+   */
+  private readonly targetRows = new Map<string, RowDelta[]>();
 
   add(
     hour: number,
@@ -187,23 +192,32 @@ class RowAccumulator {
     sign: number,
     targets: 'both' | 'total' | 'query',
   ): void {
-    const adds = Object.entries(add) as [Counter, number][];
-    const hashes: (string | null)[] = [];
-    if (targets !== 'query') hashes.push(null);
-    if (targets !== 'total' && queryHash !== null) hashes.push(queryHash);
-    const slices: [Dimension | '', string][] = [['', '']];
-    for (const d of DIMENSIONS) if (dims[d] !== undefined) slices.push([d, dims[d]]);
-    for (const h of hashes) {
-      for (const [dimension, value] of slices) {
-        const key: RowKey = { queryHash: h, dimension, value, hour };
-        const k = rowKeyString(key);
-        let row = this.rows.get(k);
-        if (!row) {
-          row = { key, counters: emptyCounters() };
-          this.rows.set(k, row);
+    const memo = JSON.stringify([hour, queryHash, targets, dims.deviceType, dims.searchType, dims.language, dims.category]);
+    let rows = this.targetRows.get(memo);
+    if (!rows) {
+      rows = [];
+      const hashes: (string | null)[] = [];
+      if (targets !== 'query') hashes.push(null);
+      if (targets !== 'total' && queryHash !== null) hashes.push(queryHash);
+      const slices: [Dimension | '', string][] = [['', '']];
+      for (const d of DIMENSIONS) if (dims[d] !== undefined) slices.push([d, dims[d]]);
+      for (const h of hashes) {
+        for (const [dimension, value] of slices) {
+          const key: RowKey = { queryHash: h, dimension, value, hour };
+          const k = rowKeyString(key);
+          let row = this.rows.get(k);
+          if (!row) {
+            row = { key, counters: emptyCounters() };
+            this.rows.set(k, row);
+          }
+          rows.push(row);
         }
-        for (const [c, v] of adds) row.counters[c] += sign * v;
       }
+      this.targetRows.set(memo, rows);
+    }
+    for (const c in add) {
+      const v = sign * add[c as Counter]!;
+      for (const row of rows) row.counters[c as Counter] += v;
     }
   }
 }
