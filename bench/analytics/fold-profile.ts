@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import { createContainer } from '../../src/container.js';
 import { openDatabase } from '../../src/storage/database.js';
@@ -22,6 +23,23 @@ import { SqliteSyncingDriver } from '../../src/storage/sqlite-driver.js';
 import { body } from './run.js';
 
 const ITEMS = Number(process.env.ITEMS ?? 40_000);
+
+/** CPU of every `postgres` process of the machine (other schemas' work included: a rough figure). */
+function postgresCpuMs(): number {
+  let ticks = 0;
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks * 10;
+}
 
 /**
  * The main thread's own counters (Linux): CPU seconds (utime + stime, clock ticks of 10 ms) and
@@ -67,7 +85,13 @@ SqliteSyncingDriver.prototype.run = function (this: SqliteSyncingDriver, text: s
 };
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fold-profile-'));
-const handle = await openDatabase({ kind: 'sqlite', path: path.join(dir, 'p.db') });
+// DATABASE=postgres: the same on PostgreSQL (BENCH_PG_URL), in a schema of its own dropped at the end.
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const schema = `fold_profile_${process.pid}`;
+const onPostgres = process.env.DATABASE === 'postgres';
+const handle = await openDatabase(
+  onPostgres ? { kind: 'postgres', url: PG_URL, schema } : { kind: 'sqlite', path: path.join(dir, 'p.db') },
+);
 await migrateToLatest(handle);
 const container = createContainer(handle);
 // BATCH: fold with another batch size than the service's (an experiment, not a setting).
@@ -94,11 +118,13 @@ if (session) {
 }
 const cpu = process.cpuUsage();
 const before = mainThread();
+const serverBefore = postgresCpuMs();
 t = performance.now();
 const folded = await container.analytics.services.analyticsService.catchUp();
 const foldMs = performance.now() - t;
 const foldCpu = process.cpuUsage(cpu);
 const after = mainThread();
+const serverMs = postgresCpuMs() - serverBefore;
 counting = false;
 if (session) {
   const { profile } = await session.post('Profiler.stop');
@@ -106,7 +132,7 @@ if (session) {
   session.disconnect();
 }
 console.log(
-  `ingest ${ITEMS} items: ${ingestMs.toFixed(0)} ms (${((ingestMs * 1000) / ITEMS).toFixed(1)} µs/item) · fold ${folded}: ${foldMs.toFixed(0)} ms (${((foldMs * 1000) / ITEMS).toFixed(1)} µs/item, cpu ${((foldCpu.user + foldCpu.system) / ITEMS).toFixed(1)} µs/item, main thread ${(((after.cpuMs - before.cpuMs) * 1000) / ITEMS).toFixed(1)} µs/item and ${((after.written - before.written) / ITEMS).toFixed(0)} bytes written/item) · longest batch ${longestBatch.toFixed(1)} ms`,
+  `ingest ${ITEMS} items: ${ingestMs.toFixed(0)} ms (${((ingestMs * 1000) / ITEMS).toFixed(1)} µs/item) · fold ${folded}: ${foldMs.toFixed(0)} ms (${((foldMs * 1000) / ITEMS).toFixed(1)} µs/item, cpu ${((foldCpu.user + foldCpu.system) / ITEMS).toFixed(1)} µs/item, main thread ${(((after.cpuMs - before.cpuMs) * 1000) / ITEMS).toFixed(1)} µs/item and ${((after.written - before.written) / ITEMS).toFixed(0)} bytes written/item${onPostgres ? `, postgres ${((serverMs * 1000) / ITEMS).toFixed(1)} µs/item` : ''}) · longest batch ${longestBatch.toFixed(1)} ms`,
 );
 if (tallies.size > 0) {
   const all = { statements: 0, rows: 0, ms: 0 };
@@ -127,3 +153,9 @@ await app.close();
 await container.close();
 await handle.close();
 fs.rmSync(dir, { recursive: true, force: true });
+if (onPostgres) {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  await client.query(`drop schema if exists "${schema}" cascade`);
+  await client.end();
+}
