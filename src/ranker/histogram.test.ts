@@ -78,7 +78,10 @@ describe('HistogramBuilder', () => {
           hb.build(hist, rows, 0, m, g0, p0, gh, fs);
           const want = naive(colBins, n, mapper.offsets, mapper.numBins, part, gh, features);
           expect(want.size).toBeGreaterThan(0);
-          for (const [k, v] of want) expect(hist[k]).toBe(v);
+          // One assertion per build (not per cell: 150 000 expect calls per build took 30 s on a loaded machine).
+          const wrong: [number, number, number][] = [];
+          for (const [k, v] of want) if (hist[k] !== v) wrong.push([k, hist[k]!, v]);
+          expect(wrong.slice(0, 5)).toEqual([]);
         }
       }
     });
