@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { loadAverage, runLoad } from '../support/load.js';
+import { ASSIGN_BODY, processCpuSeconds, startBenchExperiments } from '../support/experiments.js';
 import { machineLine, startProcess, type ServerProcess } from '../support/processes.js';
 
 const RATE = Number(process.env.RATE ?? 400);
@@ -26,49 +27,16 @@ const BASELINE = process.env.BASELINE ? path.resolve(process.env.BASELINE) : und
 const CANDIDATE = process.env.CANDIDATE ? path.resolve(process.env.CANDIDATE) : ROOT;
 const PROFILE = process.env.PROFILE ? path.resolve(process.env.PROFILE) : undefined;
 const DATABASES = (process.env.DATABASES ?? 'SQLite,PostgreSQL').split(',');
-const body = JSON.stringify({ unitId: '[<id>]', attributes: { country: 'NL', device: 'mobile' } });
+const body = ASSIGN_BODY;
 const ASSIGN = '/api/nous/ab-testing/assign';
-
-function cpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-}
-
-const configs = [
-  { variants: [{ id: 'control' }, { id: 'grid' }], trafficAllocation: 1 },
-  {
-    variants: [
-      { id: 'a', weight: 0.2 },
-      { id: 'b', weight: 0.3 },
-      { id: 'c', weight: 0.5 },
-    ],
-    trafficAllocation: 0.8,
-    layer: { id: 'ranking', range: [0, 0.5] },
-  },
-  { variants: [{ id: 'a' }, { id: 'b' }], conditions: { country: { $in: ['NL', 'BE'] } } },
-];
-
-async function startExperiments(url: string, which: number[]) {
-  const post = (u: string, payload?: unknown) =>
-    fetch(url + u, {
-      method: 'POST',
-      headers: payload ? { 'content-type': 'application/json' } : {},
-      body: payload ? JSON.stringify(payload) : null,
-    }).then((r) => r.json() as Promise<{ data: { experimentId: string } }>);
-  for (const i of which) {
-    const c = await post('/api/nous/ab-testing/experiments', { name: `cpu-${i}-${Date.now()}`, configuration: configs[i] });
-    await post(`/api/nous/ab-testing/experiments/${c.data.experimentId}/start`);
-  }
-}
 
 async function cpuPerRequest(server: ServerProcess): Promise<{ cpuUs: number; p99: number; achieved: number }> {
   await runLoad({ url: server.url + ASSIGN, connections: CONNECTIONS, durationSeconds: 2, body, overallRate: RATE });
-  const before = cpuSeconds(server.child.pid!);
+  const before = processCpuSeconds(server.child.pid!);
   const r = await runLoad({ url: server.url + ASSIGN, connections: CONNECTIONS, durationSeconds: DURATION, body, overallRate: RATE });
   // Let the commits and background work this load caused finish inside the window.
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  return { cpuUs: ((cpuSeconds(server.child.pid!) - before) * 1e6) / r.requests, p99: r.p99, achieved: r.rps };
+  return { cpuUs: ((processCpuSeconds(server.child.pid!) - before) * 1e6) / r.requests, p99: r.p99, achieved: r.rps };
 }
 
 const pgAdmin = async (statement: string) => {
@@ -102,11 +70,11 @@ for (let round = 1; round <= ROUNDS; round += 1) {
         3750 + n,
       );
       try {
-        await startExperiments(server.url, [0]);
+        await startBenchExperiments(server.url, [0], 'cpu');
         const one = await cpuPerRequest(server);
         rows.push({ round, build: label, db, experiments: 1, ...one, load: loadAverage() });
         process.stderr.write(`round ${round} ${label} ${db} 1 experiment: ${one.cpuUs.toFixed(0)} µs (${loadAverage()})\n`);
-        await startExperiments(server.url, [1, 2]);
+        await startBenchExperiments(server.url, [1, 2], 'cpu');
         const three = await cpuPerRequest(server);
         rows.push({ round, build: label, db, experiments: 3, ...three, load: loadAverage() });
         process.stderr.write(`round ${round} ${label} ${db} 3 experiments: ${three.cpuUs.toFixed(0)} µs (${loadAverage()})\n`);

@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { loadAverage, runLoad, type LoadResult } from '../support/load.js';
+import { ASSIGN_BODY, startBenchExperiments } from '../support/experiments.js';
 import { machineLine, startProcess, type ServerProcess } from '../support/processes.js';
 
 const DURATION = Number(process.env.DURATION ?? 15);
@@ -21,34 +22,11 @@ const CONNECTIONS = Number(process.env.CONNECTIONS ?? 64);
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BUILD = process.env.BUILD ? path.resolve(process.env.BUILD) : ROOT;
-// autocannon puts a fresh UUID in place of [<id>] on every request: every request is a new unit.
-const body = JSON.stringify({ unitId: '[<id>]', attributes: { country: 'NL', device: 'mobile' } });
+const body = ASSIGN_BODY;
 
+/** Starts the first benchmark experiment, or the other two; answers the size of a sample assign response. */
 async function setUpExperiments(server: ServerProcess, which: 'first' | 'rest'): Promise<number> {
-  const post = (url: string, payload?: unknown) =>
-    fetch(`${server.url}${url}`, {
-      method: 'POST',
-      headers: payload ? { 'content-type': 'application/json' } : {},
-      body: payload ? JSON.stringify(payload) : null,
-    }).then((r) => r.json() as Promise<{ data: { experimentId: string } }>);
-  const configs = [
-    { variants: [{ id: 'control' }, { id: 'grid' }], trafficAllocation: 1 },
-    {
-      variants: [
-        { id: 'a', weight: 0.2 },
-        { id: 'b', weight: 0.3 },
-        { id: 'c', weight: 0.5 },
-      ],
-      trafficAllocation: 0.8,
-      layer: { id: 'ranking', range: [0, 0.5] },
-    },
-    { variants: [{ id: 'a' }, { id: 'b' }], conditions: { country: { $in: ['NL', 'BE'] } } },
-  ];
-  for (const [i, configuration] of configs.entries()) {
-    if ((which === 'first') !== (i === 0)) continue;
-    const created = await post('/api/nous/ab-testing/experiments', { name: `bench-${i}-${Date.now()}`, configuration });
-    await post(`/api/nous/ab-testing/experiments/${created.data.experimentId}/start`);
-  }
+  await startBenchExperiments(server.url, which === 'first' ? [0] : [1, 2], 'bench');
   const sample = await fetch(`${server.url}/api/nous/ab-testing/assign`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

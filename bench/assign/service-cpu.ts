@@ -16,6 +16,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { loadAverage } from '../support/load.js';
+import { BENCH_ATTRIBUTES, BENCH_EXPERIMENTS } from '../support/experiments.js';
 import { machineLine } from '../support/processes.js';
 
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 64);
@@ -32,20 +33,6 @@ const DATABASES = (process.env.DATABASES ?? 'SQLite,PostgreSQL').split(',');
  * `sqlite-cache-64mb` (SQLite page cache of 64 MB instead of 2 MB).
  */
 const WHATIF = new Set((process.env.CANDIDATE_WHATIF ?? '').split(',').filter(Boolean));
-
-const configs = [
-  { variants: [{ id: 'control' }, { id: 'grid' }], trafficAllocation: 1 },
-  {
-    variants: [
-      { id: 'a', weight: 0.2 },
-      { id: 'b', weight: 0.3 },
-      { id: 'c', weight: 0.5 },
-    ],
-    trafficAllocation: 0.8,
-    layer: { id: 'ranking', range: [0, 0.5] },
-  },
-  { variants: [{ id: 'a' }, { id: 'b' }], conditions: { country: { $in: ['NL', 'BE'] } } },
-];
 
 interface Services {
   experimentService: { create(input: unknown): Promise<{ experimentId: string }> };
@@ -74,13 +61,14 @@ async function run(root: string, db: string, n: number, whatIf: Set<string>): Pr
   try {
     await migrateToLatest(database);
     if (whatIf.has('drop-unit-index')) await database.db.schema.dropIndex('experiment_units_unit_idx').execute();
-    if (whatIf.has('sqlite-cache-64mb')) database.sqlite?.pragma('cache_size = -65536');
+    if (whatIf.has('sqlite-cache-64mb'))
+      await database.sqliteTransaction?.((c: { pragma(s: string): unknown }) => c.pragma('cache_size = -65536'));
     const services = createExperimentsModule({ database, clock: { now: () => Date.now() } }).services as Services;
-    for (const [i, configuration] of configs.entries()) {
+    for (const [i, configuration] of BENCH_EXPERIMENTS.entries()) {
       const { experimentId } = await services.experimentService.create({ name: `svc-${i}`, configuration });
       await services.lifecycleService.act(experimentId, 'start');
     }
-    const attributes = { country: 'NL', device: 'mobile' };
+    const attributes = BENCH_ATTRIBUTES;
     const wave = () =>
       Promise.all(Array.from({ length: CONCURRENCY }, () => services.assignmentService.assignAll({ unitId: randomUUID(), attributes })));
     for (let i = 0; i < 2000 / CONCURRENCY; i += 1) await wave(); // warm-up

@@ -17,6 +17,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { loadAverage, runLoad } from '../support/load.js';
 import { machineLine, startProcess, type ServerProcess } from '../support/processes.js';
+import { ASSIGN_BODY, processCpuSeconds, startBenchExperiments } from '../support/experiments.js';
 import { feedbackBody } from './bodies.js';
 
 const RATE = Number(process.env.RATE ?? 400);
@@ -24,48 +25,14 @@ const DURATION = Number(process.env.DURATION ?? 10);
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BASELINE = process.env.BASELINE;
-const assignBody = JSON.stringify({ unitId: '[<id>]', attributes: { country: 'NL', device: 'mobile' } });
-
-function cpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-}
-
-async function experiments(url: string) {
-  const post = (u: string, payload?: unknown) =>
-    fetch(url + u, {
-      method: 'POST',
-      headers: payload ? { 'content-type': 'application/json' } : {},
-      body: payload ? JSON.stringify(payload) : null,
-    }).then((r) => r.json() as Promise<{ data: { experimentId: string } }>);
-  const configs = [
-    { variants: [{ id: 'control' }, { id: 'grid' }], trafficAllocation: 1 },
-    {
-      variants: [
-        { id: 'a', weight: 0.2 },
-        { id: 'b', weight: 0.3 },
-        { id: 'c', weight: 0.5 },
-      ],
-      trafficAllocation: 0.8,
-      layer: { id: 'ranking', range: [0, 0.5] },
-    },
-    { variants: [{ id: 'a' }, { id: 'b' }], conditions: { country: { $in: ['NL', 'BE'] } } },
-  ];
-  for (const [i, configuration] of configs.entries()) {
-    const c = await post('/api/nous/ab-testing/experiments', { name: `cpu-${i}-${Date.now()}`, configuration });
-    await post(`/api/nous/ab-testing/experiments/${c.data.experimentId}/start`);
-  }
-}
-
 const rows: { name: string; cpuUs: number; achieved: number; p99: number }[] = [];
 async function measure(name: string, server: ServerProcess, urlPath: string, body: string) {
   await runLoad({ url: server.url + urlPath, connections: 32, durationSeconds: 2, body, overallRate: RATE });
-  const before = cpuSeconds(server.child.pid!);
+  const before = processCpuSeconds(server.child.pid!);
   const r = await runLoad({ url: server.url + urlPath, connections: 32, durationSeconds: DURATION, body, overallRate: RATE });
   // Let the commits and background work this load caused finish inside the window.
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  const cpu = cpuSeconds(server.child.pid!) - before;
+  const cpu = processCpuSeconds(server.child.pid!) - before;
   rows.push({ name, cpuUs: (cpu * 1e6) / r.requests, achieved: r.rps, p99: r.p99 });
   process.stderr.write(`${name}: ${((cpu * 1e6) / r.requests).toFixed(0)} µs CPU per request\n`);
 }
@@ -100,7 +67,7 @@ const assignCeiling = await startProcess(
   { RESPONSE_BYTES: '700' },
   3701,
 );
-await measure('assign: bare route (constant answer)', assignCeiling, '/api/nous/ab-testing/assign', assignBody);
+await measure('assign: bare route (constant answer)', assignCeiling, '/api/nous/ab-testing/assign', ASSIGN_BODY);
 await assignCeiling.stop();
 
 let n = 0;
@@ -115,8 +82,8 @@ for (const [label, root] of builds) {
     const server = await serve(root, env, 3710 + n);
     try {
       await measure(`ingest, 1 item: ${label}, ${db}`, server, '/api/cortex/feedback', feedbackBody(1));
-      await experiments(server.url);
-      await measure(`assign, 3 experiments: ${label}, ${db}`, server, '/api/nous/ab-testing/assign', assignBody);
+      await startBenchExperiments(server.url, [0, 1, 2], 'cpu');
+      await measure(`assign, 3 experiments: ${label}, ${db}`, server, '/api/nous/ab-testing/assign', ASSIGN_BODY);
     } finally {
       await server.stop();
       if (db === 'PostgreSQL') await pgAdmin(`drop schema if exists ${schema} cascade`).catch(() => undefined);
