@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { chunkSize, FixedChunks, type ChunkedStatement } from '../../src/storage/fixed-chunks.js';
-import type { DatabaseHandle } from '../../src/storage/database.js';
-import { createTestDatabase, describeOnEveryDatabase, openTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
 
 const markers: ChunkedStatement = {
   name: 'test_markers',
@@ -26,37 +25,28 @@ it('chunk sizes are the largest power of two that fits', () => {
 });
 
 describeOnEveryDatabase('fixed-size chunked statements', (kind) => {
-  let testDatabase: TestDatabase;
-  let database: DatabaseHandle;
-  beforeAll(async () => {
-    testDatabase = await createTestDatabase(kind);
-    database = await openTestDatabase(testDatabase);
-  });
-  afterAll(async () => {
-    await database.close();
-    await testDatabase.drop();
-  });
+  const t = useTestDatabase(kind);
 
   it('writes every row of odd-sized lists, reusing one text per chunk size, and returns what each chunk returned', async () => {
     const chunks = new FixedChunks();
     const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => ['', '', 0, `h${String(from + i).padStart(4, '0')}`]);
     // 37 = 16 + 16 + 4 + 1; then 23 more = 16 + 4 + 2 + 1 with different values in the same texts.
-    const first = await database.db.transaction().execute((trx) => chunks.run<{ query_hash: string }>(trx, markers, rows(0, 37)));
-    const second = await database.db.transaction().execute((trx) => chunks.run<{ query_hash: string }>(trx, markers, rows(30, 30)));
+    const first = await t.database.db.transaction().execute((trx) => chunks.run<{ query_hash: string }>(trx, markers, rows(0, 37)));
+    const second = await t.database.db.transaction().execute((trx) => chunks.run<{ query_hash: string }>(trx, markers, rows(30, 30)));
     expect(first.map((r) => r.query_hash)).toEqual(rows(0, 37).map((r) => r[3]));
     // Rows 30…36 existed: do nothing returns only the 23 new ones.
     expect(second.map((r) => r.query_hash)).toEqual(rows(37, 23).map((r) => r[3]));
-    const all = await database.db.selectFrom('analytics_query_days').select('query_hash').orderBy('query_hash').execute();
+    const all = await t.database.db.selectFrom('analytics_query_days').select('query_hash').orderBy('query_hash').execute();
     expect(all.map((r) => r.query_hash)).toEqual(rows(0, 60).map((r) => r[3]));
   });
 
   it('pads a short key list with repeats of its last key, which return nothing twice', async () => {
     const chunks = new FixedChunks();
     const keys = ['h0003', 'h0001', 'h0040', 'h0059', 'h9999'];
-    const found = await database.db.transaction().execute((trx) => chunks.runKeys<{ query_hash: string }>(trx, byHash, keys));
+    const found = await t.database.db.transaction().execute((trx) => chunks.runKeys<{ query_hash: string }>(trx, byHash, keys));
     expect(found.map((r) => r.query_hash).sort()).toEqual(['h0001', 'h0003', 'h0040', 'h0059']);
     const many = Array.from({ length: 40 }, (_, i) => `h${String(i).padStart(4, '0')}`);
-    const foundMany = await database.db.transaction().execute((trx) => chunks.runKeys<{ query_hash: string }>(trx, byHash, many));
+    const foundMany = await t.database.db.transaction().execute((trx) => chunks.runKeys<{ query_hash: string }>(trx, byHash, many));
     expect(foundMany.map((r) => r.query_hash).sort()).toEqual(many);
   });
 });
