@@ -132,18 +132,15 @@ export class AnalyticsService {
   }
 
   /** Folds the whole backlog in batches; concurrent callers share one run. Returns items folded. */
+  // Batches stay at 250: 1 000-item batches halve the pages the fold writes per item
+  // (fold-profile.ts) but hold SQLite's event loop ~4× as long; on the quiet machine (bench:ingest,
+  // 2026-11-23) they cut 50-item ingestion from 436 to 356 req/s and raised its open-loop p99 from
+  // 640 to 1 501 ms, while the analytics bench's ingestion cost did not move (41.5 % against 41.9 %).
   readonly catchUp = singleFlight(() =>
     drainBatches(
       this.batchSize,
       () => this.clock.now(),
-      (limit) => this.store.aggregateNext(limit, planFold, this.clock.now()),
-      undefined,
-      // No growth (drainBatches could double batches while a backlog lasts): 1 000-item batches
-      // halve the pages the fold writes per item (fold-profile.ts) but hold SQLite's event loop
-      // ~4× as long; on the quiet machine (bench:ingest, 2026-11-23) they cut 50-item ingestion
-      // from 436 to 356 req/s and raised its open-loop p99 from 640 to 1 501 ms, while the
-      // analytics bench's ingestion cost did not move (41.5 % against 41.9 % with 250).
-      this.batchSize,
+      () => this.store.aggregateNext(this.batchSize, planFold, this.clock.now()),
     ),
   );
 

@@ -1,10 +1,9 @@
 import { sql, type Kysely } from 'kysely';
+import { DAY_MS } from '../../common/time.js';
 import type { DatabaseCapabilities } from '../../storage/database.js';
 import type { Database } from '../../storage/schema.js';
 import { exposureDay } from '../attribution/attribution.js';
 import type { ExposureRecord, ExposureStore } from './exposure.store.js';
-
-const DAY_MS = 86_400_000;
 
 /**
  * The exposure write is the assign route's one database cost, so it is one fixed SQL text
@@ -59,7 +58,7 @@ export class KyselyExposureStore implements ExposureStore {
         returning experiment_id, phase, unit_id, variant_id, exposed_at
       ), counted as (
         insert into experiment_variant_units (experiment_id, phase, variant_id, day, units)
-        select experiment_id, phase, variant_id, floor(exposed_at / ${DAY_MS}::float8)::int, count(*) from ins group by 1, 2, 3, 4
+        select experiment_id, phase, variant_id, floor(exposed_at / ${DAY_MS}::float8)::int, count(*) from ins group by 1, 2, 3, 4 -- the day as exposureDay() computes it
         on conflict (experiment_id, phase, variant_id, day) do update set units = experiment_variant_units.units + excluded.units
       ), covariates as (
         insert into experiment_unit_covariates (experiment_id, phase, unit_id, metric, x, y, source)
