@@ -15,6 +15,11 @@ function migratorFor(db: Kysely<Database>, handle: DatabaseHandle): Migrator {
   });
 }
 
+/** A migrator over this handle's migrations and schema, for stepping to one migration (migration tests). */
+export function createMigrator(handle: DatabaseHandle): Migrator {
+  return migratorFor(handle.db, handle);
+}
+
 async function run(migrator: Migrator): Promise<MigrationReport> {
   const result = await migrator.migrateToLatest();
   if (result.error) throw result.error instanceof Error ? result.error : new Error(String(result.error));

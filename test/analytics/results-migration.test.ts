@@ -1,8 +1,7 @@
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { openDatabase } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrator.js';
-import { migrations } from '../../src/storage/migrations/index.js';
+import { createMigrator, migrateToLatest } from '../../src/storage/migrator.js';
 import { createTestDatabase, describeOnEveryDatabase } from '../support/test-database.js';
 
 const HOUR = 3_600_000;
@@ -12,11 +11,7 @@ describeOnEveryDatabase('migration 0075 (one analytics results table)', (kind) =
     const testDb = await createTestDatabase(kind);
     const db = await openDatabase(testDb.target);
     try {
-      const migrator = new Migrator({
-        db: db.db,
-        provider: { getMigrations: async () => migrations },
-        ...(db.capabilities.supportsSchemas ? { migrationTableSchema: db.schema ?? 'public' } : {}),
-      });
+      const migrator = createMigrator(db);
       expect((await migrator.migrateTo('0061-feedback-retention')).error).toBeUndefined();
       const row = { query_hash: 'h1', hour: 5 * HOUR, result_id: 'doc-1', position: 2, impressions: 7, clicks: 3 };
       await sql`insert into analytics_result_hours (query_hash, hour, result_id, position, impressions, clicks)

@@ -1,10 +1,9 @@
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { KyselyFeedbackRetentionStore } from '../../src/feedback/feedback-retention.kysely-store.js';
 import { FeedbackRetentionService } from '../../src/feedback/feedback-retention.service.js';
 import { openDatabase } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrator.js';
-import { migrations } from '../../src/storage/migrations/index.js';
+import { createMigrator, migrateToLatest } from '../../src/storage/migrator.js';
 import { getJson, postJson } from '../support/http.js';
 import { useTestApp } from '../support/test-app.js';
 import { TestClock } from '../support/test-clock.js';
@@ -67,11 +66,7 @@ describeOnEveryDatabase('migration 0061 (partitioned feedback on PostgreSQL)', (
     const testDb = await createTestDatabase(kind);
     const db = await openDatabase(testDb.target);
     try {
-      const migrator = new Migrator({
-        db: db.db,
-        provider: { getMigrations: async () => migrations },
-        ...(db.capabilities.supportsSchemas ? { migrationTableSchema: db.schema ?? 'public' } : {}),
-      });
+      const migrator = createMigrator(db);
       expect((await migrator.migrateTo('0060-erasure')).error).toBeUndefined();
       await db.db.insertInto('feedback_submissions').values({ id: 's1', session_id: 'old', item_count: 2, received_at: T0 }).execute();
       const item = (id: string, seq: number, receivedAt: number) => ({
