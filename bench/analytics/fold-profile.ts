@@ -67,11 +67,12 @@ let counting = false;
 let batchStart = 0;
 let longestBatch = 0;
 const original = SqliteSyncingDriver.prototype.run;
-SqliteSyncingDriver.prototype.run = function (this: SqliteSyncingDriver, text: string, parameters: readonly unknown[]) {
-  if (!counting) return original.call(this, text, parameters);
+SqliteSyncingDriver.prototype.run = function (this: SqliteSyncingDriver, statement, parameters: readonly unknown[]) {
+  if (!counting) return original.call(this, statement, parameters);
+  const text = statement.source;
   if (text === 'begin') batchStart = performance.now();
   const t = performance.now();
-  const out = original.call(this, text, parameters);
+  const out = original.call(this, statement, parameters);
   const ms = performance.now() - t;
   if (text === 'commit') longestBatch = Math.max(longestBatch, performance.now() - batchStart);
   const m = /^\s*(insert into|update|select .*? from|delete from)\s+"?(\w+)"?/is.exec(text);

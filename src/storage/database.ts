@@ -13,6 +13,7 @@ import {
 import pg from 'pg';
 import BetterSqlite3 from 'better-sqlite3';
 import { SqliteSyncingDriver } from './sqlite-driver.js';
+import { ThreadWriteLock } from './thread-write-lock.js';
 import { CurrentSchemaIntrospector } from './postgres-introspector.js';
 import type { Database } from './schema.js';
 
@@ -67,6 +68,12 @@ export interface DatabaseHandle {
    * every other write), so its result may be acknowledged at once.
    */
   sqliteTransaction?: <T>(work: (connection: BetterSqlite3.Database) => T) => Promise<T>;
+  /**
+   * What a worker thread needs to open its own connection to this database (plain data it can be
+   * sent): the target, the options, and on SQLite the lock the threads take turns with. Undefined
+   * for an in-memory SQLite database, which no other connection can reach.
+   */
+  threadShare(): ThreadShare | undefined;
   /** Cheap round trip used by /readyz. */
   ping(): Promise<void>;
   /** Connection pool use, for metrics. */
@@ -89,6 +96,14 @@ export interface DatabaseOptions {
   sqliteMaxPageCount?: number;
 }
 
+/** A database handle's description for a worker thread (openDatabaseInThread). */
+export interface ThreadShare {
+  target: DatabaseTarget;
+  options: DatabaseOptions;
+  /** SQLite: the ThreadWriteLock's memory, shared with the opening thread. */
+  sqliteLock?: SharedArrayBuffer;
+}
+
 /** Kysely's SQLite dialect (compiler, adapter, introspector) over the syncing driver (sqlite-driver.ts). */
 class SqliteSyncingDialect extends SqliteDialect {
   driver: SqliteSyncingDriver | undefined;
@@ -96,17 +111,20 @@ class SqliteSyncingDialect extends SqliteDialect {
   constructor(
     private readonly connection: BetterSqlite3.Database,
     private readonly file: string,
+    private readonly threadLock: ThreadWriteLock,
+    private readonly secondary: boolean,
   ) {
     super({ database: connection });
   }
 
   override createDriver(): Driver {
-    this.driver = new SqliteSyncingDriver(this.connection, this.file);
+    this.driver = new SqliteSyncingDriver(this.connection, this.file, this.threadLock, this.secondary);
     return this.driver;
   }
 }
 
-function openSqlite(file: string, maxPageCount: number | undefined): DatabaseHandle {
+function openSqlite(file: string, options: DatabaseOptions, share?: ThreadShare): DatabaseHandle {
+  const maxPageCount = options.sqliteMaxPageCount;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const connection = new BetterSqlite3(file);
   connection.pragma('journal_mode = WAL');
@@ -117,7 +135,9 @@ function openSqlite(file: string, maxPageCount: number | undefined): DatabaseHan
   connection.pragma('synchronous = NORMAL');
   connection.pragma('busy_timeout = 5000');
   connection.pragma('foreign_keys = ON');
-  const dialect = new SqliteSyncingDialect(connection, path.resolve(file));
+  // The opening thread makes the lock; a worker thread joins it as a secondary connection (sqlite-driver.ts).
+  const threadLock = new ThreadWriteLock(share?.sqliteLock);
+  const dialect = new SqliteSyncingDialect(connection, path.resolve(file), threadLock, share !== undefined);
   const db = new Kysely<Database>({ dialect });
   return {
     db,
@@ -135,6 +155,7 @@ function openSqlite(file: string, maxPageCount: number | undefined): DatabaseHan
       supportsDataModifyingCte: false,
     },
     schema: undefined,
+    threadShare: () => (connection.memory ? undefined : { target: { kind: 'sqlite', path: file }, options, sqliteLock: threadLock.buffer }),
     poolStats: () => ({ total: 1, idle: 0, waiting: 0 }),
     async ping() {
       await sql`select 1`.execute(db);
@@ -180,6 +201,7 @@ class PostgresDialectInOneSchema extends PostgresDialect {
 }
 
 function openPostgres(url: string, schema: string | undefined, options: DatabaseOptions): DatabaseHandle {
+  const target: DatabaseTarget = { kind: 'postgres', url, ...(schema ? { schema } : {}) };
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
@@ -206,6 +228,7 @@ function openPostgres(url: string, schema: string | undefined, options: Database
       supportsDataModifyingCte: true,
     },
     schema,
+    threadShare: () => ({ target, options }),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async ping() {
       await sql`select 1`.execute(db);
@@ -217,7 +240,7 @@ function openPostgres(url: string, schema: string | undefined, options: Database
 }
 
 export async function openDatabase(target: DatabaseTarget, options: DatabaseOptions = {}): Promise<DatabaseHandle> {
-  if (target.kind === 'sqlite') return openSqlite(target.path, options.sqliteMaxPageCount);
+  if (target.kind === 'sqlite') return openSqlite(target.path, options);
   if (target.schema) {
     // Create the schema with a short-lived connection so the pool's search_path resolves.
     const client = new pg.Client({ connectionString: target.url });
@@ -229,4 +252,15 @@ export async function openDatabase(target: DatabaseTarget, options: DatabaseOpti
     }
   }
   return openPostgres(target.url, target.schema, options);
+}
+
+/**
+ * A worker thread's own handle on the database another thread opened (its `threadShare()`): on
+ * SQLite a second connection that takes turns with the first through their shared lock and whose
+ * commits are not waited for (sqlite-driver.ts: for work nothing is acknowledged on); on PostgreSQL
+ * a pool of its own (two connections: a worker runs one job at a time).
+ */
+export function openDatabaseInThread(share: ThreadShare): DatabaseHandle {
+  if (share.target.kind === 'sqlite') return openSqlite(share.target.path, share.options, share);
+  return openPostgres(share.target.url, share.target.schema, { ...share.options, poolSize: 2 });
 }

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
+import type { ThreadWriteLock } from './thread-write-lock.js';
 
 /**
  * SQLite with the commit's fsync off the event loop.
@@ -27,6 +28,11 @@ import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult }
  * checkpoints off and a worker thread with its own connection runs PASSIVE checkpoints, which
  * wait for no reader or writer, every 250 ms; when the WAL passes 32 MB anyway, writes pause for
  * one checkpoint that completes, so the WAL restarts (catchUp).
+ *
+ * Other threads of the process may write the same file through their own connections (the
+ * analytics fold thread): each then opens its driver with the same ThreadWriteLock, taken with the
+ * mutex, so no connection ever meets another thread's write lock inside SQLite's sleeping busy
+ * handler (thread-write-lock.ts says why that matters). Only one of them runs the checkpointer.
  */
 
 /**
@@ -193,7 +199,9 @@ class SqliteConnection implements DatabaseConnection {
       await this.driver.lock();
       this.held = true;
     }
-    const { result, committed } = this.driver.run(compiledQuery.sql, compiledQuery.parameters);
+    const statement = this.driver.prepared(compiledQuery.sql);
+    if (this.driver.needsThreadLock(statement)) await this.driver.holdThreadLock();
+    const { result, committed } = this.driver.run(statement, compiledQuery.parameters);
     if (committed) {
       this.held = false;
       this.driver.unlock();
@@ -211,32 +219,65 @@ class SqliteConnection implements DatabaseConnection {
 export class SqliteSyncingDriver implements Driver {
   private readonly mutex = new Mutex();
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
-  /** Absent for an in-memory database (`:memory:`), which has no file to sync or checkpoint. */
+  /** Absent for an in-memory database (`:memory:`), which has no file to sync or checkpoint, and on a secondary connection. */
   private readonly wal: FileSync | undefined;
   private readonly checkpointer: Checkpointer | undefined;
   /** A write ran since the last commit: the next moment outside a transaction is a commit. */
   private dirty = false;
   private catchingUp = false;
+  /** Whether this thread holds the thread lock (taken by the statement that needed it, let go with the mutex). */
+  private threadHeld = false;
 
   constructor(
     private readonly db: BetterSqlite3.Database,
     file: string,
+    /** Shared with the other threads that write this file (see the class comment). */
+    private readonly threadLock?: ThreadWriteLock,
+    /**
+     * A second thread's connection (the analytics fold's): the opener's checkpointer serves the
+     * file, and its commits are not waited for, because nothing it writes is acknowledged to
+     * anyone. A commit of it is atomic in the WAL all the same, and on disk with the next sync of
+     * any later commit (a sync covers every frame before it) or the next checkpoint; a power cut
+     * before then loses the transaction whole, which that thread redoes.
+     */
+    secondary = false,
   ) {
     if (db.memory) return;
-    this.wal = new FileSync(`${file}-wal`);
+    this.wal = secondary ? undefined : new FileSync(`${file}-wal`);
     db.pragma('wal_autocheckpoint = 0');
     // When the WAL restarts, cut the file back, so its size tells how much is waiting (catchUp).
     db.pragma(`journal_size_limit = ${WAL_KEEP_BYTES}`);
-    this.checkpointer = new Checkpointer(file, 250);
+    if (!secondary) this.checkpointer = new Checkpointer(file, 250);
   }
 
   async init(): Promise<void> {}
 
+  /** This thread's turn on the connection; the file's turn among threads is taken when a statement needs it. */
   async lock(): Promise<void> {
     await this.mutex.lock();
   }
 
+  /**
+   * Whether a statement must hold the file's turn among threads: anything but a read outside a
+   * transaction (in WAL mode a read neither waits for a writer nor holds one up). BEGIN takes it,
+   * since what a transaction will write is not known at its start.
+   */
+  needsThreadLock(statement: BetterSqlite3.Statement): boolean {
+    if (!this.threadLock || this.threadHeld) return false;
+    return !(statement.reader && statement.readonly && !this.db.inTransaction);
+  }
+
+  async holdThreadLock(): Promise<void> {
+    if (!this.threadLock || this.threadHeld) return;
+    await this.threadLock.acquire();
+    this.threadHeld = true;
+  }
+
   unlock(): void {
+    if (this.threadHeld) {
+      this.threadHeld = false;
+      this.threadLock!.release();
+    }
     this.mutex.unlock();
   }
 
@@ -252,12 +293,13 @@ export class SqliteSyncingDriver implements Driver {
    * every other write, resolves only after a WAL sync that began after its commit.
    */
   async transaction<T>(work: (connection: BetterSqlite3.Database) => T): Promise<T> {
-    await this.mutex.lock();
+    await this.lock();
+    await this.holdThreadLock();
     let result: T;
     try {
       result = this.db.transaction(() => work(this.db))();
     } finally {
-      this.mutex.unlock();
+      this.unlock();
     }
     await this.durable();
     return result;
@@ -273,25 +315,31 @@ export class SqliteSyncingDriver implements Driver {
   private async catchUp(): Promise<void> {
     this.catchingUp = true;
     try {
-      await this.mutex.lock();
+      await this.lock();
+      await this.holdThreadLock();
       try {
         await this.checkpointer?.checkpoint();
       } finally {
-        this.mutex.unlock();
+        this.unlock();
       }
     } finally {
       this.catchingUp = false;
     }
   }
 
-  /** Runs one statement synchronously; `committed` when it ended a transaction that wrote. */
-  run(sql: string, parameters: readonly unknown[]): { result: QueryResult<unknown>; committed: boolean } {
+  /** The prepared statement for a text (cached: at most 1 000 texts). */
+  prepared(sql: string): BetterSqlite3.Statement {
     let stmt = this.statements.get(sql);
     if (!stmt) {
       if (this.statements.size >= 1000) this.statements.clear();
       stmt = this.db.prepare(sql);
       this.statements.set(sql, stmt);
     }
+    return stmt;
+  }
+
+  /** Runs one statement synchronously; `committed` when it ended a transaction that wrote. */
+  run(stmt: BetterSqlite3.Statement, parameters: readonly unknown[]): { result: QueryResult<unknown>; committed: boolean } {
     if (!stmt.readonly) this.dirty = true;
     let result: QueryResult<unknown>;
     try {
@@ -316,7 +364,7 @@ export class SqliteSyncingDriver implements Driver {
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    await this.mutex.lock();
+    await this.lock();
     return new SqliteConnection(this, true);
   }
 
@@ -351,7 +399,7 @@ export class SqliteSyncingDriver implements Driver {
     const conn = connection as SqliteConnection;
     if (!conn.held) return;
     conn.held = false;
-    this.mutex.unlock();
+    this.unlock();
   }
 
   async destroy(): Promise<void> {
