@@ -34,6 +34,7 @@ describe('configuration', () => {
     [{ SQLITE_MAX_PAGE_COUNT: 'lots' }, 'SQLITE_MAX_PAGE_COUNT'],
     [{ FEEDBACK_RETENTION_DAYS: '-1' }, 'FEEDBACK_RETENTION_DAYS'],
     [{ FEEDBACK_RETENTION_DAYS: 'a year' }, 'FEEDBACK_RETENTION_DAYS'],
+    [{ ANALYTICS_FOLD_THREAD: 'yes' }, 'ANALYTICS_FOLD_THREAD'],
   ])('refuses %o naming %s', (env, variable) => {
     expect(() => loadConfig(env, '/x')).toThrow(ConfigError);
     expect(() => loadConfig(env, '/x')).toThrow(variable);
@@ -42,6 +43,13 @@ describe('configuration', () => {
   it('keeps feedback forever unless FEEDBACK_RETENTION_DAYS says otherwise', () => {
     expect(loadConfig({}, '/x').feedbackRetentionDays).toBe(0);
     expect(loadConfig({ FEEDBACK_RETENTION_DAYS: '90' }, '/x').feedbackRetentionDays).toBe(90);
+  });
+
+  it('folds analytics on a worker thread unless ANALYTICS_FOLD_THREAD is false or 0', () => {
+    expect(loadConfig({}, '/x').analyticsFoldThread).toBe(true);
+    expect(loadConfig({ ANALYTICS_FOLD_THREAD: 'false' }, '/x').analyticsFoldThread).toBe(false);
+    expect(loadConfig({ ANALYTICS_FOLD_THREAD: '0' }, '/x').analyticsFoldThread).toBe(false);
+    expect(loadConfig({ ANALYTICS_FOLD_THREAD: 'TRUE' }, '/x').analyticsFoldThread).toBe(true);
   });
 
   it('hands every database setting to openDatabase, the page cap only when set', () => {

@@ -31,6 +31,8 @@ export interface AppConfig {
   sqliteMaxPageCount: number | undefined;
   /** FEEDBACK_RETENTION_DAYS: feedback received longer ago is removed; 0 (default) keeps everything. */
   feedbackRetentionDays: number;
+  /** ANALYTICS_FOLD_THREAD: search analytics fold feedback on a worker thread (default) or on the event loop. */
+  analyticsFoldThread: boolean;
 }
 
 /** The database options the configuration sets (every command that opens the database uses them). */
@@ -82,6 +84,15 @@ export class ConfigError extends Error {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const DEFAULT_SQLITE_PATH = 'data/searchloop.db';
+
+/** A switch: true/1 or false/0 (unset: the default); anything else is refused, naming the variable. */
+function booleanVar(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(name, `must be true or false, got "${env[name]}"`);
+}
 
 function integerVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -163,5 +174,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     maxJsonDepth: integerVar(env, 'MAX_JSON_DEPTH', 32, 2, 1000),
     sqliteMaxPageCount: sqliteMaxPageCount(env.SQLITE_MAX_PAGE_COUNT),
     feedbackRetentionDays: integerVar(env, 'FEEDBACK_RETENTION_DAYS', 0, 0, 36_500),
+    analyticsFoldThread: booleanVar(env, 'ANALYTICS_FOLD_THREAD', true),
   };
 }

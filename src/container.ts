@@ -37,6 +37,8 @@ export interface ContainerOptions {
   envApiKeys?: { key: string; scope: ApiScope }[];
   /** FEEDBACK_RETENTION_DAYS (0 keeps everything). */
   feedbackRetentionDays?: number;
+  /** ANALYTICS_FOLD_THREAD: analytics folds on a worker thread (the server's default; off unless set here). */
+  analyticsFoldThread?: boolean;
 }
 
 export function createContainer(database: DatabaseHandle, clock: Clock = systemClock, options: ContainerOptions = {}): Container {
@@ -63,6 +65,7 @@ export function createContainer(database: DatabaseHandle, clock: Clock = systemC
     clock,
     relevance: clickModelRelevance(learning),
     retentionDays: options.feedbackRetentionDays ?? 0,
+    foldThread: options.analyticsFoldThread ?? false,
   });
   const modules: DomainModule<unknown>[] = [auth, feedback, learning, experiments, analytics];
   return {

@@ -30,6 +30,7 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
   const container = createContainer(database, systemClock, {
     envApiKeys: config.apiKeys,
     feedbackRetentionDays: config.feedbackRetentionDays,
+    analyticsFoldThread: config.analyticsFoldThread,
   });
   try {
     await container.auth.services.apiKeys.refresh();

@@ -131,6 +131,18 @@ const loadStates = {
   maxChunk: NARROW,
   build: (trx: Trx, keys: string[]) => trx.selectFrom('analytics_entities').select(['key', 'state']).where('key', 'in', keys),
 };
+/** markDone for items read outside the transaction: RETURNING tells which were still unfolded. */
+const markUnfoldedDone = {
+  name: 'mark_unfolded_done',
+  maxChunk: NARROW,
+  build: (trx: Trx, ids: string[]) =>
+    trx
+      .updateTable('feedback_items')
+      .set({ analytics_done: sql.lit(1) })
+      .where('id', 'in', ids)
+      .where('analytics_done', '=', sql.lit(0))
+      .returning('id'),
+};
 const markDone = {
   name: 'mark_done',
   maxChunk: NARROW,
@@ -141,6 +153,28 @@ const markDone = {
       .where('id', 'in', ids),
 };
 
+/** Rolls back a transaction whose batch, read before it, lost an item meanwhile (aggregateNext starts over). */
+class StaleBatch extends Error {}
+
+/** A batch read and planned: its items, their entities' states (parsed and as stored), the plan. */
+interface PlannedBatch {
+  items: (AnalyticsItem & { receivedAt: number })[];
+  known: Map<string, EntityState>;
+  stored: Map<string, string>;
+  plan: FoldPlan;
+}
+
+/** The entity keys a batch reads and writes (searches, sessions, (session, query) pairs), each once. */
+function entityKeysOf(items: readonly AnalyticsItem[]): string[] {
+  const keys = new Set<string>();
+  for (const i of items) {
+    keys.add(`q:${i.queryId}`);
+    keys.add(`s:${i.sessionId}`);
+    if (i.queryHash !== null) keys.add(`p:${i.sessionId}\n${i.queryHash}`);
+  }
+  return [...keys];
+}
+
 export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext' | 'pruneEntities'> {
   private readonly chunks = new FixedChunks();
 
@@ -149,7 +183,27 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
     private readonly capabilities: Pick<DatabaseCapabilities, 'supportsAdvisoryLocks'>,
   ) {}
 
-  async aggregateNext(limit: number, fold: Folder, startedAt: number): Promise<number | null> {
+  /**
+   * Folds the next `limit` unfolded items in one transaction. With `readFirst` the items and their
+   * entities' states are read and the batch planned before the transaction, which then checks that
+   * what was read still holds — every state unchanged first, every item still unfolded as it marks
+   * them — and otherwise reads and plans again inside (a changed state) or starts over (an item
+   * another fold or an erasure took meanwhile). The fold thread does this on SQLite, where its
+   * transaction holds the one writer the event loop waits for: planning outside it shortens that
+   * wait (fold-thread.ts).
+   */
+  async aggregateNext(limit: number, fold: Folder, startedAt: number, options: { readFirst?: boolean } = {}): Promise<number | null> {
+    if (!options.readFirst) return this.foldOnce(limit, fold, startedAt, undefined);
+    const early = await this.readAndPlan(this.db, limit, fold);
+    try {
+      return await this.foldOnce(limit, fold, startedAt, early);
+    } catch (error) {
+      if (!(error instanceof StaleBatch)) throw error;
+      return this.foldOnce(limit, fold, startedAt, undefined);
+    }
+  }
+
+  private async foldOnce(limit: number, fold: Folder, startedAt: number, early: PlannedBatch | undefined): Promise<number | null> {
     return this.db.transaction().execute(async (trx) => {
       if (this.capabilities.supportsAdvisoryLocks) {
         const { rows } = await sql<{
@@ -159,17 +213,19 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
       }
       const progress = await trx.selectFrom('analytics_progress').select('window_anchor').where('id', '=', 1).executeTakeFirst();
       const anchor = progress?.window_anchor == null ? null : Number(progress.window_anchor);
-      const items = await this.claim(trx, limit);
+      const batch = early && (await this.statesHold(trx, early)) ? early : await this.readAndPlan(trx, limit, fold);
+      const { items, known, plan } = batch;
       if (items.length > 0) {
-        const known = await this.states(trx, items);
-        const plan = fold(items, known);
         await this.apply(trx, plan, anchor);
         await this.writeStates(trx, items, plan, known);
-        await this.chunks.runKeys(
-          trx,
-          markDone,
-          items.map((i) => i.id),
-        );
+        const ids = items.map((i) => i.id);
+        if (batch === early) {
+          // Read outside the transaction: each item must still be unfolded (and still exist).
+          const marked = await this.chunks.runKeys(trx, markUnfoldedDone, ids);
+          if (marked.length !== ids.length) throw new StaleBatch();
+        } else {
+          await this.chunks.runKeys(trx, markDone, ids);
+        }
       }
       const nextAnchor = windowAnchorAt(startedAt);
       if (nextAnchor !== anchor) await moveWindows(trx, anchor, nextAnchor);
@@ -185,8 +241,25 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
     });
   }
 
-  private async claim(trx: Trx, limit: number): Promise<(AnalyticsItem & { receivedAt: number })[]> {
-    const rows = await trx
+  private async readAndPlan(db: Kysely<Database>, limit: number, fold: Folder): Promise<PlannedBatch> {
+    const items = await this.claim(db, limit);
+    if (items.length === 0)
+      return { items, known: new Map(), stored: new Map(), plan: { rows: [], results: [], texts: new Map(), states: new Map() } };
+    const { known, stored } = await this.states(db, items);
+    const plan = fold(items, known);
+    return { items, known, stored, plan };
+  }
+
+  /** Whether the entity states a batch was planned on are still the stored ones. */
+  private async statesHold(trx: Trx, batch: PlannedBatch): Promise<boolean> {
+    if (batch.items.length === 0) return true;
+    const now = await this.chunks.runKeys<{ key: string; state: string }>(trx, loadStates, entityKeysOf(batch.items));
+    if (now.length !== batch.stored.size) return false;
+    return now.every((r) => batch.stored.get(r.key) === r.state);
+  }
+
+  private async claim(db: Kysely<Database>, limit: number): Promise<(AnalyticsItem & { receivedAt: number })[]> {
+    const rows = await db
       .selectFrom('feedback_items')
       .select([
         'id',
@@ -226,18 +299,17 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
     }));
   }
 
-  private async states(trx: Trx, items: AnalyticsItem[]): Promise<Map<string, EntityState>> {
-    const keys = new Set<string>();
-    for (const i of items) {
-      keys.add(`q:${i.queryId}`);
-      keys.add(`s:${i.sessionId}`);
-      if (i.queryHash !== null) keys.add(`p:${i.sessionId}\n${i.queryHash}`);
-    }
+  private async states(
+    db: Kysely<Database>,
+    items: AnalyticsItem[],
+  ): Promise<{ known: Map<string, EntityState>; stored: Map<string, string> }> {
     const known = new Map<string, EntityState>();
-    for (const r of await this.chunks.runKeys<{ key: string; state: string }>(trx, loadStates, [...keys])) {
+    const stored = new Map<string, string>();
+    for (const r of await this.chunks.runKeys<{ key: string; state: string }>(db, loadStates, entityKeysOf(items))) {
       known.set(r.key, JSON.parse(r.state) as EntityState);
+      stored.set(r.key, r.state);
     }
-    return known;
+    return { known, stored };
   }
 
   /**

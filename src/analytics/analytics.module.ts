@@ -3,6 +3,7 @@ import type { Clock } from '../common/clock.js';
 import type { DomainModule } from '../common/module.js';
 import type { DatabaseHandle } from '../storage/database.js';
 import { KyselyAnalyticsStore } from './analytics.kysely-store.js';
+import { FoldThread } from './fold-thread.js';
 import { analyticsRoutes } from './analytics.routes.js';
 import { AnalyticsService, type RelevancePort } from './analytics.service.js';
 
@@ -16,6 +17,11 @@ export interface AnalyticsDependencies {
   batchSize?: number;
   /** FEEDBACK_RETENTION_DAYS: per-search states are removed with the raw items (0 keeps them). */
   retentionDays?: number;
+  /**
+   * ANALYTICS_FOLD_THREAD: fold on a worker thread with its own connection (the server's default),
+   * or on the event loop (false; also for an in-memory SQLite database, which no thread can share).
+   */
+  foldThread?: boolean;
 }
 
 /**
@@ -32,9 +38,18 @@ export const ANALYTICS_PERSONAL_DATA: PersonalDataTable[] = [
 export type AnalyticsModule = DomainModule<{ analyticsService: AnalyticsService }>;
 
 /** Search analytics: hourly aggregates folded from feedback (task `analytics`) and GET /api/cortex/analytics/…. */
-export function createAnalyticsModule({ database, clock, relevance, batchSize, retentionDays }: AnalyticsDependencies): AnalyticsModule {
+export function createAnalyticsModule({
+  database,
+  clock,
+  relevance,
+  batchSize,
+  retentionDays,
+  foldThread,
+}: AnalyticsDependencies): AnalyticsModule {
   const store = new KyselyAnalyticsStore(database.db, database.capabilities);
-  const analyticsService = new AnalyticsService(store, clock, relevance ?? null, batchSize, retentionDays);
+  const share = foldThread ? database.threadShare() : undefined;
+  const runner = share ? new FoldThread(share) : null;
+  const analyticsService = new AnalyticsService(store, clock, relevance ?? null, batchSize, retentionDays, runner);
   return {
     services: { analyticsService },
     routes: async (app) => {
@@ -44,6 +59,8 @@ export function createAnalyticsModule({ database, clock, relevance, batchSize, r
       { name: 'analytics', intervalMs: 2_000, run: () => analyticsService.catchUp(), observed: true },
       { name: 'analytics-retention', intervalMs: 3_600_000, run: () => analyticsService.pruneStates(), observed: true },
     ],
-    close: async () => undefined,
+    close: async () => {
+      await runner?.close();
+    },
   };
 }

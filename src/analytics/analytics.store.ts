@@ -2,6 +2,16 @@ import type { AnalyticsItem, Counter, Counters, Dimension, EntityState, FoldPlan
 
 export type Folder = (items: readonly AnalyticsItem[], known: ReadonlyMap<string, EntityState>) => FoldPlan;
 
+/**
+ * Folds the backlog somewhere other than the caller's thread (fold-thread.ts): the same store
+ * code on a connection of its own. AnalyticsService folds in-process when it has none.
+ */
+export interface FoldRunner {
+  /** Folds the backlog in batches of `batchSize`, stamping freshness with `now`; returns items folded. */
+  drain(batchSize: number, now: number): Promise<number>;
+  close(): Promise<void>;
+}
+
 /** Which rows to read: a dimension value ('' and '' for all traffic) and hours [fromHour, toHour). */
 export interface Slice {
   dimension: Dimension | '';

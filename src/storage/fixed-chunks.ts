@@ -1,4 +1,4 @@
-import { CompiledQuery, type Compilable, type Transaction } from 'kysely';
+import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 /**
@@ -11,7 +11,8 @@ import type { Database } from './schema.js';
  * once per process; a batch's rows become at most that many statements past the full chunks.
  */
 
-type Trx = Transaction<Database>;
+// A transaction, or the database itself for reads outside one.
+type Trx = Kysely<Database>;
 
 export interface ChunkedStatement {
   /** Cache key: one text per (name, chunk size). */

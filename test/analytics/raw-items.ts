@@ -2,44 +2,47 @@ import { COUNTERS, planFold, type AnalyticsItem } from '../../src/analytics/fold
 import { WINDOW_SPANS_MS } from '../../src/analytics/windows.js';
 import type { DatabaseHandle } from '../../src/storage/database.js';
 
+/** The feedback_items row ingestion stores for an item. */
+export function itemRow(it: AnalyticsItem) {
+  return {
+    id: it.id,
+    submission_id: it.id,
+    seq: 0,
+    session_id: it.sessionId,
+    query_id: it.queryId,
+    rating: null,
+    user_action: it.userAction,
+    event_time: it.eventTime,
+    received_at: it.eventTime,
+    result_id: it.resultId,
+    query_hash: it.queryHash,
+    engagement_type: null,
+    search_type: it.searchType,
+    position: it.position,
+    time_to_click: null,
+    device_type: it.deviceType,
+    viewport_width: null,
+    viewport_height: null,
+    scroll_depth: null,
+    dwell_time: null,
+    category: it.category,
+    language: it.language,
+    extra_metadata:
+      it.queryText === null && it.resultCount === null
+        ? null
+        : JSON.stringify({
+            ...(it.queryText !== null ? { queryText: it.queryText } : {}),
+            ...(it.resultCount !== null ? { resultCount: it.resultCount } : {}),
+          }),
+  };
+}
+
 /** Writes items straight into feedback_items (as ingestion stores them), in the order given. */
 export async function insertItems(database: DatabaseHandle, items: readonly AnalyticsItem[]): Promise<void> {
   for (let i = 0; i < items.length; i += 200) {
     await database.db
       .insertInto('feedback_items')
-      .values(
-        items.slice(i, i + 200).map((it) => ({
-          id: it.id,
-          submission_id: it.id,
-          seq: 0,
-          session_id: it.sessionId,
-          query_id: it.queryId,
-          rating: null,
-          user_action: it.userAction,
-          event_time: it.eventTime,
-          received_at: it.eventTime,
-          result_id: it.resultId,
-          query_hash: it.queryHash,
-          engagement_type: null,
-          search_type: it.searchType,
-          position: it.position,
-          time_to_click: null,
-          device_type: it.deviceType,
-          viewport_width: null,
-          viewport_height: null,
-          scroll_depth: null,
-          dwell_time: null,
-          category: it.category,
-          language: it.language,
-          extra_metadata:
-            it.queryText === null && it.resultCount === null
-              ? null
-              : JSON.stringify({
-                  ...(it.queryText !== null ? { queryText: it.queryText } : {}),
-                  ...(it.resultCount !== null ? { resultCount: it.resultCount } : {}),
-                }),
-        })),
-      )
+      .values(items.slice(i, i + 200).map(itemRow))
       .execute();
   }
 }

@@ -18,13 +18,15 @@ export interface TestApp {
 export interface TestAppOptions extends Partial<AppOptions> {
   clock?: Clock;
   envApiKeys?: ContainerOptions['envApiKeys'];
+  /** Fold analytics on the worker thread, as the server does by default (ANALYTICS_FOLD_THREAD). */
+  analyticsFoldThread?: boolean;
 }
 
 export async function buildTestApp(kind: DatabaseKind, options: TestAppOptions = {}): Promise<TestApp> {
   const testDatabase = await createTestDatabase(kind);
   const database = await openTestDatabase(testDatabase);
-  const { clock, envApiKeys, ...appOptions } = options;
-  const container = createContainer(database, clock, { envApiKeys });
+  const { clock, envApiKeys, analyticsFoldThread, ...appOptions } = options;
+  const container = createContainer(database, clock, { envApiKeys, analyticsFoldThread });
   // TEST_LOG=error (or any level) shows the app's logs while debugging a test.
   const logger = process.env.TEST_LOG ? { level: process.env.TEST_LOG } : false;
   const app = await buildApp({ bodyLimitBytes: 2 * 1024 * 1024, logLevel: 'silent', logger, ...appOptions }, container);

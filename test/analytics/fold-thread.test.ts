@@ -1,0 +1,80 @@
+import { expect, it } from 'vitest';
+import { KyselyAnalyticsFolds } from '../../src/analytics/analytics-fold.kysely-store.js';
+import { createAnalyticsModule } from '../../src/analytics/analytics.module.js';
+import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
+import { mulberry32 } from '../../src/random/index.js';
+import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
+import { TestClock } from '../support/test-clock.js';
+import { clearAnalytics, fromScratch, insertItems, readAggregates } from './raw-items.js';
+
+const BASE = Date.parse('2026-11-20T00:00:00Z');
+
+function generate(n: number, seed: number, offset: number): AnalyticsItem[] {
+  const random = mulberry32(seed);
+  const of = <T>(values: readonly T[]) => values[Math.floor(random() * values.length)]!;
+  return Array.from({ length: n }, (_, i) => {
+    const search = Math.floor(random() * 300);
+    return {
+      id: `ID${String(offset + i).padStart(8, '0')}`,
+      sessionId: `s${search % 120}`,
+      queryId: `q${search}`,
+      queryHash: `h${search % 30}`,
+      resultId: `r${Math.floor(random() * 8)}`,
+      userAction: of(['impression', 'impression', 'impression', 'click', 'purchase', 'search']),
+      eventTime: BASE + Math.floor(random() * 24 * HOUR_MS),
+      position: 1 + Math.floor(random() * 12),
+      deviceType: of(['mobile', 'desktop']),
+      searchType: null,
+      language: of(['en', 'de', null]),
+      category: null,
+      queryText: of([null, `text ${search % 30}`]),
+      resultCount: of([null, 0, 10]),
+    };
+  });
+}
+
+describeOnEveryDatabase('analytics folded on the fold thread', (kind) => {
+  const t = useTestDatabase(kind);
+
+  // The thread's connection and this thread's, writing the same database at once (on SQLite taking
+  // turns through the thread lock, on PostgreSQL through the analytics advisory lock): while items
+  // are inserted here, the thread and an in-process fold both fold, and each item counts once.
+  it('folds every item once while this thread ingests and folds too, equal to a from-scratch recomputation', async () => {
+    await clearAnalytics(t.database);
+    const clock = new TestClock(BASE + 30 * HOUR_MS);
+    const module = createAnalyticsModule({ database: t.database, clock, foldThread: true });
+    const inline = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
+    try {
+      const all: AnalyticsItem[] = [];
+      let folded = 0;
+      for (let round = 0; round < 5; round += 1) {
+        const items = generate(400, 300 + round, round * 400);
+        all.push(...items);
+        const [, byThread, inHere] = await Promise.all([
+          insertItems(t.database, items),
+          module.services.analyticsService.catchUp(),
+          inline.aggregateNext(97, planFold, clock.now()),
+        ]);
+        folded += byThread + (inHere ?? 0);
+      }
+      for (;;) {
+        const n = await module.services.analyticsService.catchUp();
+        folded += n;
+        if (n === 0) break;
+      }
+      expect(folded).toBe(all.length);
+      expect(await readAggregates(t.database)).toEqual(fromScratch(all));
+      // Freshness comes from the caller's clock, as with an in-process fold.
+      expect(await module.services.analyticsService.overview({})).toMatchObject({ dataFreshAsOf: new Date(clock.now()).toISOString() });
+    } finally {
+      await module.close();
+    }
+  }, 60_000);
+
+  it('refuses to fold once closed, with an error that says so', async () => {
+    const module = createAnalyticsModule({ database: t.database, clock: new TestClock(BASE), foldThread: true });
+    expect(await module.services.analyticsService.catchUp()).toBe(0);
+    await module.close();
+    await expect(module.services.analyticsService.catchUp()).rejects.toThrow(/fold thread is closed/);
+  });
+});
