@@ -3,14 +3,16 @@
  * ingestion, on SQLite and PostgreSQL.
  *
  *   npm run bench:analytics     (ITEMS=10000000 DAYS=30 QUERIES=50000 DATABASES=sqlite,postgres
- *                                INGEST_SECONDS=8 ROUNDS=4 BENCH_PG_URL=postgres://…)
+ *                                INGEST_SECONDS=8 ROUNDS=4 IN_FLIGHT=8,64 BENCH_PG_URL=postgres://…)
  *
  * Reads: hourly aggregates equivalent to ITEMS feedback items (aggregates.ts says how they are
  * generated) are written straight into the tables; then the queries page (30 days, minSearches
  * 10, 50 rows) and the overview (30 days, daily series) are timed through the service, median of 5
- * after a warm-up. Ingestion: POST /api/cortex/feedback (10 items a request, 8 in flight) for
- * INGEST_SECONDS without analytics (its backlog index dropped, as before issue 12) and as long
- * with the analytics task folding the backlog every 2 s as the scheduler runs it, alternating
+ * after a warm-up. Ingestion: POST /api/cortex/feedback (10 items a request, IN_FLIGHT requests
+ * at once: 8, a closed loop bound by each request's latency, and 64, enough to keep the event loop
+ * busy) for INGEST_SECONDS without analytics (its backlog index dropped, as before issue 12), and as
+ * long with the analytics task folding the backlog every 2 s as the scheduler runs it, on the fold
+ * thread (the server's default) and on the event loop (ANALYTICS_FOLD_THREAD=false), rotating
  * ROUNDS times.
  *
  * Reading a loaded database again (the 10 M load takes 1.5 min on SQLite, 7–8 on PostgreSQL):
@@ -41,6 +43,7 @@ const DAYS = Number(process.env.DAYS ?? 30);
 const QUERIES = Number(process.env.QUERIES ?? 50_000);
 const DATABASES = (process.env.DATABASES ?? 'sqlite,postgres').split(',');
 const INGEST_SECONDS = Number(process.env.INGEST_SECONDS ?? 8);
+const IN_FLIGHT = (process.env.IN_FLIGHT ?? '8,64').split(',').map(Number);
 const ROUNDS = Number(process.env.ROUNDS ?? 4);
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const START = Date.parse('2026-10-01T00:00:00Z');
@@ -331,9 +334,13 @@ export function body(i: number): string {
   return JSON.stringify({ sessionId, feedback });
 }
 
-async function ingest(kind: string, withAnalytics: boolean): Promise<{ items: number; seconds: number; backlog: number }> {
+/** Ingestion without analytics, with the fold on its thread (the server's default), or on the event loop (ANALYTICS_FOLD_THREAD=false). */
+type Mode = 'without' | 'thread' | 'event loop';
+
+async function ingest(kind: string, mode: Mode, inFlight: number): Promise<{ items: number; seconds: number; backlog: number }> {
+  const withAnalytics = mode !== 'without';
   const o = await open(kind);
-  const container = createContainer(o.handle);
+  const container = createContainer(o.handle, undefined, { analyticsFoldThread: mode === 'thread' });
   const app = await buildApp({ bodyLimitBytes: 2 * 1024 * 1024, logLevel: 'silent', logger: false }, container);
   await app.ready();
   try {
@@ -360,8 +367,9 @@ async function ingest(kind: string, withAnalytics: boolean): Promise<{ items: nu
         }, 2000)
       : undefined;
     const started = performance.now();
-    await Promise.all(Array.from({ length: 8 }, worker));
+    await Promise.all(Array.from({ length: inFlight }, worker));
     const seconds = (performance.now() - started) / 1000;
+
     if (timer) clearInterval(timer);
     await folding;
     const left = await o.handle.db
@@ -378,6 +386,37 @@ async function ingest(kind: string, withAnalytics: boolean): Promise<{ items: nu
   }
 }
 
+/**
+ * Side by side: ROUNDS rounds of the three modes, the order rotating each round, each run on a
+ * fresh database, so that the load of the shared machine drifts over all of them equally.
+ */
+async function ingestionCost(kind: string, inFlight: number): Promise<string[]> {
+  const modes: Mode[] = ['without', 'thread', 'event loop'];
+  const per = new Map(modes.map((m) => [m, { items: 0, seconds: 0, backlog: 0, rounds: [] as number[] }]));
+  for (let r = 0; r < ROUNDS; r += 1) {
+    const order = modes.map((_, i) => modes[(i + r) % modes.length]!);
+    const got = new Map<Mode, number>();
+    for (const mode of order) {
+      const run = await ingest(kind, mode, inFlight);
+      const p = per.get(mode)!;
+      p.items += run.items;
+      p.seconds += run.seconds;
+      p.backlog = Math.max(p.backlog, run.backlog);
+      got.set(mode, run.items / run.seconds);
+    }
+    for (const m of modes) per.get(m)!.rounds.push(got.get(m)! / got.get('without')!);
+  }
+  const rate = (m: Mode) => per.get(m)!.items / per.get(m)!.seconds;
+  const cost = (m: Mode) =>
+    `${((1 - rate(m) / rate('without')) * 100).toFixed(1)} % (rounds ${per
+      .get(m)!
+      .rounds.map((x) => `${((1 - x) * 100).toFixed(1)}`)
+      .join(', ')}; backlog left ${per.get(m)!.backlog})`;
+  return [
+    `| ${kind} | ingestion, ${inFlight} requests of 10 items in flight, ${ROUNDS} × ${INGEST_SECONDS} s per mode, rotating | without analytics ${rate('without').toFixed(0)} items/s | fold thread ${rate('thread').toFixed(0)} items/s, cost ${cost('thread')} | fold on the event loop ${rate('event loop').toFixed(0)} items/s, cost ${cost('event loop')} |`,
+  ];
+}
+
 async function main() {
   console.log(
     `bench:analytics — ${ITEMS.toLocaleString('en')} items ≈ ${Math.round(ITEMS / ITEMS_PER_SEARCH).toLocaleString('en')} searches over ${DAYS} days, ${QUERIES.toLocaleString('en')} queries`,
@@ -387,29 +426,7 @@ async function main() {
   for (const kind of DATABASES) {
     if (process.env.SKIP_READS !== '1') lines.push(...(await reads(kind)));
     if (process.env.SKIP_INGEST !== '1') {
-      // Side by side: ROUNDS alternating pairs (without, with; then with, without; …), each on a
-      // fresh database, so that the load of the shared machine drifts over both equally.
-      const per = { without: { items: 0, seconds: 0 }, with: { items: 0, seconds: 0 } };
-      const ratios: string[] = [];
-      let backlog = 0;
-      for (let r = 0; r < ROUNDS; r += 1) {
-        const order = r % 2 === 0 ? [false, true] : [true, false];
-        const got: Record<string, number> = {};
-        for (const withAnalytics of order) {
-          const run = await ingest(kind, withAnalytics);
-          const key = withAnalytics ? 'with' : 'without';
-          per[key].items += run.items;
-          per[key].seconds += run.seconds;
-          got[key] = run.items / run.seconds;
-          if (withAnalytics) backlog = Math.max(backlog, run.backlog);
-        }
-        ratios.push(`${((1 - got.with! / got.without!) * 100).toFixed(1)} %`);
-      }
-      const without = per.without.items / per.without.seconds;
-      const withAgg = per.with.items / per.with.seconds;
-      lines.push(
-        `| ${kind} | ingestion ${ROUNDS} × ${INGEST_SECONDS} s each way, alternating, 10 items/request, 8 in flight | without analytics ${without.toFixed(0)} items/s | with analytics folding every 2 s ${withAgg.toFixed(0)} items/s (largest backlog left ${backlog}) | cost ${((1 - withAgg / without) * 100).toFixed(1)} % (rounds: ${ratios.join(', ')}) |`,
-      );
+      for (const inFlight of IN_FLIGHT) lines.push(...(await ingestionCost(kind, inFlight)));
     }
   }
   console.log(lines.join('\n'));
