@@ -1,9 +1,21 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { addExcluded } from '../storage/additive-upsert.js';
 import type { DatabaseCapabilities } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
 import type { AnalyticsStore, Folder } from './analytics.store.js';
-import { FixedChunks, type ChunkedStatement } from '../storage/fixed-chunks.js';
+import { FixedChunks } from '../storage/fixed-chunks.js';
+import {
+  totalHours,
+  queryHours,
+  resultSlices,
+  queryTexts,
+  entityStates,
+  hourQueries,
+  dayMarkers,
+  dayQueries,
+  loadStates,
+  markUnfoldedDone,
+  markDone,
+} from './analytics-fold-statements.kysely-store.js';
 import { COUNTERS, entityKeys, recognisedKeys, type AnalyticsItem, type EntityState, type FoldPlan } from './fold.js';
 import { DAY_MS } from './figures.js';
 import { addLateHoursToWindows, moveWindows } from './analytics-windows.kysely-store.js';
@@ -17,141 +29,6 @@ import { windowAnchorAt } from './windows.js';
 // Names the analytics lock among PostgreSQL advisory locks; the schema is the second key, as for attribution.
 const ANALYTICS_LOCK = 774_201_012;
 type Trx = Transaction<Database>;
-
-// Rows per statement, powers of two (see fixed-chunks.ts): 128 rows of ~36 counters or 512 narrow
-// rows stay far below both databases' limits on parameters per statement (32 766 and 65 535).
-const WIDE = 128;
-const NARROW = 512;
-const HOUR_COLUMNS = ['dimension', 'dim_value', 'hour'] as const;
-const DIM_COLUMNS = ['dimension', 'dim_value'] as const;
-
-const totalHours: ChunkedStatement = {
-  name: 'total_hours',
-  columns: [...HOUR_COLUMNS, ...COUNTERS],
-  maxChunk: WIDE,
-  build: (trx, rows) =>
-    trx
-      .insertInto('analytics_total_hours')
-      .values(rows as never)
-      .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'hour']).doUpdateSet(addExcluded('analytics_total_hours', COUNTERS))),
-};
-// `upserts` (0 on insert, +1 on each conflict) in what the upsert returns tells which rows it created.
-const queryHours: ChunkedStatement = {
-  name: 'query_hours',
-  columns: [...HOUR_COLUMNS, 'query_hash', ...COUNTERS, 'upserts'],
-  maxChunk: WIDE,
-  build: (trx, rows) =>
-    trx
-      .insertInto('analytics_query_hours')
-      .values(rows as never)
-      .onConflict((oc) =>
-        oc
-          .columns(['dimension', 'dim_value', 'hour', 'query_hash'])
-          .doUpdateSet({ ...addExcluded('analytics_query_hours', COUNTERS), upserts: sql`analytics_query_hours.upserts + 1` }),
-      )
-      .returning(['dimension', 'dim_value', 'hour', 'query_hash', 'upserts']),
-};
-const resultSlices: ChunkedStatement = {
-  name: 'result_slices',
-  columns: [...DIM_COLUMNS, 'query_hash', 'hour', 'result_id', 'position', 'impressions', 'clicks'],
-  maxChunk: NARROW,
-  build: (trx, rows) =>
-    trx
-      .insertInto('analytics_result_slices')
-      .values(rows as never)
-      .onConflict((oc) =>
-        oc
-          .columns(['dimension', 'dim_value', 'query_hash', 'hour', 'result_id', 'position'])
-          .doUpdateSet(addExcluded('analytics_result_slices', ['impressions', 'clicks'])),
-      ),
-};
-const queryTexts: ChunkedStatement = {
-  name: 'query_texts',
-  columns: ['query_hash', 'query_text', 'source_id'],
-  maxChunk: NARROW,
-  build: (trx, rows) =>
-    trx
-      .insertInto('analytics_query_texts')
-      .values(rows as never)
-      .onConflict((oc) =>
-        oc
-          .column('query_hash')
-          .doUpdateSet({ query_text: sql`excluded.query_text`, source_id: sql`excluded.source_id` })
-          .where(sql<boolean>`excluded.source_id < analytics_query_texts.source_id`),
-      ),
-};
-const entityStates: ChunkedStatement = {
-  name: 'entities',
-  columns: ['key', 'state', 'last_received'],
-  maxChunk: NARROW,
-  build: (trx, rows) =>
-    trx
-      .insertInto('analytics_entities')
-      .values(rows as never)
-      .onConflict((oc) =>
-        oc.column('key').doUpdateSet({
-          state: sql`excluded.state`,
-          last_received: sql`case when excluded.last_received > analytics_entities.last_received then excluded.last_received else analytics_entities.last_received end`,
-        }),
-      ),
-};
-const hourQueries: ChunkedStatement = {
-  name: 'total_hours_queries',
-  columns: [...HOUR_COLUMNS, 'queries'],
-  maxChunk: NARROW,
-  build: (trx, rows) =>
-    trx
-      .insertInto('analytics_total_hours')
-      .values(rows as never)
-      .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'hour']).doUpdateSet(addExcluded('analytics_total_hours', ['queries']))),
-};
-const dayMarkers: ChunkedStatement = {
-  name: 'query_days',
-  columns: [...DIM_COLUMNS, 'day', 'query_hash'],
-  maxChunk: NARROW,
-  build: (trx, rows) =>
-    trx
-      .insertInto('analytics_query_days')
-      .values(rows as never)
-      .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'day', 'query_hash']).doNothing())
-      .returning(['dimension', 'dim_value', 'day']),
-};
-const dayQueries: ChunkedStatement = {
-  name: 'total_days',
-  columns: [...DIM_COLUMNS, 'day', 'queries'],
-  maxChunk: NARROW,
-  build: (trx, rows) =>
-    trx
-      .insertInto('analytics_total_days')
-      .values(rows as never)
-      .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'day']).doUpdateSet(addExcluded('analytics_total_days', ['queries']))),
-};
-const loadStates = {
-  name: 'load_states',
-  maxChunk: NARROW,
-  build: (trx: Trx, keys: string[]) => trx.selectFrom('analytics_entities').select(['key', 'state']).where('key', 'in', keys),
-};
-/** markDone for items read outside the transaction: RETURNING tells which were still unfolded. */
-const markUnfoldedDone = {
-  name: 'mark_unfolded_done',
-  maxChunk: NARROW,
-  build: (trx: Trx, ids: string[]) =>
-    trx
-      .updateTable('feedback_items')
-      .set({ analytics_done: sql.lit(1) })
-      .where('id', 'in', ids)
-      .where('analytics_done', '=', sql.lit(0))
-      .returning('id'),
-};
-const markDone = {
-  name: 'mark_done',
-  maxChunk: NARROW,
-  build: (trx: Trx, ids: string[]) =>
-    trx
-      .updateTable('feedback_items')
-      .set({ analytics_done: sql.lit(1) })
-      .where('id', 'in', ids),
-};
 
 /** Rolls back a transaction whose batch, read before it, lost an item meanwhile (aggregateNext starts over). */
 class StaleBatch extends Error {}
