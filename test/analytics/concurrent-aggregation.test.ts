@@ -1,37 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnalyticsModule, type AnalyticsModule } from '../../src/analytics/analytics.module.js';
-import { HOUR_MS, type AnalyticsItem } from '../../src/analytics/fold.js';
-import { mulberry32 } from '../../src/random/index.js';
+import type { AnalyticsItem } from '../../src/analytics/fold.js';
 import type { DatabaseHandle } from '../../src/storage/database.js';
 import { createTestDatabase, databaseKinds, openTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { TestClock } from '../support/test-clock.js';
-import { fromScratch, insertItems, readAggregates } from './raw-items.js';
+import { fromScratch, generateItems, insertItems, readAggregates } from './raw-items.js';
 
 const BASE = Date.parse('2026-11-20T00:00:00Z');
-
-function generate(n: number, seed: number, offset: number): AnalyticsItem[] {
-  const random = mulberry32(seed);
-  const of = <T>(values: readonly T[]) => values[Math.floor(random() * values.length)]!;
-  return Array.from({ length: n }, (_, i) => {
-    const search = Math.floor(random() * 400);
-    return {
-      id: `ID${String(offset + i).padStart(8, '0')}`,
-      sessionId: `s${search % 150}`,
-      queryId: `q${search}`,
-      queryHash: `h${search % 40}`,
-      resultId: `r${Math.floor(random() * 8)}`,
-      userAction: of(['impression', 'impression', 'impression', 'click', 'purchase', 'search']),
-      eventTime: BASE + Math.floor(random() * 48 * HOUR_MS),
-      position: 1 + Math.floor(random() * 12),
-      deviceType: of(['mobile', 'desktop']),
-      searchType: null,
-      language: of(['en', 'de', null]),
-      category: null,
-      queryText: of([null, `text ${search % 40}`]),
-      resultCount: of([null, 0, 10]),
-    };
-  });
-}
 
 // Two instances (two pools, two analytics modules) over one PostgreSQL schema, as two app
 // replicas run: each item is folded once, by whichever instance holds the lock.
@@ -60,7 +35,7 @@ describe.skipIf(!databaseKinds().includes('postgres'))('analytics: exactly once 
     const all: AnalyticsItem[] = [];
     let folded = 0;
     for (let round = 0; round < 6; round += 1) {
-      const items = generate(500, 100 + round, round * 500);
+      const items = generateItems(500, 100 + round, round * 500, BASE);
       all.push(...items);
       // Ingestion on one instance while both aggregate (concurrent calls on one instance share a run, so one call each).
       const counts = await Promise.all([insertItems(handles[round % 2]!, items).then(() => 0), a.catchUp(), b.catchUp()]);

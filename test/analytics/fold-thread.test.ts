@@ -2,36 +2,11 @@ import { expect, it } from 'vitest';
 import { KyselyAnalyticsFolds } from '../../src/analytics/analytics-fold.kysely-store.js';
 import { createAnalyticsModule } from '../../src/analytics/analytics.module.js';
 import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
-import { mulberry32 } from '../../src/random/index.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
 import { TestClock } from '../support/test-clock.js';
-import { clearAnalytics, fromScratch, insertItems, readAggregates } from './raw-items.js';
+import { clearAnalytics, fromScratch, generateItems, insertItems, readAggregates } from './raw-items.js';
 
 const BASE = Date.parse('2026-11-20T00:00:00Z');
-
-function generate(n: number, seed: number, offset: number): AnalyticsItem[] {
-  const random = mulberry32(seed);
-  const of = <T>(values: readonly T[]) => values[Math.floor(random() * values.length)]!;
-  return Array.from({ length: n }, (_, i) => {
-    const search = Math.floor(random() * 300);
-    return {
-      id: `ID${String(offset + i).padStart(8, '0')}`,
-      sessionId: `s${search % 120}`,
-      queryId: `q${search}`,
-      queryHash: `h${search % 30}`,
-      resultId: `r${Math.floor(random() * 8)}`,
-      userAction: of(['impression', 'impression', 'impression', 'click', 'purchase', 'search']),
-      eventTime: BASE + Math.floor(random() * 24 * HOUR_MS),
-      position: 1 + Math.floor(random() * 12),
-      deviceType: of(['mobile', 'desktop']),
-      searchType: null,
-      language: of(['en', 'de', null]),
-      category: null,
-      queryText: of([null, `text ${search % 30}`]),
-      resultCount: of([null, 0, 10]),
-    };
-  });
-}
 
 describeOnEveryDatabase('analytics folded on the fold thread', (kind) => {
   const t = useTestDatabase(kind);
@@ -41,14 +16,14 @@ describeOnEveryDatabase('analytics folded on the fold thread', (kind) => {
   // are inserted here, the thread and an in-process fold both fold, and each item counts once.
   it('folds every item once while this thread ingests and folds too, equal to a from-scratch recomputation', async () => {
     await clearAnalytics(t.database);
-    const clock = new TestClock(BASE + 30 * HOUR_MS);
+    const clock = new TestClock(BASE + 50 * HOUR_MS);
     const module = createAnalyticsModule({ database: t.database, clock, foldThread: true });
     const inline = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
     try {
       const all: AnalyticsItem[] = [];
       let folded = 0;
       for (let round = 0; round < 5; round += 1) {
-        const items = generate(400, 300 + round, round * 400);
+        const items = generateItems(400, 300 + round, round * 400, BASE);
         all.push(...items);
         const [, byThread, inHere] = await Promise.all([
           insertItems(t.database, items),

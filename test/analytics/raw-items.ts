@@ -1,6 +1,56 @@
-import { COUNTERS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
+import { COUNTERS, HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
+import { mulberry32 } from '../../src/random/index.js';
 import { WINDOW_SPANS_MS } from '../../src/analytics/windows.js';
 import type { DatabaseHandle } from '../../src/storage/database.js';
+
+/** One impression of search q1 (session A, query "shoes", result r1 at 1) at `eventTime`, no dimensions; `over` changes any field. */
+export function analyticsItem(id: string, eventTime: number, over: Partial<AnalyticsItem> = {}): AnalyticsItem {
+  return {
+    id,
+    sessionId: 'A',
+    queryId: 'q1',
+    queryHash: 'shoes',
+    resultId: 'r1',
+    userAction: 'impression',
+    eventTime,
+    position: 1,
+    deviceType: null,
+    searchType: null,
+    language: null,
+    category: null,
+    queryText: null,
+    resultCount: null,
+    ...over,
+  };
+}
+
+/**
+ * `n` seeded random items with ids from `offset`: 400 searches over 150 sessions and 40 query
+ * hashes, every action, two devices, three languages, 48 hours from `base`.
+ */
+export function generateItems(n: number, seed: number, offset: number, base: number): AnalyticsItem[] {
+  const random = mulberry32(seed);
+  const of = <T>(values: readonly T[]) => values[Math.floor(random() * values.length)]!;
+  return Array.from({ length: n }, (_, i) => {
+    const search = Math.floor(random() * 400);
+    return {
+      id: `ID${String(offset + i).padStart(8, '0')}`,
+      sessionId: `s${search % 150}`,
+      queryId: `q${search}`,
+      queryHash: `h${search % 40}`,
+      resultId: `r${Math.floor(random() * 8)}`,
+      userAction: of(['impression', 'impression', 'impression', 'click', 'purchase', 'search']),
+      eventTime: base + Math.floor(random() * 48 * HOUR_MS),
+      position: 1 + Math.floor(random() * 12),
+      deviceType: of(['mobile', 'desktop']),
+      searchType: null,
+      language: of(['en', 'de', null]),
+      category: null,
+      queryText: of([null, `text ${search % 40}`]),
+      resultCount: of([null, 0, 10]),
+    };
+  });
+}
 
 /** The feedback_items row ingestion stores for an item. */
 export function itemRow(it: AnalyticsItem) {

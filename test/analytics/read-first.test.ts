@@ -5,7 +5,7 @@ import type { Folder } from '../../src/analytics/analytics.store.js';
 import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
 import type { DatabaseHandle } from '../../src/storage/database.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
-import { clearAnalytics, fromScratch, insertItems, itemRow, readAggregates } from './raw-items.js';
+import { analyticsItem, clearAnalytics, fromScratch, insertItems, itemRow, readAggregates } from './raw-items.js';
 
 /**
  * The fold thread reads and plans a batch before its transaction (aggregateNext's readFirst), so
@@ -14,26 +14,7 @@ import { clearAnalytics, fromScratch, insertItems, itemRow, readAggregates } fro
  */
 
 const BASE = Date.parse('2026-11-20T00:00:00Z');
-
-function item(id: string, over: Partial<AnalyticsItem> = {}): AnalyticsItem {
-  return {
-    id,
-    sessionId: 'A',
-    queryId: 'q1',
-    queryHash: 'shoes',
-    resultId: 'r1',
-    userAction: 'impression',
-    eventTime: BASE,
-    position: 1,
-    deviceType: 'mobile',
-    searchType: null,
-    language: 'en',
-    category: null,
-    queryText: null,
-    resultCount: null,
-    ...over,
-  };
-}
+const item = (id: string, over: Partial<AnalyticsItem> = {}) => analyticsItem(id, BASE, { deviceType: 'mobile', language: 'en', ...over });
 
 const unfolded = async (database: DatabaseHandle) =>
   Number(

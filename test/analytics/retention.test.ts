@@ -4,30 +4,12 @@ import { AnalyticsService } from '../../src/analytics/analytics.service.js';
 import { HOUR_MS, type AnalyticsItem } from '../../src/analytics/fold.js';
 import { TestClock } from '../support/test-clock.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
-import { clearAnalytics, insertItems, readAggregates } from './raw-items.js';
+import { analyticsItem, clearAnalytics, insertItems, readAggregates } from './raw-items.js';
+
+const item = (id: string, over: Partial<AnalyticsItem>) => analyticsItem(id, D0, over);
 
 const DAY = 24 * HOUR_MS;
 const D0 = Date.parse('2026-10-01T00:00:00Z');
-
-function item(id: string, over: Partial<AnalyticsItem>): AnalyticsItem {
-  return {
-    id,
-    sessionId: 'A',
-    queryId: 'q1',
-    queryHash: 'shoes',
-    resultId: 'r1',
-    userAction: 'impression',
-    eventTime: D0,
-    position: 1,
-    deviceType: null,
-    searchType: null,
-    language: null,
-    category: null,
-    queryText: null,
-    resultCount: null,
-    ...over,
-  };
-}
 
 describeOnEveryDatabase('analytics: per-search states follow feedback retention, aggregates stay', (kind) => {
   const t = useTestDatabase(kind);

@@ -4,32 +4,14 @@ import { KyselyAnalyticsStore } from '../../src/analytics/analytics.kysely-store
 import type { Slice } from '../../src/analytics/analytics.store.js';
 import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
-import { clearAnalytics, insertItems } from '../analytics/raw-items.js';
+import { analyticsItem, clearAnalytics, insertItems } from '../analytics/raw-items.js';
 
 // The analytics store has no in-memory fake (its service is tested over the real store), so its
 // contract runs on every database only.
 const H0 = Date.parse('2026-11-20T00:00:00Z');
 const LOCK = 774_201_012;
 
-function item(id: string, over: Partial<AnalyticsItem>): AnalyticsItem {
-  return {
-    id,
-    sessionId: 's1',
-    queryId: 'q1',
-    queryHash: 'shoes',
-    resultId: 'r1',
-    userAction: 'impression',
-    eventTime: H0,
-    position: 1,
-    deviceType: 'mobile',
-    searchType: null,
-    language: null,
-    category: null,
-    queryText: null,
-    resultCount: null,
-    ...over,
-  };
-}
+const item = (id: string, over: Partial<AnalyticsItem>) => analyticsItem(id, H0, { sessionId: 's1', deviceType: 'mobile', ...over });
 
 const all = (fromHour: number, toHour: number): Slice => ({ dimension: '', value: '', fromHour, toHour });
 
