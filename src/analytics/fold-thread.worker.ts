@@ -15,8 +15,8 @@ const folds = new KyselyAnalyticsFolds(handle.db, handle.capabilities);
 // On SQLite this thread's transactions hold the one writer that the event loop's writes wait for:
 // each batch is read and planned before its transaction (aggregateNext checks inside that what was
 // read still holds), and batches are small, so a write of the event loop waits for at most one
-// short transaction. bench:analytics, 8 requests in flight: 250-item batches cost ingestion 38 %,
-// 64-item batches 28 % (2026-11-27); with 64 in flight both cost 18 %.
+// short transaction. bench:analytics, 8 requests in flight, two alternated rounds each: 250-item
+// batches cost ingestion 38 %, 64-item batches 28 % (2026-11-27); with 64 in flight both 18 %.
 const readFirst = handle.dialect === 'sqlite';
 const SQLITE_BATCH = 64;
 
