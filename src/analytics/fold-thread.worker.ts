@@ -20,19 +20,27 @@ const folds = new KyselyAnalyticsFolds(handle.db, handle.capabilities);
 const readFirst = handle.dialect === 'sqlite';
 const SQLITE_BATCH = 64;
 
+// Closing stops a running drain after its current batch (each batch is one transaction that
+// commits or rolls back whole), then closes the connection: a thread ended inside a transaction
+// would leave the thread lock held and the event loop's writes waiting for ever.
+let stopping = false;
+let running: Promise<void> = Promise.resolve();
+
 port.on('message', (message: FoldRequest) => {
   if (message.type === 'close') {
-    void handle.close().finally(() => port.close());
+    stopping = true;
+    void running.finally(() => handle.close()).finally(() => port.close());
     return;
   }
   const { id, now } = message;
   const batchSize = readFirst ? Math.min(SQLITE_BATCH, message.batchSize) : message.batchSize;
   // Every batch of one drain uses the caller's clock reading: fresh_as_of then never claims more
   // than was true when the caller asked.
-  drainBatches(
+  running = drainBatches(
     batchSize,
     () => now,
-    () => folds.aggregateNext(batchSize, planFold, now, { readFirst }),
+    // null ends the drain, as when another instance holds the analytics lock.
+    () => (stopping ? Promise.resolve(null) : folds.aggregateNext(batchSize, planFold, now, { readFirst })),
   ).then(
     (folded) => port.postMessage({ id, folded } satisfies FoldReply),
     (error: unknown) => {

@@ -46,6 +46,35 @@ describeOnEveryDatabase('analytics folded on the fold thread', (kind) => {
     }
   }, 60_000);
 
+  it('stops a running drain at a batch boundary when closed: the database stays writable and the rest folds later, once', async () => {
+    await clearAnalytics(t.database);
+    const clock = new TestClock(BASE + 50 * HOUR_MS);
+    const items = generateItems(6000, 77, 0, BASE);
+    await insertItems(t.database, items);
+    const module = createAnalyticsModule({ database: t.database, clock, foldThread: true });
+    const drain = module.services.analyticsService.catchUp();
+    const done = async () =>
+      Number(
+        (
+          await t.database.db
+            .selectFrom('feedback_items')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('analytics_done', '=', 1)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    while ((await done()) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await module.close();
+    const byThread = await drain;
+    expect(byThread).toBe(await done());
+    // Writable at once: a thread closed inside a transaction would have left the thread lock held.
+    const more = generateItems(10, 78, 6000, BASE);
+    await insertItems(t.database, more);
+    const rest = await createAnalyticsModule({ database: t.database, clock }).services.analyticsService.catchUp();
+    expect(byThread + rest).toBe(items.length + more.length);
+    expect(await readAggregates(t.database)).toEqual(fromScratch([...items, ...more]));
+  }, 60_000);
+
   it('refuses to fold once closed, with an error that says so', async () => {
     const module = createAnalyticsModule({ database: t.database, clock: new TestClock(BASE), foldThread: true });
     expect(await module.services.analyticsService.catchUp()).toBe(0);
