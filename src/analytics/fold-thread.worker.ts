@@ -16,7 +16,8 @@ const folds = new KyselyAnalyticsFolds(handle.db, handle.capabilities);
 // each batch is read and planned before its transaction (aggregateNext checks inside that what was
 // read still holds), and batches are small, so a write of the event loop waits for at most one
 // short transaction. bench:analytics, 8 requests in flight, two alternated rounds each: 250-item
-// batches cost ingestion 38 %, 64-item batches 28 % (2026-11-27); with 64 in flight both 18 %.
+// batches cost ingestion 38 %, 64-item batches 28 %, 32-item batches 38 % (three rounds against 29 %
+// for 64; 2026-11-27); with 64 in flight 250 and 64 both 18 %.
 const readFirst = handle.dialect === 'sqlite';
 const SQLITE_BATCH = 64;
 
