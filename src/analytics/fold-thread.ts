@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { moduleWorker, stopWorker, workerReady } from '../common/worker-threads.js';
 import type { ThreadShare } from '../storage/database.js';
 import type { FoldRunner } from './analytics.store.js';
 
@@ -35,43 +36,21 @@ export class FoldThread implements FoldRunner {
     });
   }
 
-  /** Asks the thread to close its connection after the drain it runs, and waits for it (2 s at most). */
+  /** Asks the thread to stop after the batch it runs and close its connection; waits for it (2 s at most). */
   async close(): Promise<void> {
     this.closed = true;
     const started = this.worker;
     this.worker = undefined;
-    if (!started) return;
-    const worker = await started.catch(() => undefined);
-    if (!worker) return;
-    worker.ref();
-    let timer: NodeJS.Timeout | undefined;
-    const exited = new Promise((resolve) => worker.once('exit', resolve));
-    worker.postMessage({ type: 'close' } satisfies FoldRequest);
-    await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 2000)))]);
-    clearTimeout(timer);
-    await worker.terminate();
+    const worker = await started?.catch(() => undefined);
+    if (worker) await stopWorker(worker, { type: 'close' } satisfies FoldRequest);
   }
 
   private start(): Promise<Worker> {
-    // From source (tsx, tests) the worker registers tsx's loader before it loads the .ts module.
-    const fromSource = import.meta.url.endsWith('.ts');
-    const url = new URL(fromSource ? './fold-thread.worker.ts' : './fold-thread.worker.js', import.meta.url);
-    const workerData = { share: this.share };
-    const worker = fromSource
-      ? new Worker(
-          `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); })`,
-          { eval: true, workerData },
-        )
-      : new Worker(url, { workerData });
+    const worker = moduleWorker(import.meta.url, './fold-thread.worker', { share: this.share });
     worker.unref();
-    const ready = new Promise<Worker>((resolve, reject) => {
-      const failed = (error: Error) => reject(error);
-      worker.once('error', failed);
-      worker.once('message', () => {
-        worker.off('error', failed);
-        worker.on('message', (reply: FoldReply) => this.settle(worker, reply));
-        resolve(worker);
-      });
+    const ready = workerReady(worker).then(() => {
+      worker.on('message', (reply: FoldReply) => this.settle(worker, reply));
+      return worker;
     });
     // A thread that dies fails what it was doing; the next drain starts a new one.
     worker.on('error', () => undefined);

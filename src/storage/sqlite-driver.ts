@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
+import { stopWorker } from '../common/worker-threads.js';
 import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
 import type { ThreadWriteLock } from './thread-write-lock.js';
 
@@ -103,13 +104,7 @@ class Checkpointer {
 
   async close(): Promise<void> {
     // Held (ref'd) until it has exited, so closing keeps the process alive until then.
-    this.worker.ref();
-    let timer: NodeJS.Timeout | undefined;
-    const exited = new Promise((resolve) => this.worker.once('exit', resolve));
-    this.worker.postMessage('close');
-    await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 2000)))]);
-    clearTimeout(timer);
-    await this.worker.terminate();
+    await stopWorker(this.worker, 'close');
   }
 }
 

@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { moduleWorker, workerReady } from '../../common/worker-threads.js';
 import { LineParser, type ImportFormat } from './import-lines.js';
 import type { FeedbackImportService, PreparedImportBatch } from './import.service.js';
 
@@ -76,29 +77,10 @@ export async function startImportPreparer(
 
 /** The worker, from import-worker.js next to this file (import-worker.ts when run from source with tsx). */
 async function startWorker(format: ImportFormat, csvHeader: string[] | undefined): Promise<Worker | undefined> {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(fromSource ? './import-worker.ts' : './import-worker.js', import.meta.url);
   try {
-    // From source (tsx, tests), the worker registers tsx's loader before it loads the .ts module.
-    const worker = fromSource
-      ? new Worker(
-          `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); })`,
-          { eval: true, workerData: { format, csvHeader } },
-        )
-      : new Worker(url, { workerData: { format, csvHeader } });
+    const worker = moduleWorker(import.meta.url, './import-worker', { format, csvHeader });
     // Ready once its modules have loaded: a worker that cannot load them falls back to inline.
-    const failed = (error: Error) => reject(error);
-    const exited = () => reject(new Error('import worker exited'));
-    let reject: (error: Error) => void = () => undefined;
-    await new Promise<void>((resolve, rejectReady) => {
-      reject = rejectReady;
-      worker.once('message', () => resolve());
-      worker.once('error', failed);
-      worker.once('exit', exited);
-    });
-    // Only these two: the Worker's own listeners (which keep its port referenced) must stay.
-    worker.off('error', failed);
-    worker.off('exit', exited);
+    await workerReady(worker);
     return worker;
   } catch {
     return undefined;
