@@ -41,14 +41,10 @@ interface PlannedBatch {
   plan: FoldPlan;
 }
 
-/** The entity keys a batch reads and writes (searches, sessions, (session, query) pairs), each once. */
+/** The entity keys a batch reads and writes (fold.ts's entityKeys of each item), each once. */
 function entityKeysOf(items: readonly AnalyticsItem[]): string[] {
   const keys = new Set<string>();
-  for (const i of items) {
-    keys.add(`q:${i.queryId}`);
-    keys.add(`s:${i.sessionId}`);
-    if (i.queryHash !== null) keys.add(`p:${i.sessionId}\n${i.queryHash}`);
-  }
+  for (const i of items) for (const { key } of entityKeys(i)) keys.add(key);
   return [...keys];
 }
 
@@ -120,8 +116,6 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
 
   private async readAndPlan(db: Kysely<Database>, limit: number, fold: Folder): Promise<PlannedBatch> {
     const items = await this.claim(db, limit);
-    if (items.length === 0)
-      return { items, known: new Map(), stored: new Map(), plan: { rows: [], results: [], texts: new Map(), states: new Map() } };
     const { known, stored } = await this.states(db, items);
     const plan = fold(items, known);
     return { items, known, stored, plan };
@@ -129,7 +123,6 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
 
   /** Whether the entity states a batch was planned on are still the stored ones. */
   private async statesHold(trx: Trx, batch: PlannedBatch): Promise<boolean> {
-    if (batch.items.length === 0) return true;
     const now = await this.chunks.runKeys<{ key: string; state: string }>(trx, loadStates, entityKeysOf(batch.items));
     if (now.length !== batch.stored.size) return false;
     return now.every((r) => batch.stored.get(r.key) === r.state);

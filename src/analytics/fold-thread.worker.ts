@@ -10,15 +10,16 @@ import { planFold } from './fold.js';
 import type { FoldReply, FoldRequest } from './fold-thread.js';
 
 const port = parentPort!;
-const handle = openDatabaseInThread((workerData as { share: ThreadShare }).share);
+const share = (workerData as { share: ThreadShare }).share;
+const handle = openDatabaseInThread(share);
 const folds = new KyselyAnalyticsFolds(handle.db, handle.capabilities);
-// On SQLite this thread's transactions hold the one writer that the event loop's writes wait for:
-// each batch is read and planned before its transaction (aggregateNext checks inside that what was
-// read still holds), and batches are small, so a write of the event loop waits for at most one
-// short transaction. bench:analytics, 8 requests in flight, two alternated rounds each: 250-item
+// Sharing SQLite's one writer with the event loop (the handle's thread lock), this thread's
+// transactions hold what the event loop's writes wait for: each batch is read and planned before
+// its transaction (aggregateNext checks inside that what was read still holds), and batches are
+// small, so a write of the event loop waits for at most one short transaction. bench:analytics, 8 requests in flight, two alternated rounds each: 250-item
 // batches cost ingestion 38 %, 64-item batches 28 %, 32-item batches 38 % (three rounds against 29 %
 // for 64; 2026-11-27); with 64 in flight 250 and 64 both 18 %.
-const readFirst = handle.dialect === 'sqlite';
+const readFirst = share.sqliteLock !== undefined;
 const SQLITE_BATCH = 64;
 
 // Closing stops a running drain after its current batch (each batch is one transaction that
