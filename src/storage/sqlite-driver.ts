@@ -397,10 +397,20 @@ export class SqliteSyncingDriver implements Driver {
     this.unlock();
   }
 
+  /**
+   * Closes once the connection's current holder is done: a transaction in flight commits or rolls
+   * back first, so closing never cuts one short nor leaves the thread lock held by it (the other
+   * threads' writes would wait for ever). Later callers then fail at once: the connection is closed.
+   */
   async destroy(): Promise<void> {
-    await this.checkpointer?.close();
-    this.statements.clear();
-    this.db.close();
-    this.wal?.close();
+    await this.lock();
+    try {
+      await this.checkpointer?.close();
+      this.statements.clear();
+      this.db.close();
+      this.wal?.close();
+    } finally {
+      this.unlock();
+    }
   }
 }

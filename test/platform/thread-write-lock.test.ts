@@ -94,6 +94,22 @@ describe('two connections to one SQLite file, taking turns through the thread lo
     }
   });
 
+  it('closing a connection waits for its transaction in flight, so the other connection can write after', async () => {
+    await sql`create table closing (n integer not null)`.execute(t.database.db);
+    const second = openDatabaseInThread(t.database.threadShare()!);
+    const holding = second.db.transaction().execute(async (trx) => {
+      await sql`insert into closing (n) values (1)`.execute(trx);
+      await sleep(100);
+      await sql`insert into closing (n) values (2)`.execute(trx);
+    });
+    await sleep(20);
+    await Promise.all([second.close(), holding]);
+    // Cut short, the transaction would have failed and left the thread lock held: this write would wait for ever.
+    await sql`insert into closing (n) values (3)`.execute(t.database.db);
+    const rows = await sql<{ n: number }>`select n from closing order by n`.execute(t.database.db);
+    expect(rows.rows.map((r) => Number(r.n))).toEqual([1, 2, 3]);
+  });
+
   it('is not offered for an in-memory database, which no other connection can reach', async () => {
     const { openDatabase } = await import('../../src/storage/database.js');
     const memory = await openDatabase({ kind: 'sqlite', path: ':memory:' });
