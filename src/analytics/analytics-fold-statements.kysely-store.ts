@@ -125,18 +125,7 @@ export const loadStates = {
   maxChunk: NARROW,
   build: (trx: Trx, keys: string[]) => trx.selectFrom('analytics_entities').select(['key', 'state']).where('key', 'in', keys),
 };
-/** markDone for items read outside the transaction: RETURNING tells which were still unfolded. */
-export const markUnfoldedDone = {
-  name: 'mark_unfolded_done',
-  maxChunk: NARROW,
-  build: (trx: Trx, ids: string[]) =>
-    trx
-      .updateTable('feedback_items')
-      .set({ analytics_done: sql.lit(1) })
-      .where('id', 'in', ids)
-      .where('analytics_done', '=', sql.lit(0))
-      .returning('id'),
-};
+/** PostgreSQL's backlog: the items a fold folded (analytics-backlog.kysely-store.ts). */
 export const markDone = {
   name: 'mark_done',
   maxChunk: NARROW,

@@ -13,29 +13,27 @@ import {
   dayMarkers,
   dayQueries,
   loadStates,
-  markUnfoldedDone,
-  markDone,
 } from './analytics-fold-statements.kysely-store.js';
-import { COUNTERS, entityKeys, recognisedKeys, type AnalyticsItem, type EntityState, type FoldPlan } from './fold.js';
+import { COUNTERS, entityKeys, type AnalyticsItem, type EntityState, type FoldPlan } from './fold.js';
+import { AnalyticsBacklog, type BacklogPosition, type ClaimedItem } from './analytics-backlog.kysely-store.js';
 import { DAY_MS } from './figures.js';
 import { addLateHoursToWindows, moveWindows } from './analytics-windows.kysely-store.js';
 import { windowAnchorAt } from './windows.js';
 
 /**
- * The write half of the analytics store: claims unfolded feedback items, folds them into the hourly
- * counters, the window spans and the entity states in one transaction, and prunes old states.
+ * The write half of the analytics store: claims unfolded feedback items (analytics-backlog.kysely-store.ts
+ * says how each database knows which), folds them into the hourly counters, the window spans and the
+ * entity states in one transaction, and prunes old states.
  */
 
 // Names the analytics lock among PostgreSQL advisory locks; the schema is the second key, as for attribution.
 const ANALYTICS_LOCK = 774_201_012;
 type Trx = Transaction<Database>;
 
-/** Rolls back a transaction whose batch, read before it, lost an item meanwhile (aggregateNext starts over). */
-class StaleBatch extends Error {}
-
-/** A batch read and planned: its items, their entities' states (parsed and as stored), the plan. */
+/** A batch read and planned: its items and where they were read from, their entities' states (parsed and as stored), the plan. */
 interface PlannedBatch {
-  items: (AnalyticsItem & { receivedAt: number })[];
+  items: ClaimedItem[];
+  position: BacklogPosition | null;
   known: Map<string, EntityState>;
   stored: Map<string, string>;
   plan: FoldPlan;
@@ -48,35 +46,27 @@ function entityKeysOf(items: readonly AnalyticsItem[]): string[] {
   return [...keys];
 }
 
-export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext' | 'pruneEntities'> {
+export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext' | 'pruneEntities' | 'backlogSize'> {
   private readonly chunks = new FixedChunks();
+  private readonly backlog: AnalyticsBacklog;
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly capabilities: Pick<DatabaseCapabilities, 'supportsAdvisoryLocks'>,
-  ) {}
-
-  /**
-   * Folds the next `limit` unfolded items in one transaction. With `readFirst` the items and their
-   * entities' states are read and the batch planned before the transaction, which then checks that
-   * what was read still holds — every state unchanged first, every item still unfolded as it marks
-   * them — and otherwise reads and plans again inside (a changed state) or starts over (an item
-   * another fold or an erasure took meanwhile). The fold thread does this on SQLite, where its
-   * transaction holds the one writer the event loop waits for: planning outside it shortens that
-   * wait (fold-thread.ts).
-   */
-  async aggregateNext(limit: number, fold: Folder, startedAt: number, options: { readFirst?: boolean } = {}): Promise<number | null> {
-    if (!options.readFirst) return this.foldOnce(limit, fold, startedAt, undefined);
-    const early = await this.readAndPlan(this.db, limit, fold);
-    try {
-      return await this.foldOnce(limit, fold, startedAt, early);
-    } catch (error) {
-      if (!(error instanceof StaleBatch)) throw error;
-      return this.foldOnce(limit, fold, startedAt, undefined);
-    }
+    private readonly capabilities: Pick<DatabaseCapabilities, 'supportsAdvisoryLocks' | 'commitOrderedRowids'>,
+  ) {
+    this.backlog = new AnalyticsBacklog(capabilities);
   }
 
-  private async foldOnce(limit: number, fold: Folder, startedAt: number, early: PlannedBatch | undefined): Promise<number | null> {
+  /**
+   * Folds the next `limit` unfolded items in one transaction. With `readFirst` (honoured where the
+   * backlog is a cursor) the items and their entities' states are read and the batch planned before
+   * the transaction, which then checks that what was read still holds — the cursor where it was and
+   * every state unchanged — and otherwise reads and plans again inside. The fold thread does this
+   * on SQLite, where its transaction holds the one writer the event loop waits for: planning
+   * outside it shortens that wait (fold-thread.ts).
+   */
+  async aggregateNext(limit: number, fold: Folder, startedAt: number, options: { readFirst?: boolean } = {}): Promise<number | null> {
+    const early = options.readFirst && this.backlog.readsAhead ? await this.readAndPlan(this.db, limit, fold) : undefined;
     return this.db.transaction().execute(async (trx) => {
       if (this.capabilities.supportsAdvisoryLocks) {
         const { rows } = await sql<{
@@ -86,19 +76,13 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
       }
       const progress = await trx.selectFrom('analytics_progress').select('window_anchor').where('id', '=', 1).executeTakeFirst();
       const anchor = progress?.window_anchor == null ? null : Number(progress.window_anchor);
-      const batch = early && (await this.statesHold(trx, early)) ? early : await this.readAndPlan(trx, limit, fold);
+      const holds = early !== undefined && (await this.backlog.holds(trx, early.position)) && (await this.statesHold(trx, early));
+      const batch = holds ? early : await this.readAndPlan(trx, limit, fold);
       const { items, known, plan } = batch;
       if (items.length > 0) {
         await this.apply(trx, plan, anchor);
         await this.writeStates(trx, items, plan, known);
-        const ids = items.map((i) => i.id);
-        if (batch === early) {
-          // Read outside the transaction: each item must still be unfolded (and still exist).
-          const marked = await this.chunks.runKeys(trx, markUnfoldedDone, ids);
-          if (marked.length !== ids.length) throw new StaleBatch();
-        } else {
-          await this.chunks.runKeys(trx, markDone, ids);
-        }
+        await this.backlog.markFolded(trx, items, batch.position);
       }
       const nextAnchor = windowAnchorAt(startedAt);
       if (nextAnchor !== anchor) await moveWindows(trx, anchor, nextAnchor);
@@ -114,11 +98,16 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
     });
   }
 
+  /** How many feedback items wait to be folded. */
+  backlogSize(): Promise<number> {
+    return this.backlog.size(this.db);
+  }
+
   private async readAndPlan(db: Kysely<Database>, limit: number, fold: Folder): Promise<PlannedBatch> {
-    const items = await this.claim(db, limit);
+    const { items, position } = await this.backlog.claim(db, limit);
     const { known, stored } = await this.states(db, items);
     const plan = fold(items, known);
-    return { items, known, stored, plan };
+    return { items, position, known, stored, plan };
   }
 
   /** Whether the entity states a batch was planned on are still the stored ones. */
@@ -126,47 +115,6 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
     const now = await this.chunks.runKeys<{ key: string; state: string }>(trx, loadStates, entityKeysOf(batch.items));
     if (now.length !== batch.stored.size) return false;
     return now.every((r) => batch.stored.get(r.key) === r.state);
-  }
-
-  private async claim(db: Kysely<Database>, limit: number): Promise<(AnalyticsItem & { receivedAt: number })[]> {
-    const rows = await db
-      .selectFrom('feedback_items')
-      .select([
-        'id',
-        'session_id',
-        'query_id',
-        'query_hash',
-        'result_id',
-        'user_action',
-        'event_time',
-        'position',
-        'device_type',
-        'search_type',
-        'language',
-        'category',
-        'extra_metadata',
-        'received_at',
-      ])
-      .where('analytics_done', '=', 0)
-      .orderBy('id')
-      .limit(limit)
-      .execute();
-    return rows.map((r) => ({
-      id: r.id,
-      sessionId: r.session_id,
-      queryId: r.query_id,
-      queryHash: r.query_hash,
-      resultId: r.result_id,
-      userAction: r.user_action,
-      eventTime: Number(r.event_time),
-      position: r.position,
-      deviceType: r.device_type,
-      searchType: r.search_type,
-      language: r.language,
-      category: r.category,
-      ...recognisedKeys(r.extra_metadata),
-      receivedAt: Number(r.received_at),
-    }));
   }
 
   private async states(

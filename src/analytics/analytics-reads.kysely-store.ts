@@ -11,7 +11,10 @@ const KEY_CHUNK = 500;
  * The read half of the analytics store: every answer the pages need, from hour rows and window
  * spans (the per-query sums over spans are KyselyQueryTotals').
  */
-export class KyselyAnalyticsReads extends KyselyQueryTotals implements Omit<AnalyticsStore, 'aggregateNext' | 'pruneEntities'> {
+export class KyselyAnalyticsReads
+  extends KyselyQueryTotals
+  implements Omit<AnalyticsStore, 'aggregateNext' | 'pruneEntities' | 'backlogSize'>
+{
   async freshAsOf(): Promise<number | null> {
     const row = await this.db.selectFrom('analytics_progress').select('fresh_as_of').where('id', '=', 1).executeTakeFirst();
     return row?.fresh_as_of == null ? null : Number(row.fresh_as_of);

@@ -14,13 +14,14 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
   private readonly folds: KyselyAnalyticsFolds;
   private readonly reads: KyselyAnalyticsReads;
 
-  constructor(db: Kysely<Database>, capabilities: Pick<DatabaseCapabilities, 'supportsAdvisoryLocks'>) {
+  constructor(db: Kysely<Database>, capabilities: Pick<DatabaseCapabilities, 'supportsAdvisoryLocks' | 'commitOrderedRowids'>) {
     this.folds = new KyselyAnalyticsFolds(db, capabilities);
     this.reads = new KyselyAnalyticsReads(db, capabilities);
   }
 
   aggregateNext: AnalyticsStore['aggregateNext'] = (...a) => this.folds.aggregateNext(...a);
   pruneEntities: AnalyticsStore['pruneEntities'] = (...a) => this.folds.pruneEntities(...a);
+  backlogSize: AnalyticsStore['backlogSize'] = () => this.folds.backlogSize();
   freshAsOf: AnalyticsStore['freshAsOf'] = (...a) => this.reads.freshAsOf(...a);
   totalHours: AnalyticsStore['totalHours'] = (...a) => this.reads.totalHours(...a);
   distinctPerDay: AnalyticsStore['distinctPerDay'] = (...a) => this.reads.distinctPerDay(...a);

@@ -45,8 +45,8 @@ export interface ResultCounts {
 
 export interface AnalyticsStore {
   /**
-   * In one transaction: claims up to `limit` feedback items not yet folded into analytics (oldest
-   * id first), loads the states of the entities they touch, applies the fold and marks the items
+   * In one transaction: claims up to `limit` feedback items not yet folded into analytics (in the
+   * order they were stored on SQLite, oldest id first on PostgreSQL), loads the states of the entities they touch, applies the fold and marks the items
    * done. Returns how many items it folded, or null when another instance holds the analytics lock
    * (so each item is counted exactly once). When fewer than `limit` items were left, records
    * `startedAt` as the data's freshness.
@@ -54,6 +54,8 @@ export interface AnalyticsStore {
   aggregateNext(limit: number, fold: Folder, startedAt: number): Promise<number | null>;
   /** Removes up to `limit` search/session states whose latest item was received before `cutoff`; null when another instance holds the lock. */
   pruneEntities(cutoff: number, limit: number): Promise<number | null>;
+  /** How many feedback items wait to be folded. */
+  backlogSize(): Promise<number>;
   /** When aggregation last reached the end of the backlog (null: never). */
   freshAsOf(): Promise<number | null>;
   /** Counters over all queries, per hour of the slice. */

@@ -53,6 +53,13 @@ export interface DatabaseCapabilities {
    * data-modifying CTEs; its statements run in-process, so a transaction of several costs little.
    */
   supportsDataModifyingCte: boolean;
+  /**
+   * A new feedback_items row's rowid is above every committed row's (SQLite: one writer at a time;
+   * migration 0085 records the deletions after which it is not), so "folded through rowid N" is a
+   * cursor the analytics fold can follow instead of flagging each item. PostgreSQL's concurrent
+   * writers commit out of key order, so it keeps the flag.
+   */
+  commitOrderedRowids: boolean;
 }
 
 export interface DatabaseHandle {
@@ -153,6 +160,7 @@ function openSqlite(file: string, options: DatabaseOptions, share?: ThreadShare)
       supportsSchemas: false,
       supportsPartitioning: false,
       supportsDataModifyingCte: false,
+      commitOrderedRowids: true,
     },
     schema: undefined,
     threadShare: () => (connection.memory ? undefined : { target: { kind: 'sqlite', path: file }, options, sqliteLock: threadLock.buffer }),
@@ -226,6 +234,7 @@ function openPostgres(url: string, schema: string | undefined, options: Database
       supportsSchemas: true,
       supportsPartitioning: true,
       supportsDataModifyingCte: true,
+      commitOrderedRowids: false,
     },
     schema,
     threadShare: () => ({ target, options }),

@@ -355,6 +355,16 @@ export interface AnalyticsProgressTable {
   fresh_as_of: number | null;
   /** migration 0021: the hour analytics_query_windows' spans end at */
   window_anchor: number | null;
+  /** migration 0085, SQLite: the rowid of feedback_items the fold has folded through (the cursor) */
+  folded_through: number | null;
+  /** migration 0085, SQLite: the last feedback_rowid_rewinds.seq the cursor has followed */
+  rewinds_through: Generated<number>;
+}
+
+/** SQLite only (migration 0085): the rowid feedback_items ended at after a deletion of its newest rows. */
+export interface FeedbackRowidRewindTable {
+  seq: Generated<number>;
+  ends_at: number;
 }
 
 /** Per-query counters summed over [anchor − span hours, anchor) (migration 0021). */
@@ -400,6 +410,7 @@ export interface Database {
   analytics_total_hours: AnalyticsTotalHourTable;
   analytics_query_texts: AnalyticsQueryTextTable;
   analytics_progress: AnalyticsProgressTable;
+  feedback_rowid_rewinds: FeedbackRowidRewindTable;
   analytics_query_windows: AnalyticsQueryWindowTable;
   analytics_query_days: AnalyticsQueryDayTable;
   analytics_total_days: AnalyticsTotalDayTable;

@@ -4,7 +4,7 @@ import type { AnalyticsItem } from '../../src/analytics/fold.js';
 import type { DatabaseHandle } from '../../src/storage/database.js';
 import { createTestDatabase, databaseKinds, openTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { TestClock } from '../support/test-clock.js';
-import { fromScratch, generateItems, insertItems, readAggregates } from './raw-items.js';
+import { backlogSize, fromScratch, generateItems, insertItems, readAggregates } from './raw-items.js';
 
 const BASE = Date.parse('2026-11-20T00:00:00Z');
 
@@ -44,12 +44,7 @@ describe.skipIf(!databaseKinds().includes('postgres'))('analytics: exactly once 
     for (;;) {
       const counts = await Promise.all([a.catchUp(), b.catchUp()]);
       folded += counts[0] + counts[1];
-      const left = await handles[0]!.db
-        .selectFrom('feedback_items')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('analytics_done', '=', 0)
-        .executeTakeFirstOrThrow();
-      if (Number(left.n) === 0) break;
+      if ((await backlogSize(handles[0]!)) === 0) break;
     }
     expect(folded).toBe(all.length);
     expect(await readAggregates(handles[0]!)).toEqual(fromScratch(all));

@@ -4,7 +4,7 @@ import { createAnalyticsModule } from '../../src/analytics/analytics.module.js';
 import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
 import { TestClock } from '../support/test-clock.js';
-import { clearAnalytics, fromScratch, generateItems, insertItems, readAggregates } from './raw-items.js';
+import { backlogSize, clearAnalytics, fromScratch, generateItems, insertItems, readAggregates } from './raw-items.js';
 
 const BASE = Date.parse('2026-11-20T00:00:00Z');
 
@@ -53,16 +53,7 @@ describeOnEveryDatabase('analytics folded on the fold thread', (kind) => {
     await insertItems(t.database, items);
     const module = createAnalyticsModule({ database: t.database, clock, foldThread: true });
     const drain = module.services.analyticsService.catchUp();
-    const done = async () =>
-      Number(
-        (
-          await t.database.db
-            .selectFrom('feedback_items')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('analytics_done', '=', 1)
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+    const done = async () => items.length - (await backlogSize(t.database));
     while ((await done()) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     await module.close();
     const byThread = await drain;

@@ -1,3 +1,4 @@
+import { KyselyAnalyticsFolds } from '../../src/analytics/analytics-fold.kysely-store.js';
 import { COUNTERS, HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
 import { mulberry32 } from '../../src/random/index.js';
 import { WINDOW_SPANS_MS } from '../../src/analytics/windows.js';
@@ -154,6 +155,11 @@ export function fromScratch(items: readonly AnalyticsItem[]): string[] {
   return lines.sort();
 }
 
+/** How many feedback items wait to be folded (the store's own count: a flag or a cursor, per database). */
+export async function backlogSize(database: DatabaseHandle): Promise<number> {
+  return new KyselyAnalyticsFolds(database.db, database.capabilities).backlogSize();
+}
+
 export async function clearAnalytics(database: DatabaseHandle): Promise<void> {
   for (const table of [
     'analytics_entities',
@@ -167,7 +173,7 @@ export async function clearAnalytics(database: DatabaseHandle): Promise<void> {
   ] as const) {
     await database.db.deleteFrom(table).execute();
   }
-  await database.db.updateTable('analytics_progress').set({ window_anchor: null, fresh_as_of: null }).execute();
+  await database.db.updateTable('analytics_progress').set({ window_anchor: null, fresh_as_of: null, folded_through: 0 }).execute();
   await database.db.deleteFrom('feedback_items').execute();
 }
 

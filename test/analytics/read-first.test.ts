@@ -3,49 +3,38 @@ import { describe, expect, it } from 'vitest';
 import { KyselyAnalyticsFolds } from '../../src/analytics/analytics-fold.kysely-store.js';
 import type { Folder } from '../../src/analytics/analytics.store.js';
 import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
-import type { DatabaseHandle } from '../../src/storage/database.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
-import { analyticsItem, clearAnalytics, fromScratch, insertItems, itemRow, readAggregates } from './raw-items.js';
+import { analyticsItem, backlogSize, clearAnalytics, fromScratch, insertItems, readAggregates } from './raw-items.js';
 
 /**
- * The fold thread reads and plans a batch before its transaction (aggregateNext's readFirst), so
- * another fold or an erasure may change what it read before it writes. The transaction must then
- * notice and redo the batch, never count an item twice nor write a stale state.
+ * The fold thread reads and plans a batch before its transaction (aggregateNext's readFirst, on
+ * SQLite's cursor), so another fold, a prune or an erasure may change what it read before it
+ * writes. The transaction must then notice and plan again, never count an item twice nor write a
+ * stale state.
  */
 
 const BASE = Date.parse('2026-11-20T00:00:00Z');
 const item = (id: string, over: Partial<AnalyticsItem> = {}) => analyticsItem(id, BASE, { deviceType: 'mobile', language: 'en', ...over });
 
-const unfolded = async (database: DatabaseHandle) =>
-  Number(
-    (
-      await database.db
-        .selectFrom('feedback_items')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('analytics_done', '=', 0)
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
-
-// On SQLite the two folds share one connection, whose transactions take turns in call order: a
-// fold started from inside the first one's planner (which runs before its transaction) commits
-// before the first one's transaction begins — exactly the race the checks are for.
+// On SQLite the two folds share one connection, whose transactions take turns in call order: work
+// started from inside the first one's planner (which runs before its transaction) commits before
+// the first one's transaction begins — exactly the race the checks are for.
 describe('analytics: a batch read before its transaction on sqlite', () => {
   const t = useTestDatabase('sqlite');
 
-  /** A planner that, the first time it is called, starts another (plain) fold and remembers it. */
-  function racing(other: KyselyAnalyticsFolds): { fold: Folder; raced: () => Promise<unknown> } {
+  /** A planner that, the first time it is called, starts `race` and remembers it. */
+  function racing(race: () => Promise<unknown>): { fold: Folder; raced: () => Promise<unknown> } {
     let started: Promise<unknown> | undefined;
     return {
       fold: (items, known) => {
-        started ??= other.aggregateNext(100, planFold, 0);
+        started ??= race();
         return planFold(items, known);
       },
       raced: () => started ?? Promise.resolve(),
     };
   }
 
-  it('is folded again when an item it read was folded meanwhile with no state changing (the item check)', async () => {
+  it('is planned again when another fold moved the cursor meanwhile (the cursor check)', async () => {
     await clearAnalytics(t.database);
     const first = item('ID000001');
     // Same search, session, attributes and a later time: folding it leaves every entity state as it was.
@@ -55,60 +44,46 @@ describe('analytics: a batch read before its transaction on sqlite', () => {
     await insertItems(t.database, [first]);
     expect(await a.aggregateNext(100, planFold, 0)).toBe(1);
     await insertItems(t.database, [second]);
-    const race = racing(b);
+    const race = racing(() => b.aggregateNext(100, planFold, 0));
     const folded = await a.aggregateNext(100, race.fold, 0, { readFirst: true });
     expect(await race.raced()).toBe(1);
     expect(folded).toBe(0);
-    expect(await unfolded(t.database)).toBe(0);
+    expect(await backlogSize(t.database)).toBe(0);
     expect(await readAggregates(t.database)).toEqual(fromScratch([first, second]));
   });
 
-  it('is planned again inside the transaction when a state it read changed meanwhile (the state check)', async () => {
-    await clearAnalytics(t.database);
+  it('is planned again inside the transaction when a state it read was pruned meanwhile (the state check)', async () => {
+    const first = item('ID000001');
+    const click = item('ID000002', { userAction: 'click', eventTime: BASE + 60_000 });
     const a = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
-    const b = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
-    const read = item('ID000005', { userAction: 'click', eventTime: BASE + 5_000 });
-    // Committed after a's read, with a lower id: b folds it alone, changing the search's first click.
-    const meanwhile = item('ID000003', { userAction: 'click', eventTime: BASE, resultId: 'r3', position: 3 });
-    await insertItems(t.database, [read]);
-    const insert = t.database.db.insertInto('feedback_items').values(itemRow(meanwhile)).compile();
-    let raced: Promise<unknown> | undefined;
-    const folded = await a.aggregateNext(
-      100,
-      (items, known) => {
-        // sqliteTransaction takes the connection at once, so the insert commits first, then b's fold.
-        if (!raced) {
-          void t.database.sqliteTransaction!((connection) => connection.prepare(insert.sql).run(...insert.parameters));
-          raced = b.aggregateNext(1, planFold, 0);
-        }
-        return planFold(items, known);
-      },
-      0,
-      { readFirst: true },
-    );
-    expect(await raced).toBe(1);
-    expect(folded).toBe(1);
-    expect(await unfolded(t.database)).toBe(0);
-    expect(await readAggregates(t.database)).toEqual(fromScratch([read, meanwhile]));
+    // What a plain fold writes: the first item, the states pruned, then the click as a search of its own.
+    await clearAnalytics(t.database);
+    await insertItems(t.database, [first]);
+    await a.aggregateNext(100, planFold, 0);
+    expect(await a.pruneEntities(Number.MAX_SAFE_INTEGER, 100)).toBeGreaterThan(0);
+    await insertItems(t.database, [click]);
+    await a.aggregateNext(100, planFold, 0);
+    const expected = await readAggregates(t.database);
+
+    await clearAnalytics(t.database);
+    await insertItems(t.database, [first]);
+    await a.aggregateNext(100, planFold, 0);
+    await insertItems(t.database, [click]);
+    const race = racing(() => a.pruneEntities(Number.MAX_SAFE_INTEGER, 100));
+    expect(await a.aggregateNext(100, race.fold, 0, { readFirst: true })).toBe(1);
+    expect(await race.raced()).toBeGreaterThan(0);
+    expect(await readAggregates(t.database)).toEqual(expected);
   });
 
-  it('counts nothing of an item erased between its read and the transaction', async () => {
+  it('counts nothing of the newest item erased between its read and the transaction (the rewind check)', async () => {
     await clearAnalytics(t.database);
     const a = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
     const kept = item('ID000001', { sessionId: 'B', queryId: 'q2' });
     const erased = item('ID000002');
     await insertItems(t.database, [kept, erased]);
-    let erasing: Promise<unknown> | undefined;
-    const folded = await a.aggregateNext(
-      100,
-      (items, known) => {
-        erasing ??= t.database.db.deleteFrom('feedback_items').where('id', '=', erased.id).execute();
-        return planFold(items, known);
-      },
-      0,
-      { readFirst: true },
-    );
-    await erasing;
+    const race = racing(() => t.database.db.deleteFrom('feedback_items').where('id', '=', erased.id).execute());
+    const folded = await a.aggregateNext(100, race.fold, 0, { readFirst: true });
+    await race.raced();
     expect(folded).toBe(1);
     expect(await readAggregates(t.database)).toEqual(fromScratch([kept]));
   });
@@ -168,7 +143,7 @@ describeOnEveryDatabase('analytics: folds that read first, racing plain folds, c
             if (n !== null && n < 7) break;
           }
           expect(folded).toBe(items.length);
-          expect(await unfolded(t.database)).toBe(0);
+          expect(await backlogSize(t.database)).toBe(0);
           expect(await readAggregates(t.database)).toEqual(fromScratch(items));
         },
       ),

@@ -1,0 +1,117 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { KyselyAnalyticsFolds } from '../../src/analytics/analytics-fold.kysely-store.js';
+import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
+import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
+import { createMigrator, migrateToLatest } from '../../src/storage/migrator.js';
+import { createTestDatabase, describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
+import { analyticsItem, backlogSize, clearAnalytics, fromScratch, insertItems, itemRow, readAggregates } from './raw-items.js';
+
+/**
+ * SQLite's backlog is a cursor over rowids (migration 0085). It holds only while a new row's rowid
+ * is above every folded one, which deleting the newest rows breaks: SQLite then gives the next rows
+ * the freed rowids. Each case deletes the newest rows, checks that the rowids were indeed given
+ * again (else the case proves nothing), and that every item is still folded exactly once.
+ */
+
+const BASE = Date.parse('2026-11-20T00:00:00Z');
+const item = (id: string, over: Partial<AnalyticsItem> = {}) =>
+  analyticsItem(id, BASE, { sessionId: `s-${id}`, queryId: `q-${id}`, deviceType: 'mobile', ...over });
+
+const rowids = async (database: DatabaseHandle) =>
+  (await sql<{ id: string; rowid: number }>`select id, rowid from feedback_items order by rowid`.execute(database.db)).rows.map((r) => [
+    r.id,
+    Number(r.rowid),
+  ]);
+
+describe('analytics backlog on sqlite: the cursor after the newest rows are deleted', () => {
+  const t = useTestDatabase('sqlite');
+
+  it('folds the rows that take the rowids of an erased newest session, once', async () => {
+    await clearAnalytics(t.database);
+    const folds = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
+    const first = [item('A1'), item('A2'), item('A3', { sessionId: 'erased' }), item('A4', { sessionId: 'erased' })];
+    await insertItems(t.database, first);
+    expect(await folds.aggregateNext(100, planFold, 0)).toBe(4);
+    await t.database.db.deleteFrom('feedback_items').where('session_id', '=', 'erased').execute();
+    const later = [item('B1'), item('B2', { userAction: 'click' }), item('B3')];
+    await insertItems(t.database, later);
+    // B1 and B2 took A3's and A4's rowids, below the cursor's 4.
+    expect(await rowids(t.database)).toEqual([
+      ['A1', 1],
+      ['A2', 2],
+      ['B1', 3],
+      ['B2', 4],
+      ['B3', 5],
+    ]);
+    expect(await backlogSize(t.database)).toBe(3);
+    expect(await folds.aggregateNext(100, planFold, 0)).toBe(3);
+    expect(await folds.aggregateNext(100, planFold, 0)).toBe(0);
+    // The erased items had been folded: the aggregates keep their counts, as after any erasure.
+    expect(await readAggregates(t.database)).toEqual(fromScratch([...first, ...later]));
+  });
+
+  it('folds the rows stored after retention emptied the table, whose rowids start again at 1', async () => {
+    await clearAnalytics(t.database);
+    const folds = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
+    const old = [item('A1'), item('A2'), item('A3')];
+    await insertItems(t.database, old);
+    expect(await folds.aggregateNext(100, planFold, 0)).toBe(3);
+    await t.database.db
+      .deleteFrom('feedback_items')
+      .where('received_at', '<', BASE + HOUR_MS)
+      .execute();
+    const fresh = [item('C1'), item('C2')];
+    await insertItems(t.database, fresh);
+    expect((await rowids(t.database)).map((r) => r[1])).toEqual([1, 2]);
+    expect(await folds.aggregateNext(100, planFold, 0)).toBe(2);
+    expect(await readAggregates(t.database)).toEqual(fromScratch([...old, ...fresh]));
+  });
+
+  it('leaves the cursor alone when older rows are deleted (retention): nothing is folded twice', async () => {
+    await clearAnalytics(t.database);
+    const folds = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
+    const all = [item('A1'), item('A2'), item('A3')];
+    await insertItems(t.database, all);
+    expect(await folds.aggregateNext(100, planFold, 0)).toBe(3);
+    await t.database.db.deleteFrom('feedback_items').where('id', 'in', ['A1', 'A2']).execute();
+    expect(
+      await sql`select * from feedback_rowid_rewinds where seq > (select rewinds_through from analytics_progress)`.execute(t.database.db),
+    ).toMatchObject({
+      rows: [],
+    });
+    expect(await folds.aggregateNext(100, planFold, 0)).toBe(0);
+    expect(await readAggregates(t.database)).toEqual(fromScratch(all));
+  });
+});
+
+describeOnEveryDatabase('migration 0085 (the analytics cursor on SQLite)', (kind) => {
+  it('folds exactly the items the flag left unfolded, wherever they are in rowid order; down flags what the cursor passed', async () => {
+    const testDb = await createTestDatabase(kind);
+    const db = await openDatabase(testDb.target);
+    try {
+      const migrator = createMigrator(db);
+      expect((await migrator.migrateTo('0075-analytics-results')).error).toBeUndefined();
+      // Stored in this order; the flag folded by id, so D1 (stored last, smallest id) is folded and B2 is not.
+      const stored = [item('B1'), item('B2'), item('C1'), item('D1'), item('E1')];
+      const folded = new Set(['B1', 'D1']);
+      for (const it of stored)
+        await db.db
+          .insertInto('feedback_items')
+          .values({ ...itemRow(it), analytics_done: folded.has(it.id) ? 1 : 0 } as never)
+          .execute();
+      await migrateToLatest(db);
+      const folds = new KyselyAnalyticsFolds(db.db, db.capabilities);
+      expect(await folds.backlogSize()).toBe(3);
+      expect(await folds.aggregateNext(100, planFold, 0)).toBe(3);
+      expect(await readAggregates(db)).toEqual(fromScratch(stored.filter((i) => !folded.has(i.id))));
+
+      expect((await migrator.migrateTo('0075-analytics-results')).error).toBeUndefined();
+      const flags = await db.db.selectFrom('feedback_items').select(['id', 'analytics_done']).orderBy('id').execute();
+      expect(flags.every((r) => r.analytics_done === 1)).toBe(true);
+    } finally {
+      await db.close();
+      await testDb.drop();
+    }
+  });
+});
