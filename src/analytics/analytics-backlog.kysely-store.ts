@@ -49,11 +49,6 @@ export class AnalyticsBacklog {
 
   constructor(private readonly capabilities: Pick<DatabaseCapabilities, 'commitOrderedRowids'>) {}
 
-  /** Whether a batch read before the fold's transaction can be checked inside it (the cursor can; the flag is not worth it). */
-  get readsAhead(): boolean {
-    return this.capabilities.commitOrderedRowids;
-  }
-
   /** Up to `limit` unfolded items, in the order they are folded, and where they were read from. */
   async claim(db: Db, limit: number): Promise<{ items: ClaimedItem[]; position: BacklogPosition | null }> {
     if (!this.capabilities.commitOrderedRowids) {
@@ -77,13 +72,6 @@ export class AnalyticsBacklog {
       .limit(limit)
       .execute();
     return { items: rows.map((r) => toItem(r, Number(r.rowid))), position };
-  }
-
-  /** Inside the fold's transaction: whether a batch read before it still starts where it did. */
-  async holds(trx: Transaction<Database>, position: BacklogPosition | null): Promise<boolean> {
-    if (position === null) return false;
-    const now = await this.position(trx);
-    return now.foldedThrough === position.foldedThrough && now.rewindsThrough === position.rewindsThrough;
   }
 
   /** Records the batch folded, in the fold's transaction. */

@@ -30,12 +30,11 @@ import { windowAnchorAt } from './windows.js';
 const ANALYTICS_LOCK = 774_201_012;
 type Trx = Transaction<Database>;
 
-/** A batch read and planned: its items and where they were read from, their entities' states (parsed and as stored), the plan. */
+/** A batch read and planned: its items and where they were read from, their entities' states, the plan. */
 interface PlannedBatch {
   items: ClaimedItem[];
   position: BacklogPosition | null;
   known: Map<string, EntityState>;
-  stored: Map<string, string>;
   plan: FoldPlan;
 }
 
@@ -57,16 +56,8 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
     this.backlog = new AnalyticsBacklog(capabilities);
   }
 
-  /**
-   * Folds the next `limit` unfolded items in one transaction. With `readFirst` (honoured where the
-   * backlog is a cursor) the items and their entities' states are read and the batch planned before
-   * the transaction, which then checks that what was read still holds — the cursor where it was and
-   * every state unchanged — and otherwise reads and plans again inside. The fold thread does this
-   * on SQLite, where its transaction holds the one writer the event loop waits for: planning
-   * outside it shortens that wait (fold-thread.ts).
-   */
-  async aggregateNext(limit: number, fold: Folder, startedAt: number, options: { readFirst?: boolean } = {}): Promise<number | null> {
-    const early = options.readFirst && this.backlog.readsAhead ? await this.readAndPlan(this.db, limit, fold) : undefined;
+  /** Folds the next `limit` unfolded items in one transaction (AnalyticsStore.aggregateNext). */
+  async aggregateNext(limit: number, fold: Folder, startedAt: number): Promise<number | null> {
     return this.db.transaction().execute(async (trx) => {
       if (this.capabilities.supportsAdvisoryLocks) {
         const { rows } = await sql<{
@@ -74,15 +65,21 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
         }>`select pg_try_advisory_xact_lock(${ANALYTICS_LOCK}, hashtext(current_schema())) as locked`.execute(trx);
         if (!rows[0]?.locked) return null;
       }
-      const progress = await trx.selectFrom('analytics_progress').select('window_anchor').where('id', '=', 1).executeTakeFirst();
+      // A write first: on SQLite the transaction then holds the analytics file's writer from its
+      // first statement, so no other connection's commit can make what it reads stale (SQLite would
+      // refuse its first write after such a read with SQLITE_BUSY_SNAPSHOT instead of waiting).
+      const progress = await trx
+        .updateTable('analytics_progress')
+        .set((eb) => ({ id: eb.ref('id') }))
+        .where('id', '=', 1)
+        .returning('window_anchor')
+        .executeTakeFirst();
       const anchor = progress?.window_anchor == null ? null : Number(progress.window_anchor);
-      const holds = early !== undefined && (await this.backlog.holds(trx, early.position)) && (await this.statesHold(trx, early));
-      const batch = holds ? early : await this.readAndPlan(trx, limit, fold);
-      const { items, known, plan } = batch;
+      const { items, position, known, plan } = await this.readAndPlan(trx, limit, fold);
       if (items.length > 0) {
         await this.apply(trx, plan, anchor);
         await this.writeStates(trx, items, plan, known);
-        await this.backlog.markFolded(trx, items, batch.position);
+        await this.backlog.markFolded(trx, items, position);
       }
       const nextAnchor = windowAnchorAt(startedAt);
       if (nextAnchor !== anchor) await moveWindows(trx, anchor, nextAnchor);
@@ -103,31 +100,18 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
     return this.backlog.size(this.db);
   }
 
-  private async readAndPlan(db: Kysely<Database>, limit: number, fold: Folder): Promise<PlannedBatch> {
-    const { items, position } = await this.backlog.claim(db, limit);
-    const { known, stored } = await this.states(db, items);
-    const plan = fold(items, known);
-    return { items, position, known, stored, plan };
+  private async readAndPlan(trx: Trx, limit: number, fold: Folder): Promise<PlannedBatch> {
+    const { items, position } = await this.backlog.claim(trx, limit);
+    const known = await this.states(trx, items);
+    return { items, position, known, plan: fold(items, known) };
   }
 
-  /** Whether the entity states a batch was planned on are still the stored ones. */
-  private async statesHold(trx: Trx, batch: PlannedBatch): Promise<boolean> {
-    const now = await this.chunks.runKeys<{ key: string; state: string }>(trx, loadStates, entityKeysOf(batch.items));
-    if (now.length !== batch.stored.size) return false;
-    return now.every((r) => batch.stored.get(r.key) === r.state);
-  }
-
-  private async states(
-    db: Kysely<Database>,
-    items: AnalyticsItem[],
-  ): Promise<{ known: Map<string, EntityState>; stored: Map<string, string> }> {
+  private async states(trx: Trx, items: AnalyticsItem[]): Promise<Map<string, EntityState>> {
     const known = new Map<string, EntityState>();
-    const stored = new Map<string, string>();
-    for (const r of await this.chunks.runKeys<{ key: string; state: string }>(db, loadStates, entityKeysOf(items))) {
+    for (const r of await this.chunks.runKeys<{ key: string; state: string }>(trx, loadStates, entityKeysOf(items))) {
       known.set(r.key, JSON.parse(r.state) as EntityState);
-      stored.set(r.key, r.state);
     }
-    return { known, stored };
+    return known;
   }
 
   /**

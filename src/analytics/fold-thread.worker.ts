@@ -11,20 +11,13 @@ import type { FoldReply, FoldRequest } from './fold-thread.js';
 
 const port = parentPort!;
 const share = (workerData as { share: ThreadShare }).share;
-const handle = openDatabaseInThread(share);
+// On SQLite the thread writes only the analytics file (storage/sqlite-analytics-file.ts), so its
+// connection takes no turn on the main file's writer: ingestion never waits for a fold.
+const handle = openDatabaseInThread({ ...share, sqliteLock: undefined });
 const folds = new KyselyAnalyticsFolds(handle.db, handle.capabilities);
-// Sharing SQLite's one writer with the event loop (the handle's thread lock), this thread's
-// transactions hold what the event loop's writes wait for: each batch is read and planned before
-// its transaction (aggregateNext checks inside that what was read still holds), and batches are
-// small, so a write of the event loop waits for at most one short transaction. bench:analytics, 8 requests in flight, two alternated rounds each: 250-item
-// batches cost ingestion 38 %, 64-item batches 28 %, 32-item batches 38 % (three rounds against 29 %
-// for 64; 2026-11-27); with 64 in flight 250 and 64 both 18 %.
-const readFirst = share.sqliteLock !== undefined;
-const SQLITE_BATCH = 64;
 
 // Closing stops a running drain after its current batch (each batch is one transaction that
-// commits or rolls back whole), then closes the connection: a thread ended inside a transaction
-// would leave the thread lock held and the event loop's writes waiting for ever.
+// commits or rolls back whole), then closes the connection.
 let stopping = false;
 let running: Promise<void> = Promise.resolve();
 
@@ -35,14 +28,14 @@ port.on('message', (message: FoldRequest) => {
     return;
   }
   const { id, now } = message;
-  const batchSize = readFirst ? Math.min(SQLITE_BATCH, message.batchSize) : message.batchSize;
+  const { batchSize } = message;
   // Every batch of one drain uses the caller's clock reading: fresh_as_of then never claims more
   // than was true when the caller asked.
   running = drainBatches(
     batchSize,
     () => now,
     // null ends the drain, as when another instance holds the analytics lock.
-    () => (stopping ? Promise.resolve(null) : folds.aggregateNext(batchSize, planFold, now, { readFirst })),
+    () => (stopping ? Promise.resolve(null) : folds.aggregateNext(batchSize, planFold, now)),
   ).then(
     (folded) => port.postMessage({ id, folded } satisfies FoldReply),
     (error: unknown) => {

@@ -14,6 +14,7 @@ import pg from 'pg';
 import BetterSqlite3 from 'better-sqlite3';
 import { SqliteSyncingDriver } from './sqlite-driver.js';
 import { ThreadWriteLock } from './thread-write-lock.js';
+import { attachAnalytics } from './sqlite-analytics-file.js';
 import { CurrentSchemaIntrospector } from './postgres-introspector.js';
 import type { Database } from './schema.js';
 
@@ -107,7 +108,11 @@ export interface DatabaseOptions {
 export interface ThreadShare {
   target: DatabaseTarget;
   options: DatabaseOptions;
-  /** SQLite: the ThreadWriteLock's memory, shared with the opening thread. */
+  /**
+   * SQLite: the ThreadWriteLock's memory, shared with the opening thread. A thread that writes only
+   * the analytics file (sqlite-analytics-file.ts) leaves it out: its connection then never waits
+   * for the main file's writer, and must not write the main file.
+   */
   sqliteLock?: SharedArrayBuffer;
 }
 
@@ -118,7 +123,7 @@ class SqliteSyncingDialect extends SqliteDialect {
   constructor(
     private readonly connection: BetterSqlite3.Database,
     private readonly file: string,
-    private readonly threadLock: ThreadWriteLock,
+    private readonly threadLock: ThreadWriteLock | undefined,
     private readonly secondary: boolean,
   ) {
     super({ database: connection });
@@ -136,14 +141,17 @@ function openSqlite(file: string, options: DatabaseOptions, share?: ThreadShare)
   const connection = new BetterSqlite3(file);
   connection.pragma('journal_mode = WAL');
   if (maxPageCount !== undefined) connection.pragma(`max_page_count = ${maxPageCount}`);
+  attachAnalytics(connection, file, maxPageCount);
   // NORMAL: COMMIT does not fsync on the event loop; the driver fdatasyncs the WAL on the thread
   // pool after each commit and answers only then, so a committed, acknowledged transaction is on
   // disk through a power cut exactly as with FULL (sqlite-driver.ts explains why).
   connection.pragma('synchronous = NORMAL');
   connection.pragma('busy_timeout = 5000');
   connection.pragma('foreign_keys = ON');
-  // The opening thread makes the lock; a worker thread joins it as a secondary connection (sqlite-driver.ts).
-  const threadLock = new ThreadWriteLock(share?.sqliteLock);
+  // The opening thread makes the lock; a worker thread joins it as a secondary connection
+  // (sqlite-driver.ts), or, when it writes only the analytics file (the fold thread), takes no turn
+  // on the main file's writer at all.
+  const threadLock = share === undefined ? new ThreadWriteLock() : share.sqliteLock ? new ThreadWriteLock(share.sqliteLock) : undefined;
   const dialect = new SqliteSyncingDialect(connection, path.resolve(file), threadLock, share !== undefined);
   const db = new Kysely<Database>({ dialect });
   return {
@@ -163,7 +171,8 @@ function openSqlite(file: string, options: DatabaseOptions, share?: ThreadShare)
       commitOrderedRowids: true,
     },
     schema: undefined,
-    threadShare: () => (connection.memory ? undefined : { target: { kind: 'sqlite', path: file }, options, sqliteLock: threadLock.buffer }),
+    threadShare: () =>
+      connection.memory ? undefined : { target: { kind: 'sqlite', path: file }, options, sqliteLock: threadLock?.buffer },
     poolStats: () => ({ total: 1, idle: 0, waiting: 0 }),
     async ping() {
       await sql`select 1`.execute(db);

@@ -5,6 +5,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { stopWorker } from '../common/worker-threads.js';
 import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
 import type { ThreadWriteLock } from './thread-write-lock.js';
+import { analyticsFileOf } from './sqlite-analytics-file.js';
 
 /**
  * SQLite with the commit's fsync off the event loop.
@@ -43,11 +44,13 @@ import type { ThreadWriteLock } from './thread-write-lock.js';
 function checkpointThread(): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
-  const options = workerData as { file: string; betterSqlite3: string; intervalMs: number };
+  const options = workerData as { file: string; analyticsFile: string; betterSqlite3: string; intervalMs: number };
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const Database = require(options.betterSqlite3) as typeof BetterSqlite3;
   const db = new Database(options.file);
   db.pragma('busy_timeout = 0');
+  // The analytics file too (sqlite-analytics-file.ts): wal_checkpoint without a schema checkpoints every attached file.
+  db.prepare('attach database ? as analytics').run(options.analyticsFile);
   const timer = setInterval(() => {
     try {
       db.pragma('wal_checkpoint(PASSIVE)');
@@ -81,7 +84,10 @@ class Checkpointer {
 
   constructor(file: string, intervalMs = 100) {
     const betterSqlite3 = createRequire(import.meta.url).resolve('better-sqlite3');
-    this.worker = new Worker(`(${checkpointThread.toString()})()`, { eval: true, workerData: { file, betterSqlite3, intervalMs } });
+    this.worker = new Worker(`(${checkpointThread.toString()})()`, {
+      eval: true,
+      workerData: { file, analyticsFile: analyticsFileOf(file), betterSqlite3, intervalMs },
+    });
     this.worker.unref();
     this.worker.on('error', () => undefined);
   }
@@ -226,7 +232,7 @@ export class SqliteSyncingDriver implements Driver {
   constructor(
     private readonly db: BetterSqlite3.Database,
     file: string,
-    /** Shared with the other threads that write this file (see the class comment). */
+    /** Shared with the other threads that write this file (see the class comment); none for a thread writing only the analytics file. */
     private readonly threadLock?: ThreadWriteLock,
     /**
      * A second thread's connection (the analytics fold's): the opener's checkpointer serves the
@@ -239,7 +245,10 @@ export class SqliteSyncingDriver implements Driver {
   ) {
     if (db.memory) return;
     this.wal = secondary ? undefined : new FileSync(`${file}-wal`);
-    db.pragma('wal_autocheckpoint = 0');
+    // A secondary connection checkpoints what it writes itself, on its own thread, after its commits
+    // (the fold thread writes the analytics file continuously, and a checkpoint made by the writer
+    // between its own transactions completes, so the WAL restarts).
+    db.pragma(`wal_autocheckpoint = ${secondary ? 1000 : 0}`);
     // When the WAL restarts, cut the file back, so its size tells how much is waiting (catchUp).
     db.pragma(`journal_size_limit = ${WAL_KEEP_BYTES}`);
     if (!secondary) this.checkpointer = new Checkpointer(file, 250);

@@ -4,15 +4,15 @@ import { createAnalyticsModule } from '../../src/analytics/analytics.module.js';
 import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
 import { TestClock } from '../support/test-clock.js';
-import { backlogSize, clearAnalytics, fromScratch, generateItems, insertItems, readAggregates } from './raw-items.js';
+import { backlogSize, clearAnalytics, fromScratch, generateItems, insertItems, itemRow, readAggregates } from './raw-items.js';
 
 const BASE = Date.parse('2026-11-20T00:00:00Z');
 
 describeOnEveryDatabase('analytics folded on the fold thread', (kind) => {
   const t = useTestDatabase(kind);
 
-  // The thread's connection and this thread's, writing the same database at once (on SQLite taking
-  // turns through the thread lock, on PostgreSQL through the analytics advisory lock): while items
+  // The thread's connection and this thread's, folding at once (on SQLite both write the analytics
+  // file, whose writer they take turns on; on PostgreSQL the analytics advisory lock): while items
   // are inserted here, the thread and an in-process fold both fold, and each item counts once.
   it('folds every item once while this thread ingests and folds too, equal to a from-scratch recomputation', async () => {
     await clearAnalytics(t.database);
@@ -72,4 +72,29 @@ describeOnEveryDatabase('analytics folded on the fold thread', (kind) => {
     await module.close();
     await expect(module.services.analyticsService.catchUp()).rejects.toThrow(/fold thread is closed/);
   });
+
+  // The point of SQLite's analytics file (storage/sqlite-analytics-file.ts): the fold thread's
+  // transactions never wait for the main file's writer, so a long write of ingestion does not stall
+  // the fold, nor (the other way round) does a fold stall ingestion.
+  it('folds while this thread holds a write transaction open on the feedback table (SQLite: two files, two writers)', async () => {
+    if (kind !== 'sqlite') return;
+    await clearAnalytics(t.database);
+    const items = generateItems(500, 91, 0, BASE);
+    await insertItems(t.database, items);
+    const module = createAnalyticsModule({ database: t.database, clock: new TestClock(BASE + 50 * HOUR_MS), foldThread: true });
+    try {
+      const late = generateItems(1, 92, 500, BASE)[0]!;
+      let folded = -1;
+      await t.database.db.transaction().execute(async (trx) => {
+        await trx.insertInto('feedback_items').values(itemRow(late)).execute();
+        // The thread folds the 500 committed items while this transaction holds the main file's writer.
+        folded = await module.services.analyticsService.catchUp();
+      });
+      expect(folded).toBe(500);
+      expect(await module.services.analyticsService.catchUp()).toBe(1);
+      expect(await readAggregates(t.database)).toEqual(fromScratch([...items, late]));
+    } finally {
+      await module.close();
+    }
+  }, 60_000);
 });

@@ -18,6 +18,7 @@ import * as feedbackRetention from './0061-feedback-retention.js';
 import * as analyticsWindowListIndex from './0070-analytics-window-list-index.js';
 import * as analyticsResults from './0075-analytics-results.js';
 import * as analyticsCursor from './0085-analytics-cursor.js';
+import * as analyticsFile from './0090-analytics-file.js';
 
 /**
  * Migrations are listed here rather than read from the directory so that the compiled
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '0070-analytics-window-list-index': analyticsWindowListIndex,
   '0075-analytics-results': analyticsResults,
   '0085-analytics-cursor': analyticsCursor,
+  '0090-analytics-file': analyticsFile,
 };
