@@ -17,6 +17,7 @@ import * as erasure from './0060-erasure.js';
 import * as feedbackRetention from './0061-feedback-retention.js';
 import * as analyticsWindowListIndex from './0070-analytics-window-list-index.js';
 import * as analyticsResults from './0075-analytics-results.js';
+import * as experimentQueryCoverage from './0080-experiment-query-coverage.js';
 
 /**
  * Migrations are listed here rather than read from the directory so that the compiled
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '0061-feedback-retention': feedbackRetention,
   '0070-analytics-window-list-index': analyticsWindowListIndex,
   '0075-analytics-results': analyticsResults,
+  '0080-experiment-query-coverage': experimentQueryCoverage,
 };
