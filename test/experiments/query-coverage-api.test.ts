@@ -180,4 +180,17 @@ describeOnEveryDatabase('experiments covering a query', (kind) => {
     await migrateToLatest(t.database);
     expect(await read()).toEqual(kept);
   });
+
+  // Last: once a key exists, every request of this app needs one.
+  it('needs the read scope: a read key reads, an ingest key is refused, no key is 401', async () => {
+    const bearer = async (scope: 'read' | 'ingest') => ({
+      authorization: `Bearer ${(await t.container.auth.services.apiKeys.create(`coverage-${scope}`, scope)).key}`,
+    });
+    const url = `${BASE}/queries/shoes/experiments`;
+    const read = await request(t.app, { method: 'GET', url, headers: await bearer('read') });
+    expect(read.statusCode).toBe(200);
+    expect(read.body.data.items.length).toBe(3);
+    expectError(await request(t.app, { method: 'GET', url, headers: await bearer('ingest') }), 403, 'FORBIDDEN');
+    expectError(await getJson(t.app, url), 401, 'UNAUTHORIZED');
+  });
 });
