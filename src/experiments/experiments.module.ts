@@ -7,6 +7,9 @@ import { KyselyAttributionStore } from './attribution/attribution.kysely-store.j
 import { AttributionService } from './attribution/attribution.service.js';
 import { CovariateService } from './attribution/covariate.service.js';
 import { KyselyPreExposureCovariates } from './attribution/pre-exposure-covariates.kysely-store.js';
+import { KyselyQueryCoverageStore } from './query-coverage/query-coverage.kysely-store.js';
+import { queryCoverageRoutes } from './query-coverage/query-coverage.routes.js';
+import { QueryCoverageService } from './query-coverage/query-coverage.service.js';
 import { KyselyExperimentStore } from './definition/experiment.kysely-store.js';
 import { experimentRoutes } from './definition/experiment.routes.js';
 import { ExperimentService } from './definition/experiment.service.js';
@@ -45,13 +48,15 @@ export interface ExperimentsServices {
   resultsService: ResultsService;
   powerService: PowerService;
   rankService: RankService;
+  coverageService: QueryCoverageService;
 }
 
 export type ExperimentsModule = DomainModule<ExperimentsServices>;
 
 /**
  * The experiment rows keyed by a unit id (a session when clients assign by session): erased with the
- * session's feedback. Variant-day sums stay: they hold totals over many units and identify no one.
+ * session's feedback. Variant-day sums, slice and quantile sums and the per-query sums
+ * (experiment_query_sums) stay: they hold totals over many units and identify no one.
  */
 export const EXPERIMENTS_PERSONAL_DATA: PersonalDataTable[] = [
   { table: 'experiment_units', column: 'unit_id', kind: 'experimentUnits' },
@@ -64,7 +69,8 @@ export const EXPERIMENTS_PERSONAL_DATA: PersonalDataTable[] = [
 /**
  * A/B experiments: definition (create, read, list), lifecycle (moves, edits, phases, the audit
  * log), exposure (assign over the pure assignment/ hashing), attribution (feedback → per-unit
- * sums) and results (statistics, SRM, power). The sub-domains talk through the callbacks wired here.
+ * sums), results (statistics, SRM, power) and coverage (which experiments cover a query). The
+ * sub-domains talk through the callbacks wired here.
  */
 export function createExperimentsModule({
   database,
@@ -105,6 +111,7 @@ export function createExperimentsModule({
     (e) => resultsService.trustCheck(e),
     modelCatalog,
   );
+  const coverageService = new QueryCoverageService(new KyselyQueryCoverageStore(database.db));
   const rankService = new RankService(assignmentService, modelCatalog, interleavedStore, load, clock);
   const powerService = new PowerService(new KyselyPlanningStore(database.db), resultsStore, load, clock);
   const guardrailMonitor = new GuardrailMonitor(
@@ -123,6 +130,7 @@ export function createExperimentsModule({
       resultsService,
       powerService,
       rankService,
+      coverageService,
     },
     routes: async (app) => {
       await app.register(experimentRoutes, { experimentService });
@@ -130,6 +138,7 @@ export function createExperimentsModule({
       await app.register(assignmentRoutes, { assignmentService });
       await app.register(resultsRoutes, { resultsService, powerService });
       await app.register(rankRoutes, { rankService });
+      await app.register(queryCoverageRoutes, { coverageService });
     },
     // Each is safe on several instances at once: lifecycle moves are compare-and-set,
     // attribution holds a lock, covariates are insert-if-absent, the cache poll only reads.

@@ -3,6 +3,7 @@ import {
   planAttribution,
   type AttributableItem,
   type QuantileSumDelta,
+  type QuerySumDelta,
   type SliceQuantileSumDelta,
   type SliceSumDelta,
 } from './attribution/attribution.js';
@@ -58,6 +59,8 @@ export class FakeExperimentData {
   readonly quantileSums = new Map<string, QuantileSumDelta>();
   /** experiment, phase, dimension, value, variant, source → quantile grid sums. */
   readonly sliceQuantileSums = new Map<string, SliceQuantileSumDelta>();
+  /** experiment, phase, variant, query hash → searches, clicked searches, last seen. */
+  readonly querySums = new Map<string, QuerySumDelta>();
   /** Feedback item ids already attributed. */
   readonly attributed = new Set<string>();
 

@@ -198,6 +198,18 @@ export interface ExperimentSliceSumsTable {
   sxy: number;
 }
 
+/** Per experiment phase, variant and query hash: searches and searches with a click, kept by attribution (0080). */
+export interface ExperimentQuerySumsTable {
+  experiment_id: string;
+  phase: number;
+  variant_id: string;
+  query_hash: string;
+  searches: number;
+  clicked_searches: number;
+  /** Latest received_at of the items that opened or first clicked one of these searches. */
+  last_seen: number;
+}
+
 export interface ApiKeyTable {
   id: string;
   name: string;
@@ -400,6 +412,7 @@ export interface Database {
   experiment_slice_sums: ExperimentSliceSumsTable;
   experiment_quantile_sums: ExperimentQuantileSumsTable;
   experiment_slice_quantile_sums: ExperimentSliceQuantileSumsTable;
+  experiment_query_sums: ExperimentQuerySumsTable;
   api_keys: ApiKeyTable;
   training_jobs: TrainingJobTable;
   model_versions: ModelVersionTable;

@@ -74,6 +74,7 @@ describeContract('AttributionStore', experimentWorld, (world) => {
         unitQuantiles: [],
         quantileSums: [],
         sliceQuantileSums: [],
+        querySums: [],
       })),
     ).toBe(0);
     const daily = await world().results.dailySums('e1', 0, METRICS);

@@ -24,13 +24,27 @@ describe.skipIf(!chromiumPath)('search analytics pages in Chromium', { timeout: 
   let server: DashboardServer;
   let launched: LaunchedBrowser;
   let browser: Browser;
+  let experimentId = '';
   const clock = new TestClock(Date.parse('2026-11-22T12:00:00Z'));
 
   beforeAll(async () => {
     server = await startDashboardServer({ clock, jobs: false });
+    // Sessions A and D are exposed to an experiment before they search: it covers "shoes" (A's S1, S2 and D's S0), not "socks".
+    const created = await server.api('POST', '/api/nous/ab-testing/experiments', {
+      name: 'shoes-ranking',
+      // With this seed A is in control and D in treatment (GrowthBook hashing): one row per variant.
+      configuration: { variants: [{ id: 'control' }, { id: 'treatment' }], seed: 'coverage' },
+    });
+    experimentId = created.body.data.experimentId;
+    expect((await server.api('POST', `/api/nous/ab-testing/experiments/${experimentId}/start`)).status).toBe(200);
+    for (const unitId of ['A', 'D'])
+      expect((await server.api('POST', `/api/nous/ab-testing/experiments/${experimentId}/assign`, { unitId })).body.data.inExperiment).toBe(
+        true,
+      );
     for (const submission of [...FIRST_BATCH, ...SECOND_BATCH])
       expect((await server.api('POST', '/api/cortex/feedback', submission)).status).toBe(201);
     await server.container.analytics.services.analyticsService.catchUp();
+    await server.container.experiments.services.attributionService.catchUp();
     launched = await launchChromium(chromiumPath!);
     browser = launched.browser;
   }, 180_000);
@@ -90,8 +104,52 @@ describe.skipIf(!chromiumPath)('search analytics pages in Chromium', { timeout: 
         expect((await row.getByTestId('mean-position').textContent())?.trim()).toBe(number(r.meanPosition));
         expect((await row.getByTestId('relevance').textContent())?.trim()).toBe(number(r.relevance));
       }
+
+      // Experiments covering this query: the section's figures equal the coverage API's.
+      const coverage = (await server.api('GET', '/api/nous/ab-testing/queries/shoes/experiments')).body.data;
+      expect(coverage.items.map((e: { experimentId: string }) => e.experimentId)).toEqual([experimentId]);
+      const variants = coverage.items[0].variants as {
+        variantId: string;
+        searches: number;
+        clickedSearches: number;
+        abandonmentRate: number;
+      }[];
+      expect(variants.reduce((n, v) => n + v.searches, 0)).toBe(3);
+      expect(variants.reduce((n, v) => n + v.clickedSearches, 0)).toBe(2); // S1 and S2 clicked, S0 not
+      const section = w.page.getByTestId(`coverage-${experimentId}-0`);
+      await section.waitFor();
+      expect((await section.getByTestId('phase').textContent())?.trim()).toBe('0');
+      expect(await section.getByText('running').count()).toBe(1);
+      for (const v of variants) {
+        const row = section.getByTestId(`variant-${v.variantId}`);
+        expect((await row.getByTestId('searches').textContent())?.trim()).toBe(integer(v.searches));
+        expect((await row.getByTestId('abandonment').textContent())?.trim()).toBe(percent(v.abandonmentRate));
+      }
+      expect(variants.map((v) => v.variantId)).toEqual(['control', 'treatment']);
+      expect(await section.locator('tr').count()).toBe(2);
+      expect(await section.getByRole('link', { name: 'shoes-ranking' }).getAttribute('href')).toBe(`/experiments/${experimentId}`);
+      expect(await unlabelledControls(w.page)).toEqual([]);
       await w.page.waitForFunction(() => Array.from(document.querySelectorAll('.plot')).every((plot) => plot.querySelector('svg, figure')));
       await screenshot(w.page, 'query-desktop');
+      expect(w.problems).toEqual([]);
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('a query no experiment covers explains how coverage arises; the covering experiment links to its page', async () => {
+    const w = await watchedPage(browser, DESKTOP, server.url);
+    try {
+      expect((await server.api('GET', '/api/nous/ab-testing/queries/socks/experiments')).body.data.items).toEqual([]);
+      await w.page.goto('/queries/socks');
+      await w.page.getByText('No experiment covers this query yet').waitFor();
+      expect(await w.page.getByTestId('query-experiments').count()).toBe(0);
+      expect(await w.page.getByText('after the session’s exposure and before the phase ends').count()).toBe(1);
+
+      await w.page.goto('/queries/shoes');
+      await w.page.getByRole('link', { name: 'shoes-ranking' }).click();
+      await w.page.getByRole('heading', { name: 'shoes-ranking' }).waitFor();
+      expect(new URL(w.page.url()).pathname).toBe(`/experiments/${experimentId}`);
       expect(w.problems).toEqual([]);
     } finally {
       await w.close();
@@ -113,11 +171,15 @@ describe.skipIf(!chromiumPath)('search analytics pages in Chromium', { timeout: 
     }
   });
 
-  it('Queries page fits a phone without sideways scroll', async () => {
+  it('Queries page and a query page with its experiments fit a phone without sideways scroll', async () => {
     const w = await watchedPage(browser, PHONE, server.url);
     try {
       await w.page.goto('/queries');
       await w.page.getByTestId('total-searches').waitFor();
+      await w.page.waitForFunction(() => Array.from(document.querySelectorAll('.plot')).every((plot) => plot.querySelector('svg, figure')));
+      expect(await horizontalOverflow(w.page)).toBe(0);
+      await w.page.goto('/queries/shoes');
+      await w.page.getByTestId('query-experiments').waitFor();
       await w.page.waitForFunction(() => Array.from(document.querySelectorAll('.plot')).every((plot) => plot.querySelector('svg, figure')));
       expect(await horizontalOverflow(w.page)).toBe(0);
       expect(w.problems).toEqual([]);

@@ -5760,6 +5760,97 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/nous/ab-testing/queries/{queryHash}/experiments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Experiments covering a query: per phase and variant its searches and abandonment, most recently seen first */
+    get: {
+      parameters: {
+        query: {
+          limit: number;
+          /** @description nextCursor of the previous page. */
+          cursor?: string;
+        };
+        header?: never;
+        path: {
+          /** @description The queryHash feedback items carry (1–256 characters). */
+          queryHash: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                items: {
+                  experimentId: string;
+                  name: string;
+                  /** @enum {string} */
+                  status: 'created' | 'scheduled' | 'running' | 'paused' | 'stopped' | 'concluded' | 'archived';
+                  /**
+                   * @description A/B test or interleaving (configuration.type).
+                   * @enum {string}
+                   */
+                  type: 'ab' | 'interleaving';
+                  phase: number;
+                  /**
+                   * Format: date-time
+                   * @description The latest lastSeen of its variants: the list is ordered by it, newest first.
+                   */
+                  lastSeen: string;
+                  /** @description In the experiment's variant order. */
+                  variants: {
+                    variantId: string;
+                    /** @description Searches of the query attributed to the variant (distinct queryId per session). */
+                    searches: number;
+                    /** @description Of those, the searches with a click. */
+                    clickedSearches: number;
+                    /** @description 1 − clickedSearches / searches (at least 0); null without searches. */
+                    abandonmentRate: number | null;
+                    /**
+                     * Format: date-time
+                     * @description Received time of the latest item that opened or first clicked one of them.
+                     */
+                    lastSeen: string;
+                  }[];
+                }[];
+                /** @description Pass as cursor for the next page; null on the last page. */
+                nextCursor: string | null;
+              };
+            };
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/cortex/analytics/overview': {
     parameters: {
       query?: never;

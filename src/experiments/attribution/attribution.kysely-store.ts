@@ -9,6 +9,7 @@ import type { AttributionStore, Planner } from './attribution.store.js';
 import { creditInterleavedClicks } from './interleaving-credit.kysely-store.js';
 import { phaseDimensions, unitSliceValues, writeSlices } from './slices.kysely-store.js';
 import { writeQuantileSums } from './quantile-sums.kysely-store.js';
+import { writeQuerySums } from './query-sums.kysely-store.js';
 
 export class KyselyAttributionStore implements AttributionStore {
   constructor(
@@ -27,7 +28,7 @@ export class KyselyAttributionStore implements AttributionStore {
       const sessions = [...new Set(items.map((i) => i.sessionId))];
       const exposures = await this.exposures(trx, sessions, Math.min(...items.map((i) => i.receivedAt)));
       const known = await this.knownSearches(trx, items, exposures);
-      const { units, searches, variantSums, unitSlices, sliceSums, unitQuantiles, quantileSums, sliceQuantileSums } = plan(
+      const { units, searches, variantSums, unitSlices, sliceSums, unitQuantiles, quantileSums, sliceQuantileSums, querySums } = plan(
         items,
         exposures,
         known,
@@ -95,6 +96,7 @@ export class KyselyAttributionStore implements AttributionStore {
       }
       await writeSlices(trx, unitSlices, sliceSums);
       await writeQuantileSums(trx, quantileSums, sliceQuantileSums);
+      await writeQuerySums(trx, querySums);
       const ids = items.map((i) => i.id);
       for (let i = 0; i < ids.length; i += 500) {
         await trx
@@ -125,6 +127,7 @@ export class KyselyAttributionStore implements AttributionStore {
         'time_to_click',
         'scroll_depth',
         'result_id',
+        'query_hash',
         'device_type',
         'search_type',
         'language',
@@ -146,6 +149,7 @@ export class KyselyAttributionStore implements AttributionStore {
       dwellTime: r.dwell_time,
       timeToClick: r.time_to_click,
       scrollDepth: r.scroll_depth,
+      queryHash: r.query_hash,
       deviceType: r.device_type,
       searchType: r.search_type,
       language: r.language,

@@ -76,6 +76,49 @@ describe('planAttribution', () => {
     ]);
   });
 
+  it("counts each variant's searches and first clicks per query hash, across batches, skipping items without a hash", () => {
+    const exposures = new Map([
+      ['s1', [window({ unitId: 's1', variantId: 'a' })]],
+      ['s2', [window({ unitId: 's2', variantId: 'b' })]],
+    ]);
+    const first = planAttribution(
+      [
+        item({ sessionId: 's1', queryId: 'q1', queryHash: 'shoes', userAction: 'impression', receivedAt: 100 }),
+        item({ sessionId: 's1', queryId: 'q1', queryHash: 'shoes', userAction: 'click', receivedAt: 110 }),
+        item({ sessionId: 's1', queryId: 'q1', queryHash: 'shoes', userAction: 'click', receivedAt: 120 }), // not a first click
+        item({ sessionId: 's1', queryId: 'q2', queryHash: 'socks', userAction: 'impression', receivedAt: 130 }),
+        item({ sessionId: 's2', queryId: 'q3', queryHash: 'shoes', userAction: 'impression', receivedAt: 140 }),
+        item({ sessionId: 's2', queryId: 'q4', queryHash: null, userAction: 'impression', receivedAt: 150 }),
+        item({ sessionId: 's1', queryId: 'q5', queryHash: 'boots', userAction: 'impression', receivedAt: 40 }), // before exposure
+      ],
+      exposures,
+      new Map(),
+    );
+    expect(first.querySums).toEqual([
+      { experimentId: 'e', phase: 0, variantId: 'a', queryHash: 'shoes', searches: 1, clickedSearches: 1, lastSeen: 110 },
+      { experimentId: 'e', phase: 0, variantId: 'a', queryHash: 'socks', searches: 1, clickedSearches: 0, lastSeen: 130 },
+      { experimentId: 'e', phase: 0, variantId: 'b', queryHash: 'shoes', searches: 1, clickedSearches: 0, lastSeen: 140 },
+    ]);
+    // The search without a hash is still a search of its unit: only the coverage of queries leaves it out.
+    expect(first.units.find((u) => u.unitId === 's2')!.stats.searches).toBe(2);
+
+    const known = new Map(first.searches.map((s) => [searchKey(s.experimentId, s.phase, s.unitId, s.queryId), s.hasClick]));
+    const second = planAttribution(
+      [
+        item({ sessionId: 's2', queryId: 'q3', queryHash: 'shoes', userAction: 'click', receivedAt: 200 }),
+        item({ sessionId: 's2', queryId: 'q4', queryHash: null, userAction: 'click', receivedAt: 210 }),
+        item({ sessionId: 's1', queryId: 'q2', queryHash: 'socks', userAction: 'impression', receivedAt: 220 }), // continues q2
+      ],
+      exposures,
+      known,
+    );
+    // The later click of q3 counts under b's shoes row without a second search; q4's click has no hash.
+    expect(second.querySums).toEqual([
+      { experimentId: 'e', phase: 0, variantId: 'b', queryHash: 'shoes', searches: 0, clickedSearches: 1, lastSeen: 200 },
+    ]);
+    expect(second.units.find((u) => u.unitId === 's2')!.stats.searches_with_click).toBe(2);
+  });
+
   it('moves variant sums by the change of each metric, squares included', () => {
     const before = { ...emptyStats(), clicks: 1, impressions: 3 };
     const delta = { ...emptyStats(), clicks: 2, impressions: 1 };

@@ -30,6 +30,8 @@ export interface AttributableItem extends MetricItem {
   sessionId: string;
   queryId: string;
   receivedAt: number;
+  /** The query the item belongs to (coverage of queries by experiments); null items are not counted there. */
+  queryHash?: string | null;
   /** The item's slice dimensions (analysis.dimensions); a session's value is its first attributed item's. */
   deviceType?: string | null;
   searchType?: string | null;
@@ -147,6 +149,21 @@ export interface VariantSumDelta {
   sxy: number;
 }
 
+/**
+ * Change of a variant's coverage of one query (experiment_query_sums): searches opened, searches that got
+ * their first click, and the latest receivedAt of the items that brought either. A search counts under the
+ * queryHash of the item that opens it, its click under the queryHash of the item that brings the click.
+ */
+export interface QuerySumDelta {
+  experimentId: string;
+  phase: number;
+  variantId: string;
+  queryHash: string;
+  searches: number;
+  clickedSearches: number;
+  lastSeen: number;
+}
+
 export interface AttributionPlan {
   units: UnitDelta[];
   searches: SearchUpsert[];
@@ -156,6 +173,7 @@ export interface AttributionPlan {
   unitQuantiles: UnitQuantilePositions[];
   quantileSums: QuantileSumDelta[];
   sliceQuantileSums: SliceQuantileSumDelta[];
+  querySums: QuerySumDelta[];
 }
 
 /** A unit's slice values: feedback fields from its first attributed item, `attr:` dimensions from its first exposure. */
@@ -214,6 +232,7 @@ export function planAttribution(
   const converted = new Set<string>();
   const newSlices = new Map<string, Record<string, string>>();
   const newPositions = new Map<string, Partial<Record<QuantileSource, number[]>>>();
+  const querySums = new Map<string, QuerySumDelta>();
   for (const item of items) {
     for (const x of exposuresBySession.get(item.sessionId) ?? []) {
       if (item.receivedAt < x.exposedAt || (x.phaseEndedAt !== null && item.receivedAt >= x.phaseEndedAt)) continue;
@@ -238,6 +257,8 @@ export function planAttribution(
       if (firstClickOfSearch) search.hasClick = 1;
       const firstConversion = isConversion(item.userAction) && x.stats.conversions === 0 && !converted.has(unitKey);
       if (firstConversion) converted.add(unitKey);
+      if (item.queryHash != null && (opensSearch || firstClickOfSearch))
+        addQuerySum(querySums, x, item.queryHash, item.receivedAt, opensSearch, firstClickOfSearch);
       const context = { item, opensSearch, firstClickOfSearch, firstConversion };
       for (const column of UNIT_STAT_COLUMNS) s[column] += UNIT_STAT_FOLDS[column](context);
       for (const { name: source } of QUANTILE_SOURCES) {
@@ -298,7 +319,32 @@ export function planAttribution(
     unitSlices,
     sliceSums: [...sliceSums.values()],
     ...quantiles,
+    querySums: [...querySums.values()],
   };
+}
+
+/**
+ * Adds one search opening and/or first click to its variant's row for the query. lastSeen is the received
+ * time, not the client's timestamp: attribution windows are on received time, and it is the server's clock
+ * (a backdated import or a skewed device cannot move a row to the top of "most recently seen").
+ */
+function addQuerySum(
+  sums: Map<string, QuerySumDelta>,
+  x: ExposureWindow,
+  queryHash: string,
+  receivedAt: number,
+  opensSearch: boolean,
+  firstClickOfSearch: boolean,
+): void {
+  const key = `${x.experimentId}\u0000${x.phase}\u0000${x.variantId}\u0000${queryHash}`;
+  let acc = sums.get(key);
+  if (!acc) {
+    acc = { experimentId: x.experimentId, phase: x.phase, variantId: x.variantId, queryHash, searches: 0, clickedSearches: 0, lastSeen: 0 };
+    sums.set(key, acc);
+  }
+  if (opensSearch) acc.searches += 1;
+  if (firstClickOfSearch) acc.clickedSearches += 1;
+  acc.lastSeen = Math.max(acc.lastSeen, receivedAt);
 }
 
 const mergeSorted = (a: readonly number[], b: readonly number[]): number[] => [...a, ...b].sort((x, y) => x - y);

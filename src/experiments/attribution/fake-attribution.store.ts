@@ -48,7 +48,7 @@ export class FakeAttributionStore implements AttributionStore {
         }
       }
     }
-    const { units, searches, variantSums, unitSlices, sliceSums, unitQuantiles, quantileSums, sliceQuantileSums } = plan(
+    const { units, searches, variantSums, unitSlices, sliceSums, unitQuantiles, quantileSums, sliceQuantileSums, querySums } = plan(
       items,
       exposures,
       known,
@@ -84,6 +84,16 @@ export class FakeAttributionStore implements AttributionStore {
       const acc = this.data.variantSums.get(key);
       if (!acc) this.data.variantSums.set(key, { ...v });
       else for (const k of ['sx', 'sy', 'sxx', 'syy', 'sxy'] as const) acc[k] += v[k];
+    }
+    for (const q of querySums) {
+      const key = [q.experimentId, q.phase, q.variantId, q.queryHash].join('\u0000');
+      const acc = this.data.querySums.get(key);
+      if (!acc) this.data.querySums.set(key, { ...q });
+      else {
+        acc.searches += q.searches;
+        acc.clickedSearches += q.clickedSearches;
+        acc.lastSeen = Math.max(acc.lastSeen, q.lastSeen);
+      }
     }
     for (const i of items) this.data.attributed.add(i.id);
     return items.length;

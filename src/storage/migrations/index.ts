@@ -17,6 +17,7 @@ import * as erasure from './0060-erasure.js';
 import * as feedbackRetention from './0061-feedback-retention.js';
 import * as analyticsWindowListIndex from './0070-analytics-window-list-index.js';
 import * as analyticsResults from './0075-analytics-results.js';
+import * as experimentQueryCoverage from './0080-experiment-query-coverage.js';
 import * as analyticsCursor from './0085-analytics-cursor.js';
 import * as analyticsFile from './0090-analytics-file.js';
 
@@ -43,6 +44,7 @@ export const migrations: Record<string, Migration> = {
   '0061-feedback-retention': feedbackRetention,
   '0070-analytics-window-list-index': analyticsWindowListIndex,
   '0075-analytics-results': analyticsResults,
+  '0080-experiment-query-coverage': experimentQueryCoverage,
   '0085-analytics-cursor': analyticsCursor,
   '0090-analytics-file': analyticsFile,
 };

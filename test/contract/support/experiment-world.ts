@@ -5,6 +5,9 @@ import type { AttributionStore } from '../../../src/experiments/attribution/attr
 import { KyselyPreExposureCovariates } from '../../../src/experiments/attribution/pre-exposure-covariates.kysely-store.js';
 import type { PreExposureCovariateStore } from '../../../src/experiments/attribution/pre-exposure-covariates.store.js';
 import { planAttribution } from '../../../src/experiments/attribution/attribution.js';
+import { FakeQueryCoverageStore } from '../../../src/experiments/query-coverage/fake-query-coverage.store.js';
+import { KyselyQueryCoverageStore } from '../../../src/experiments/query-coverage/query-coverage.kysely-store.js';
+import type { QueryCoverageStore } from '../../../src/experiments/query-coverage/query-coverage.store.js';
 import { KyselyExperimentStore } from '../../../src/experiments/definition/experiment.kysely-store.js';
 import type { ExperimentStore } from '../../../src/experiments/definition/experiment.store.js';
 import { FakeExperimentStore } from '../../../src/experiments/definition/fake-experiment.store.js';
@@ -32,6 +35,7 @@ export interface ExperimentWorld {
   results: ResultsStore;
   planning: PlanningStore;
   covariates: PreExposureCovariateStore;
+  coverage: QueryCoverageStore;
 }
 
 export const experimentWorld = {
@@ -43,6 +47,7 @@ export const experimentWorld = {
     results: new KyselyResultsStore(database.db),
     planning: new KyselyPlanningStore(database.db),
     covariates: new KyselyPreExposureCovariates(database.db),
+    coverage: new KyselyQueryCoverageStore(database.db),
   }),
   fake: (): ExperimentWorld => {
     const feedback = new FakeFeedbackStore();
@@ -55,6 +60,7 @@ export const experimentWorld = {
       results: new FakeResultsStore(data),
       planning: new FakePlanningStore(data),
       covariates: new FakePreExposureCovariates(data),
+      coverage: new FakeQueryCoverageStore(data),
     };
   },
 };

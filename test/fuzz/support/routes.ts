@@ -411,6 +411,13 @@ export function experimentSpecs(fx: Fixtures): RouteSpec[] {
     },
     { method: 'POST', path: '/api/nous/ab-testing/power', body: powerBody(fx.experimentIds), runs: 200, knownHang: powerSolverHangs },
     { method: 'GET', path: `${EXP}/{experimentId}/events`, params, query: { limit: limit(500), cursor }, runs: 100 },
+    {
+      method: 'GET',
+      path: '/api/nous/ab-testing/queries/{queryHash}/experiments',
+      params: { queryHash: fc.oneof(fc.constantFrom('shoes', 'q-1'), id) },
+      query: { limit: limit(100), cursor },
+      runs: 100,
+    },
     { method: 'PATCH', path: `${EXP}/{experimentId}`, params, body: patchBody, runs: 250 },
     lifecycle('start'),
     lifecycle('pause'),

@@ -205,6 +205,15 @@ export function useAnalyticsQuery(queryHash: string, query: AnalyticsWindow & { 
   });
 }
 
+/** The experiments whose attributed searches carried this query hash, most recently seen first. */
+export function useQueryExperiments(queryHash: string, query: { limit: number; cursor?: string }) {
+  return useQuery({
+    queryKey: ['query-experiments', queryHash, query],
+    queryFn: () => unwrap(api.GET('/api/nous/ab-testing/queries/{queryHash}/experiments', { params: { path: { queryHash }, query } })),
+    placeholderData: keepPreviousData,
+  });
+}
+
 export function useAliases() {
   return useQuery({
     queryKey: ['aliases'],

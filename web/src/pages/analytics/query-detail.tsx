@@ -5,6 +5,7 @@ import { CtrRelevanceChart, PositionHistogram, SearchesCtrChart } from '../../ch
 import { ErrorState, Loading } from '../../components/states';
 import { useTitle } from '../../components/title';
 import { dateTime, integer, number, percent } from '../../format';
+import { QueryExperiments } from './query-experiments';
 
 export function QueryDetailPage() {
   const { queryHash = '' } = useParams();
@@ -61,7 +62,7 @@ export function QueryDetailPage() {
             Rank this query better: train or compare rankers in <Link to="/models">Models</Link> (relevance below from{' '}
             <Link to={`/models/${encodeURIComponent(q.data.relevanceModel.modelId)}`}>{q.data.relevanceModel.modelId}</Link>
             {q.data.relevanceModel.version !== null ? ` v${q.data.relevanceModel.version}` : ''}), and test the change in{' '}
-            <Link to="/experiments">Experiments</Link>.
+            <Link to="/experiments">Experiments</Link>: the experiments covering it are listed below.
           </p>
           <div className="grid-2">
             <figure>
@@ -148,6 +149,7 @@ export function QueryDetailPage() {
           </div>
         </>
       )}
+      {queryHash && <QueryExperiments queryHash={queryHash} />}
     </>
   );
 }
