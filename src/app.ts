@@ -33,10 +33,19 @@ export type AppOptions = Pick<AppConfig, 'bodyLimitBytes' | 'logLevel'> &
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/**
+ * The longest path parameter the router passes to a route (Fastify's default is 100): a query hash
+ * may be 256 characters, each up to 4 UTF-8 bytes sent as %XX, and the analytics and query-coverage
+ * pages take it as a path segment. Longer parameters are a 400 in the envelope (handleFrameworkError);
+ * within it, each route's schema names the field.
+ */
+export const MAX_PATH_PARAMETER_LENGTH = 256 * 4 * 3;
+
 export async function buildApp(options: AppOptions, container: Container): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? { level: options.logLevel },
     bodyLimit: options.bodyLimitBytes,
+    maxParamLength: MAX_PATH_PARAMETER_LENGTH,
     // Echo a sane client X-Request-Id; otherwise make one. It appears in every log line.
     genReqId: (req) => {
       const sent = req.headers['x-request-id'];

@@ -277,6 +277,11 @@ describe.each([
         expectError(await getJson(t.app, `${BASE}/queries?cursor=nope`), 400, 'VALIDATION_ERROR', '/cursor');
         expectError(await getJson(t.app, `${BASE}/overview?from=yesterday`), 400, 'VALIDATION_ERROR', '/from');
         expectError(await getJson(t.app, `${BASE}/queries/unknown?${WINDOW}`), 404, 'NOT_FOUND');
+        // A 256-character hash of 4-byte characters (3 072 characters percent-encoded) reaches the route; 257 is the schema's 400.
+        const longest = encodeURIComponent('😀'.repeat(256));
+        expect(longest.length).toBe(3072);
+        expectError(await getJson(t.app, `${BASE}/queries/${longest}?${WINDOW}`), 404, 'NOT_FOUND');
+        expectError(await getJson(t.app, `${BASE}/queries/${'x'.repeat(257)}?${WINDOW}`), 400, 'VALIDATION_ERROR', '/queryHash');
         expectError(await getJson(t.app, `${BASE}/queries/shoes?${WINDOW}&model=no-such-model`), 404, 'NOT_FOUND');
       });
     });

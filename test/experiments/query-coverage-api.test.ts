@@ -150,6 +150,9 @@ describeOnEveryDatabase('experiments covering a query', (kind) => {
       '/cursor',
     );
     expectError(await coverage(''), 400, 'VALIDATION_ERROR', '/queryHash');
+    // Up to the schema's 256 characters (here 4-byte ones, 3 072 characters percent-encoded) the hash reaches the route.
+    expect((await coverage('😀'.repeat(256))).statusCode).toBe(200);
+    expectError(await coverage('é'.repeat(257)), 400, 'VALIDATION_ERROR', '/queryHash');
     expectError(await coverage('shoes', '?sort=name'), 400, 'VALIDATION_ERROR');
     expect((await coverage('shoes', '?limit=100')).statusCode).toBe(200);
   });
