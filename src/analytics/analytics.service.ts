@@ -113,7 +113,7 @@ export class AnalyticsService {
     /** FEEDBACK_RETENTION_DAYS (0 keeps everything) */
     private readonly retentionDays = 0,
     /** Folds on a worker thread (fold-thread.ts); without one, catchUp folds on this thread. */
-    private readonly foldRunner: Pick<FoldRunner, 'drain'> | null = null,
+    private readonly foldRunner: Pick<FoldRunner, 'drain' | 'prune'> | null = null,
   ) {}
 
   /**
@@ -126,7 +126,8 @@ export class AnalyticsService {
     const cutoff = this.clock.now() - this.retentionDays * DAY_MS;
     let total = 0;
     for (;;) {
-      const removed = await this.store.pruneEntities(cutoff, 1000);
+      // With a fold thread its connection prunes: on SQLite it is then the analytics file's only writer.
+      const removed = await (this.foldRunner ? this.foldRunner.prune(cutoff, 1000) : this.store.pruneEntities(cutoff, 1000));
       if (removed === null) return total;
       total += removed;
       if (removed < 1000) return total;

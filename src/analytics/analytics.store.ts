@@ -9,6 +9,8 @@ export type Folder = (items: readonly AnalyticsItem[], known: ReadonlyMap<string
 export interface FoldRunner {
   /** Folds the backlog in batches of `batchSize`, stamping freshness with `now`; returns items folded. */
   drain(batchSize: number, now: number): Promise<number>;
+  /** AnalyticsStore.pruneEntities on the runner's connection. */
+  prune(cutoff: number, limit: number): Promise<number | null>;
   close(): Promise<void>;
 }
 

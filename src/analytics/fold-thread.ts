@@ -7,14 +7,18 @@ import type { FoldRunner } from './analytics.store.js';
  * Folds the analytics backlog on a worker thread with its own database connection, so that the
  * fold's CPU (planning in JavaScript and, on SQLite, executing its statements) runs beside the
  * event loop instead of on it. The fold is the same code as in-process (KyselyAnalyticsFolds.
- * aggregateNext): exactly-once rests on the same transaction, and on SQLite the two connections
- * take turns through the handle's ThreadWriteLock.
+ * aggregateNext): exactly-once rests on the same transaction. On SQLite the thread writes only the
+ * analytics file (storage/sqlite-analytics-file.ts), and the hourly prune of old states runs here
+ * too, so that file has one writer in the process while the thread runs.
  */
 
-export type FoldRequest = { type: 'drain'; id: number; batchSize: number; now: number } | { type: 'close' };
-export type FoldReply = { id: number; folded: number } | { id: number; error: { message: string; code?: string | undefined } };
+export type FoldRequest =
+  | { type: 'drain'; id: number; batchSize: number; now: number }
+  | { type: 'prune'; id: number; cutoff: number; limit: number }
+  | { type: 'close' };
+export type FoldReply = { id: number; result: number | null } | { id: number; error: { message: string; code?: string | undefined } };
 
-type Pending = { resolve: (folded: number) => void; reject: (error: Error) => void };
+type Pending = { resolve: (result: number | null) => void; reject: (error: Error) => void };
 
 export class FoldThread implements FoldRunner {
   private worker: Promise<Worker> | undefined;
@@ -25,14 +29,22 @@ export class FoldThread implements FoldRunner {
   constructor(private readonly share: ThreadShare) {}
 
   async drain(batchSize: number, now: number): Promise<number> {
+    return (await this.ask((id) => ({ type: 'drain', id, batchSize, now }))) ?? 0;
+  }
+
+  prune(cutoff: number, limit: number): Promise<number | null> {
+    return this.ask((id) => ({ type: 'prune', id, cutoff, limit }));
+  }
+
+  private async ask(request: (id: number) => FoldRequest): Promise<number | null> {
     if (this.closed) throw new Error('the analytics fold thread is closed');
     const worker = await (this.worker ??= this.start());
     const id = (this.next += 1);
-    return new Promise<number>((resolve, reject) => {
+    return new Promise<number | null>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      // Held while a drain runs (a caller awaits it), let go when idle so it never keeps a process alive.
+      // Held while a job runs (a caller awaits it), let go when idle so it never keeps a process alive.
       worker.ref();
-      worker.postMessage({ type: 'drain', id, batchSize, now } satisfies FoldRequest);
+      worker.postMessage(request(id));
     });
   }
 
@@ -68,7 +80,7 @@ export class FoldThread implements FoldRunner {
     if (!p) return;
     this.pending.delete(reply.id);
     if (this.pending.size === 0) worker.unref();
-    if ('folded' in reply) p.resolve(reply.folded);
+    if ('result' in reply) p.resolve(reply.result);
     else p.reject(Object.assign(new Error(reply.error.message), reply.error.code ? { code: reply.error.code } : {}));
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The analytics fold thread's body (fold-thread.ts starts it): its own connection to the database,
- * the same store code and planner as an in-process fold, one drain at a time on request.
+ * the same store code and planner as an in-process fold, one job (a drain, a prune) at a time on request.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { drainBatches } from '../common/backlog.js';
@@ -21,27 +21,37 @@ const folds = new KyselyAnalyticsFolds(handle.db, handle.capabilities);
 let stopping = false;
 let running: Promise<void> = Promise.resolve();
 
+/** Runs one job after the previous one (one connection, one transaction at a time) and answers it. */
+function run(id: number, job: () => Promise<number | null>): void {
+  running = running.then(job).then(
+    (result) => port.postMessage({ id, result } satisfies FoldReply),
+    (error: unknown) => {
+      const e = error instanceof Error ? error : new Error(String(error));
+      port.postMessage({ id, error: { message: e.message, code: (e as { code?: string }).code } } satisfies FoldReply);
+    },
+  );
+}
+
 port.on('message', (message: FoldRequest) => {
   if (message.type === 'close') {
     stopping = true;
     void running.finally(() => handle.close()).finally(() => port.close());
     return;
   }
-  const { id, now } = message;
-  const { batchSize } = message;
+  if (message.type === 'prune') {
+    run(message.id, () => (stopping ? Promise.resolve(null) : folds.pruneEntities(message.cutoff, message.limit)));
+    return;
+  }
+  const { id, now, batchSize } = message;
   // Every batch of one drain uses the caller's clock reading: fresh_as_of then never claims more
   // than was true when the caller asked.
-  running = drainBatches(
-    batchSize,
-    () => now,
-    // null ends the drain, as when another instance holds the analytics lock.
-    () => (stopping ? Promise.resolve(null) : folds.aggregateNext(batchSize, planFold, now)),
-  ).then(
-    (folded) => port.postMessage({ id, folded } satisfies FoldReply),
-    (error: unknown) => {
-      const e = error instanceof Error ? error : new Error(String(error));
-      port.postMessage({ id, error: { message: e.message, code: (e as { code?: string }).code } } satisfies FoldReply);
-    },
+  run(id, () =>
+    drainBatches(
+      batchSize,
+      () => now,
+      // null ends the drain, as when another instance holds the analytics lock.
+      () => (stopping ? Promise.resolve(null) : folds.aggregateNext(batchSize, planFold, now)),
+    ),
   );
 });
 port.postMessage({ ready: true });

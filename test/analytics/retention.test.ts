@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { KyselyAnalyticsStore } from '../../src/analytics/analytics.kysely-store.js';
 import { AnalyticsService } from '../../src/analytics/analytics.service.js';
+import { FoldThread } from '../../src/analytics/fold-thread.js';
 import { HOUR_MS, type AnalyticsItem } from '../../src/analytics/fold.js';
 import { TestClock } from '../support/test-clock.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
@@ -14,43 +15,60 @@ const D0 = Date.parse('2026-10-01T00:00:00Z');
 describeOnEveryDatabase('analytics: per-search states follow feedback retention, aggregates stay', (kind) => {
   const t = useTestDatabase(kind);
 
-  it('removes a state once every item folded into it was received before the cutoff', async () => {
-    await clearAnalytics(t.database);
-    // insertItems stores received_at = the item's timestamp.
-    await insertItems(t.database, [
-      // search q1 (session A): received on day 0 only
-      item('I1', {}),
-      item('I2', { userAction: 'click', eventTime: D0 + 60_000 }),
-      // search q2 (session B): day 0, and a late click received on day 20
-      item('I3', { sessionId: 'B', queryId: 'q2', queryHash: 'socks' }),
-      item('I4', { sessionId: 'B', queryId: 'q2', queryHash: 'socks', userAction: 'click', eventTime: D0 + 20 * DAY }),
-    ]);
-    const clock = new TestClock(D0 + 35 * DAY);
-    const service = new AnalyticsService(new KyselyAnalyticsStore(t.database.db, t.database.capabilities), clock, null, 2000, 30);
-    expect(await service.catchUp()).toBe(4);
-    const before = await readAggregates(t.database);
-    const keys = async () =>
-      (await t.database.db.selectFrom('analytics_entities').select(['key', 'last_received']).orderBy('key').execute()).map((r) => [
-        r.key,
-        Number(r.last_received),
-      ]);
-    expect(await keys()).toEqual([
-      ['p:A\nshoes', D0 + 60_000],
-      ['p:B\nsocks', D0 + 20 * DAY],
-      ['q:q1', D0 + 60_000],
-      ['q:q2', D0 + 20 * DAY],
-      ['s:A', D0 + 60_000],
-      ['s:B', D0 + 20 * DAY],
-    ]);
-    // cutoff day 5: session A's three states go, session B's stay (its click was received on day 20)
-    expect(await service.pruneStates()).toBe(3);
-    expect((await keys()).map(([k]) => k)).toEqual(['p:B\nsocks', 'q:q2', 's:B']);
-    expect(await readAggregates(t.database)).toEqual(before);
-    // day 51: cutoff day 21, everything goes; without retention nothing would
-    clock.set(D0 + 51 * DAY);
-    expect(await service.pruneStates()).toBe(3);
-    expect(await keys()).toEqual([]);
-    expect(await readAggregates(t.database)).toEqual(before);
-    expect(await new AnalyticsService(new KyselyAnalyticsStore(t.database.db, t.database.capabilities), clock, null).pruneStates()).toBe(0);
-  });
+  it.each(['in process', 'on the fold thread'])(
+    'removes a state once every item folded into it was received before the cutoff (%s)',
+    async (where) => {
+      await clearAnalytics(t.database);
+      const runner = where === 'in process' ? null : new FoldThread(t.database.threadShare()!);
+      try {
+        // insertItems stores received_at = the item's timestamp.
+        await insertItems(t.database, [
+          // search q1 (session A): received on day 0 only
+          item('I1', {}),
+          item('I2', { userAction: 'click', eventTime: D0 + 60_000 }),
+          // search q2 (session B): day 0, and a late click received on day 20
+          item('I3', { sessionId: 'B', queryId: 'q2', queryHash: 'socks' }),
+          item('I4', { sessionId: 'B', queryId: 'q2', queryHash: 'socks', userAction: 'click', eventTime: D0 + 20 * DAY }),
+        ]);
+        const clock = new TestClock(D0 + 35 * DAY);
+        const service = new AnalyticsService(
+          new KyselyAnalyticsStore(t.database.db, t.database.capabilities),
+          clock,
+          null,
+          2000,
+          30,
+          runner,
+        );
+        expect(await service.catchUp()).toBe(4);
+        const before = await readAggregates(t.database);
+        const keys = async () =>
+          (await t.database.db.selectFrom('analytics_entities').select(['key', 'last_received']).orderBy('key').execute()).map((r) => [
+            r.key,
+            Number(r.last_received),
+          ]);
+        expect(await keys()).toEqual([
+          ['p:A\nshoes', D0 + 60_000],
+          ['p:B\nsocks', D0 + 20 * DAY],
+          ['q:q1', D0 + 60_000],
+          ['q:q2', D0 + 20 * DAY],
+          ['s:A', D0 + 60_000],
+          ['s:B', D0 + 20 * DAY],
+        ]);
+        // cutoff day 5: session A's three states go, session B's stay (its click was received on day 20)
+        expect(await service.pruneStates()).toBe(3);
+        expect((await keys()).map(([k]) => k)).toEqual(['p:B\nsocks', 'q:q2', 's:B']);
+        expect(await readAggregates(t.database)).toEqual(before);
+        // day 51: cutoff day 21, everything goes; without retention nothing would
+        clock.set(D0 + 51 * DAY);
+        expect(await service.pruneStates()).toBe(3);
+        expect(await keys()).toEqual([]);
+        expect(await readAggregates(t.database)).toEqual(before);
+        expect(
+          await new AnalyticsService(new KyselyAnalyticsStore(t.database.db, t.database.capabilities), clock, null).pruneStates(),
+        ).toBe(0);
+      } finally {
+        await runner?.close();
+      }
+    },
+  );
 });
