@@ -222,6 +222,12 @@ export class SqliteSyncingDriver implements Driver {
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
   /** Absent for an in-memory database (`:memory:`), which has no file to sync or checkpoint, and on a secondary connection. */
   private readonly wal: FileSync | undefined;
+  /** The analytics file's WAL (sqlite-analytics-file.ts), synced after a commit that wrote it (an erasure must be on disk when answered). */
+  private readonly analyticsWal: FileSync | undefined;
+  /** Whether each prepared write statement names an analytics table (the only tables in that file). */
+  private readonly writesAnalytics = new WeakMap<BetterSqlite3.Statement, boolean>();
+  /** A write since the last commit went to the analytics file. */
+  private analyticsDirty = false;
   private readonly checkpointer: Checkpointer | undefined;
   /** A write ran since the last commit: the next moment outside a transaction is a commit. */
   private dirty = false;
@@ -245,6 +251,7 @@ export class SqliteSyncingDriver implements Driver {
   ) {
     if (db.memory) return;
     this.wal = secondary ? undefined : new FileSync(`${file}-wal`);
+    this.analyticsWal = secondary ? undefined : new FileSync(`${analyticsFileOf(file)}-wal`);
     // A secondary connection checkpoints what it writes itself, on its own thread, after its commits
     // (the fold thread writes the analytics file continuously, and a checkpoint made by the writer
     // between its own transactions completes, so the WAL restarts).
@@ -287,7 +294,9 @@ export class SqliteSyncingDriver implements Driver {
 
   async durable(): Promise<void> {
     if (!this.wal) return;
-    await this.wal.sync();
+    const analytics = this.analyticsDirty;
+    this.analyticsDirty = false;
+    await Promise.all([this.wal.sync(), analytics ? this.analyticsWal?.sync() : undefined]);
     if (!this.catchingUp && this.wal.size() > WAL_CATCH_UP_BYTES) void this.catchUp();
   }
 
@@ -344,7 +353,12 @@ export class SqliteSyncingDriver implements Driver {
 
   /** Runs one statement synchronously; `committed` when it ended a transaction that wrote. */
   run(stmt: BetterSqlite3.Statement, parameters: readonly unknown[]): { result: QueryResult<unknown>; committed: boolean } {
-    if (!stmt.readonly) this.dirty = true;
+    if (!stmt.readonly) {
+      this.dirty = true;
+      let analytics = this.writesAnalytics.get(stmt);
+      if (analytics === undefined) this.writesAnalytics.set(stmt, (analytics = /\banalytics_/i.test(stmt.source)));
+      if (analytics) this.analyticsDirty = true;
+    }
     let result: QueryResult<unknown>;
     try {
       if (stmt.reader) {
@@ -359,7 +373,7 @@ export class SqliteSyncingDriver implements Driver {
       }
     } catch (error) {
       // Outside a transaction after a failure nothing of it is left to sync.
-      if (!this.db.inTransaction) this.dirty = false;
+      if (!this.db.inTransaction) this.dirty = this.analyticsDirty = false;
       throw error;
     }
     const committed = this.dirty && !this.db.inTransaction;
@@ -383,7 +397,7 @@ export class SqliteSyncingDriver implements Driver {
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     // SQLite ends a transaction by itself on some errors (SQLITE_FULL, SQLITE_IOERR…): a ROLLBACK
     // then fails with "no transaction is active" and hides the error that matters.
-    this.dirty = false;
+    this.dirty = this.analyticsDirty = false;
     if (this.db.inTransaction) await connection.executeQuery(CompiledQuery.raw('rollback'));
   }
 
@@ -418,6 +432,7 @@ export class SqliteSyncingDriver implements Driver {
       this.statements.clear();
       this.db.close();
       this.wal?.close();
+      this.analyticsWal?.close();
     } finally {
       this.unlock();
     }

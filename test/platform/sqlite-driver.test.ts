@@ -156,6 +156,30 @@ describe('SQLite driver (fsync off the event loop)', () => {
     check.close();
   });
 
+  it("syncs the analytics file's WAL too after a commit that wrote an analytics table, and only then", async () => {
+    const { handle } = await open();
+    // The analytics file (storage/sqlite-analytics-file.ts) is attached as `analytics`; its tables are named analytics_*.
+    await sql`create table analytics.analytics_probe (id integer primary key)`.execute(handle.db);
+    const synced: string[] = [];
+    const original = fs.fdatasync;
+    vi.spyOn(fs, 'fdatasync').mockImplementation(((fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => {
+      synced.push(path.basename(fs.readlinkSync(`/proc/self/fd/${fd}`)));
+      original(fd, callback);
+    }) as typeof fs.fdatasync);
+    await handle.db
+      .insertInto('t' as never)
+      .values({ tag: 'feedback only' } as never)
+      .execute();
+    expect(synced).toEqual(['db.sqlite-wal']);
+    synced.length = 0;
+    // An erasure's shape: one transaction deleting from both files; answered only once both WALs are on disk.
+    await handle.db.transaction().execute(async (trx) => {
+      await sql`insert into t (tag) values ('both')`.execute(trx);
+      await sql`insert into analytics_probe (id) values (1)`.execute(trx);
+    });
+    expect(synced.sort()).toEqual(['db.sqlite-analytics-wal', 'db.sqlite-wal']);
+  });
+
   it('opens an in-memory database (:memory:) without creating files or syncing', async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-driver-'));
     const cwd = process.cwd();
