@@ -19,7 +19,10 @@ async function textColumns(t: TestApp, kind: DatabaseKind): Promise<{ table: str
       where table_schema = current_schema() and data_type in ('text', 'character varying', 'character', 'json', 'jsonb')`.execute(db);
     return rows;
   }
-  const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(db);
+  // Both files: the analytics tables live in the attached analytics file (migration 0090).
+  const tables = await sql<{ name: string }>`
+    select name from main.sqlite_master where type = 'table' and name not like 'sqlite_%'
+    union all select name from analytics.sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(db);
   const out: { table: string; column: string }[] = [];
   for (const { name } of tables.rows) {
     const cols = await sql<{ name: string; type: string }>`select name, type from pragma_table_info(${name})`.execute(db);
