@@ -147,6 +147,8 @@ describe.skipIf(!chromiumPath)('search analytics pages in Chromium', { timeout: 
       expect(await w.page.getByText('after the session’s exposure and before the phase ends').count()).toBe(1);
 
       await w.page.goto('/queries/shoes');
+      // Settled first (its charts' code loaded and drawn): a click during that load cancels it in Chromium (net::ERR_ABORTED).
+      await w.page.waitForFunction(() => Array.from(document.querySelectorAll('.plot')).every((plot) => plot.querySelector('svg, figure')));
       await w.page.getByRole('link', { name: 'shoes-ranking' }).click();
       await w.page.getByRole('heading', { name: 'shoes-ranking' }).waitFor();
       expect(new URL(w.page.url()).pathname).toBe(`/experiments/${experimentId}`);
