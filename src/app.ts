@@ -45,7 +45,7 @@ export async function buildApp(options: AppOptions, container: Container): Promi
   const app = Fastify({
     logger: options.logger ?? { level: options.logLevel },
     bodyLimit: options.bodyLimitBytes,
-    maxParamLength: MAX_PATH_PARAMETER_LENGTH,
+    routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     // Echo a sane client X-Request-Id; otherwise make one. It appears in every log line.
     genReqId: (req) => {
       const sent = req.headers['x-request-id'];
