@@ -1,18 +1,14 @@
 import fs from 'node:fs';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { openDatabase } from '../../src/storage/database.js';
-import { createMigrator, migrateToLatest } from '../../src/storage/migrator.js';
-import { createTestDatabase, describeOnEveryDatabase } from '../support/test-database.js';
+import { migrateToLatest } from '../../src/storage/migrator.js';
+import { atMigration } from '../support/migration-database.js';
+import { describeOnEveryDatabase } from '../support/test-database.js';
 
 /** Migration 0090: on SQLite the analytics tables move to `<file>-analytics` with their rows, keys and indexes; PostgreSQL keeps them. */
 describeOnEveryDatabase('migration 0090 (the analytics file on SQLite)', (kind) => {
   it('moves every analytics table with its rows, keys and indexes, and moves them back down', async () => {
-    const testDb = await createTestDatabase(kind);
-    const db = await openDatabase(testDb.target);
-    try {
-      const migrator = createMigrator(db);
-      expect((await migrator.migrateTo('0085-analytics-cursor')).error).toBeUndefined();
+    await atMigration(kind, '0085-analytics-cursor', async (db, migrator, target) => {
       await db.db.insertInto('analytics_query_texts').values({ query_hash: 'h1', query_text: 'red shoes', source_id: 'X1' }).execute();
       await db.db.updateTable('analytics_progress').set({ folded_through: 42 }).execute();
       await migrateToLatest(db);
@@ -45,7 +41,7 @@ describeOnEveryDatabase('migration 0090 (the analytics file on SQLite)', (kind) 
         'analytics_result_slices',
       ])
         expect(moved).toContain(name);
-      expect(fs.existsSync(`${(testDb.target as { path: string }).path}-analytics`)).toBe(true);
+      expect(fs.existsSync(`${(target as { path: string }).path}-analytics`)).toBe(true);
       // WITHOUT ROWID survived the move (migration 0075 rebuilt the results table so).
       const results = await sql<{ sql: string }>`select sql from analytics.sqlite_master where name = 'analytics_result_slices'`.execute(
         db.db,
@@ -56,9 +52,6 @@ describeOnEveryDatabase('migration 0090 (the analytics file on SQLite)', (kind) 
       expect(await names('analytics')).toEqual([]);
       expect(await names('main')).toEqual(moved);
       expect(await db.db.selectFrom('analytics_query_texts').select('query_text').execute()).toEqual([{ query_text: 'red shoes' }]);
-    } finally {
-      await db.close();
-      await testDb.drop();
-    }
+    });
   });
 });

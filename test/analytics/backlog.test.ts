@@ -2,9 +2,10 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { KyselyAnalyticsFolds } from '../../src/analytics/analytics-fold.kysely-store.js';
 import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
-import { openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
-import { createMigrator, migrateToLatest } from '../../src/storage/migrator.js';
-import { createTestDatabase, describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
+import { type DatabaseHandle } from '../../src/storage/database.js';
+import { migrateToLatest } from '../../src/storage/migrator.js';
+import { atMigration } from '../support/migration-database.js';
+import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
 import { analyticsItem, backlogSize, clearAnalytics, fromScratch, insertItems, itemRow, readAggregates } from './raw-items.js';
 
 /**
@@ -87,11 +88,7 @@ describe('analytics backlog on sqlite: the cursor after the newest rows are dele
 
 describeOnEveryDatabase('migration 0085 (the analytics cursor on SQLite)', (kind) => {
   it('folds exactly the items the flag left unfolded, wherever they are in rowid order; down flags what the cursor passed', async () => {
-    const testDb = await createTestDatabase(kind);
-    const db = await openDatabase(testDb.target);
-    try {
-      const migrator = createMigrator(db);
-      expect((await migrator.migrateTo('0075-analytics-results')).error).toBeUndefined();
+    await atMigration(kind, '0075-analytics-results', async (db, migrator) => {
       // Stored in this order; the flag folded by id, so D1 (stored last, smallest id) is folded and B2 is not.
       const stored = [item('B1'), item('B2'), item('C1'), item('D1'), item('E1')];
       const folded = new Set(['B1', 'D1']);
@@ -109,9 +106,6 @@ describeOnEveryDatabase('migration 0085 (the analytics cursor on SQLite)', (kind
       expect((await migrator.migrateTo('0075-analytics-results')).error).toBeUndefined();
       const flags = await db.db.selectFrom('feedback_items').select(['id', 'analytics_done']).orderBy('id').execute();
       expect(flags.every((r) => r.analytics_done === 1)).toBe(true);
-    } finally {
-      await db.close();
-      await testDb.drop();
-    }
+    });
   });
 });

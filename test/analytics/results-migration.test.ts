@@ -1,18 +1,14 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { openDatabase } from '../../src/storage/database.js';
-import { createMigrator, migrateToLatest } from '../../src/storage/migrator.js';
-import { createTestDatabase, describeOnEveryDatabase } from '../support/test-database.js';
+import { migrateToLatest } from '../../src/storage/migrator.js';
+import { atMigration } from '../support/migration-database.js';
+import { describeOnEveryDatabase } from '../support/test-database.js';
 
 const HOUR = 3_600_000;
 
 describeOnEveryDatabase('migration 0075 (one analytics results table)', (kind) => {
   it('moves the all-traffic result rows to dimension "" and keeps the sliced ones; down moves them back', async () => {
-    const testDb = await createTestDatabase(kind);
-    const db = await openDatabase(testDb.target);
-    try {
-      const migrator = createMigrator(db);
-      expect((await migrator.migrateTo('0061-feedback-retention')).error).toBeUndefined();
+    await atMigration(kind, '0061-feedback-retention', async (db, migrator) => {
       const row = { query_hash: 'h1', hour: 5 * HOUR, result_id: 'doc-1', position: 2, impressions: 7, clicks: 3 };
       await sql`insert into analytics_result_hours (query_hash, hour, result_id, position, impressions, clicks)
         values (${row.query_hash}, ${row.hour}, ${row.result_id}, ${row.position}, ${row.impressions}, ${row.clicks})`.execute(db.db);
@@ -42,9 +38,6 @@ describeOnEveryDatabase('migration 0075 (one analytics results table)', (kind) =
       const back = await sql<{ impressions: string | number }>`select impressions from analytics_result_hours`.execute(db.db);
       expect(back.rows.map((r) => Number(r.impressions))).toEqual([8]);
       expect((await read()).map((r) => r.dimension)).toEqual(['language']);
-    } finally {
-      await db.close();
-      await testDb.drop();
-    }
+    });
   });
 });

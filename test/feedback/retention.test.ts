@@ -2,12 +2,12 @@ import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { KyselyFeedbackRetentionStore } from '../../src/feedback/feedback-retention.kysely-store.js';
 import { FeedbackRetentionService } from '../../src/feedback/feedback-retention.service.js';
-import { openDatabase } from '../../src/storage/database.js';
-import { createMigrator, migrateToLatest } from '../../src/storage/migrator.js';
+import { migrateToLatest } from '../../src/storage/migrator.js';
 import { getJson, postJson } from '../support/http.js';
 import { useTestApp } from '../support/test-app.js';
 import { TestClock } from '../support/test-clock.js';
-import { createTestDatabase, describeOnEveryDatabase } from '../support/test-database.js';
+import { atMigration } from '../support/migration-database.js';
+import { describeOnEveryDatabase } from '../support/test-database.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 9, 1, 12); // noon, 1 October 2026
@@ -63,11 +63,7 @@ describeOnEveryDatabase('feedback retention', (kind) => {
 
 describeOnEveryDatabase('migration 0061 (partitioned feedback on PostgreSQL)', (kind) => {
   it('keeps every existing item and submission through the conversion', async () => {
-    const testDb = await createTestDatabase(kind);
-    const db = await openDatabase(testDb.target);
-    try {
-      const migrator = createMigrator(db);
-      expect((await migrator.migrateTo('0060-erasure')).error).toBeUndefined();
+    await atMigration(kind, '0060-erasure', async (db) => {
       await db.db.insertInto('feedback_submissions').values({ id: 's1', session_id: 'old', item_count: 2, received_at: T0 }).execute();
       const item = (id: string, seq: number, receivedAt: number) => ({
         id,
@@ -97,9 +93,6 @@ describeOnEveryDatabase('migration 0061 (partitioned feedback on PostgreSQL)', (
         const inDefault = await sql<{ id: string }>`select id from feedback_items_default`.execute(db.db);
         expect(inDefault.rows.map((r) => r.id)).toEqual(['i1']);
       }
-    } finally {
-      await db.close();
-      await testDb.drop();
-    }
+    });
   });
 });
