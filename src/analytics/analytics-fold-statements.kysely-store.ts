@@ -19,16 +19,31 @@ const NARROW = 512;
 const HOUR_COLUMNS = ['dimension', 'dim_value', 'hour'] as const;
 const DIM_COLUMNS = ['dimension', 'dim_value'] as const;
 
-export const totalHours: ChunkedStatement = {
-  name: 'total_hours',
-  columns: [...HOUR_COLUMNS, ...COUNTERS],
-  maxChunk: WIDE,
-  build: (trx, rows) =>
-    trx
-      .insertInto('analytics_total_hours')
-      .values(rows as never)
-      .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'hour']).doUpdateSet(addExcluded('analytics_total_hours', COUNTERS))),
-};
+/**
+ * A multi-row upsert that adds `added` to the row with the same `keys` (columns: the keys, then the
+ * added counters, in that order).
+ */
+function additiveUpsert(
+  name: string,
+  table: AdditiveTable,
+  keys: readonly string[],
+  added: readonly string[],
+  maxChunk: number,
+): ChunkedStatement {
+  return {
+    name,
+    columns: [...keys, ...added],
+    maxChunk,
+    build: (trx, rows) =>
+      trx
+        .insertInto(table)
+        .values(rows as never)
+        .onConflict((oc) => oc.columns(keys as never).doUpdateSet(addExcluded(table, added as never))),
+  };
+}
+type AdditiveTable = 'analytics_total_hours' | 'analytics_result_slices' | 'analytics_total_days';
+
+export const totalHours = additiveUpsert('total_hours', 'analytics_total_hours', HOUR_COLUMNS, COUNTERS, WIDE);
 // `upserts` (0 on insert, +1 on each conflict) in what the upsert returns tells which rows it created.
 export const queryHours: ChunkedStatement = {
   name: 'query_hours',
@@ -45,20 +60,13 @@ export const queryHours: ChunkedStatement = {
       )
       .returning(['dimension', 'dim_value', 'hour', 'query_hash', 'upserts']),
 };
-export const resultSlices: ChunkedStatement = {
-  name: 'result_slices',
-  columns: [...DIM_COLUMNS, 'query_hash', 'hour', 'result_id', 'position', 'impressions', 'clicks'],
-  maxChunk: NARROW,
-  build: (trx, rows) =>
-    trx
-      .insertInto('analytics_result_slices')
-      .values(rows as never)
-      .onConflict((oc) =>
-        oc
-          .columns(['dimension', 'dim_value', 'query_hash', 'hour', 'result_id', 'position'])
-          .doUpdateSet(addExcluded('analytics_result_slices', ['impressions', 'clicks'])),
-      ),
-};
+export const resultSlices = additiveUpsert(
+  'result_slices',
+  'analytics_result_slices',
+  [...DIM_COLUMNS, 'query_hash', 'hour', 'result_id', 'position'],
+  ['impressions', 'clicks'],
+  NARROW,
+);
 export const queryTexts: ChunkedStatement = {
   name: 'query_texts',
   columns: ['query_hash', 'query_text', 'source_id'],
@@ -89,16 +97,7 @@ export const entityStates: ChunkedStatement = {
         }),
       ),
 };
-export const hourQueries: ChunkedStatement = {
-  name: 'total_hours_queries',
-  columns: [...HOUR_COLUMNS, 'queries'],
-  maxChunk: NARROW,
-  build: (trx, rows) =>
-    trx
-      .insertInto('analytics_total_hours')
-      .values(rows as never)
-      .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'hour']).doUpdateSet(addExcluded('analytics_total_hours', ['queries']))),
-};
+export const hourQueries = additiveUpsert('total_hours_queries', 'analytics_total_hours', HOUR_COLUMNS, ['queries'], NARROW);
 export const dayMarkers: ChunkedStatement = {
   name: 'query_days',
   columns: [...DIM_COLUMNS, 'day', 'query_hash'],
@@ -110,16 +109,7 @@ export const dayMarkers: ChunkedStatement = {
       .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'day', 'query_hash']).doNothing())
       .returning(['dimension', 'dim_value', 'day']),
 };
-export const dayQueries: ChunkedStatement = {
-  name: 'total_days',
-  columns: [...DIM_COLUMNS, 'day', 'queries'],
-  maxChunk: NARROW,
-  build: (trx, rows) =>
-    trx
-      .insertInto('analytics_total_days')
-      .values(rows as never)
-      .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'day']).doUpdateSet(addExcluded('analytics_total_days', ['queries']))),
-};
+export const dayQueries = additiveUpsert('total_days', 'analytics_total_days', [...DIM_COLUMNS, 'day'], ['queries'], NARROW);
 export const loadStates = {
   name: 'load_states',
   maxChunk: NARROW,
