@@ -11,9 +11,9 @@ import type { FoldReply, FoldRequest } from './fold-thread.js';
 
 const port = parentPort!;
 const share = (workerData as { share: ThreadShare }).share;
-// On SQLite the thread writes only the analytics file (storage/sqlite-analytics-file.ts), so its
-// connection takes no turn on the main file's writer: ingestion never waits for a fold.
-const handle = openDatabaseInThread({ ...share, sqliteLock: undefined });
+// On SQLite the thread writes only the analytics file (storage/sqlite-analytics-file.ts), whose
+// writer is not the one ingestion takes: ingestion never waits for a fold.
+const handle = openDatabaseInThread(share);
 const folds = new KyselyAnalyticsFolds(handle.db, handle.capabilities);
 
 // Closing stops a running drain after its current batch (each batch is one transaction that

@@ -13,7 +13,6 @@ import {
 import pg from 'pg';
 import BetterSqlite3 from 'better-sqlite3';
 import { SqliteSyncingDriver } from './sqlite-driver.js';
-import { ThreadWriteLock } from './thread-write-lock.js';
 import { attachAnalytics } from './sqlite-analytics-file.js';
 import { CurrentSchemaIntrospector } from './postgres-introspector.js';
 import type { Database } from './schema.js';
@@ -78,8 +77,8 @@ export interface DatabaseHandle {
   sqliteTransaction?: <T>(work: (connection: BetterSqlite3.Database) => T) => Promise<T>;
   /**
    * What a worker thread needs to open its own connection to this database (plain data it can be
-   * sent): the target, the options, and on SQLite the lock the threads take turns with. Undefined
-   * for an in-memory SQLite database, which no other connection can reach.
+   * sent): the target and the options. Undefined for an in-memory SQLite database, which no other
+   * connection can reach.
    */
   threadShare(): ThreadShare | undefined;
   /** Cheap round trip used by /readyz. */
@@ -108,12 +107,6 @@ export interface DatabaseOptions {
 export interface ThreadShare {
   target: DatabaseTarget;
   options: DatabaseOptions;
-  /**
-   * SQLite: the ThreadWriteLock's memory, shared with the opening thread. A thread that writes only
-   * the analytics file (sqlite-analytics-file.ts) leaves it out: its connection then never waits
-   * for the main file's writer, and must not write the main file.
-   */
-  sqliteLock?: SharedArrayBuffer;
 }
 
 /** Kysely's SQLite dialect (compiler, adapter, introspector) over the syncing driver (sqlite-driver.ts). */
@@ -123,14 +116,13 @@ class SqliteSyncingDialect extends SqliteDialect {
   constructor(
     private readonly connection: BetterSqlite3.Database,
     private readonly file: string,
-    private readonly threadLock: ThreadWriteLock | undefined,
     private readonly secondary: boolean,
   ) {
     super({ database: connection });
   }
 
   override createDriver(): Driver {
-    this.driver = new SqliteSyncingDriver(this.connection, this.file, this.threadLock, this.secondary);
+    this.driver = new SqliteSyncingDriver(this.connection, this.file, this.secondary);
     return this.driver;
   }
 }
@@ -148,11 +140,8 @@ function openSqlite(file: string, options: DatabaseOptions, share?: ThreadShare)
   connection.pragma('synchronous = NORMAL');
   connection.pragma('busy_timeout = 5000');
   connection.pragma('foreign_keys = ON');
-  // The opening thread makes the lock; a worker thread joins it as a secondary connection
-  // (sqlite-driver.ts), or, when it writes only the analytics file (the fold thread), takes no turn
-  // on the main file's writer at all.
-  const threadLock = share === undefined ? new ThreadWriteLock() : share.sqliteLock ? new ThreadWriteLock(share.sqliteLock) : undefined;
-  const dialect = new SqliteSyncingDialect(connection, path.resolve(file), threadLock, share !== undefined);
+  // A worker thread's connection is secondary: it writes only the analytics file (sqlite-driver.ts).
+  const dialect = new SqliteSyncingDialect(connection, path.resolve(file), share !== undefined);
   const db = new Kysely<Database>({ dialect });
   return {
     db,
@@ -171,8 +160,7 @@ function openSqlite(file: string, options: DatabaseOptions, share?: ThreadShare)
       commitOrderedRowids: true,
     },
     schema: undefined,
-    threadShare: () =>
-      connection.memory ? undefined : { target: { kind: 'sqlite', path: file }, options, sqliteLock: threadLock?.buffer },
+    threadShare: () => (connection.memory ? undefined : { target: { kind: 'sqlite', path: file }, options }),
     poolStats: () => ({ total: 1, idle: 0, waiting: 0 }),
     async ping() {
       await sql`select 1`.execute(db);
@@ -274,9 +262,9 @@ export async function openDatabase(target: DatabaseTarget, options: DatabaseOpti
 
 /**
  * A worker thread's own handle on the database another thread opened (its `threadShare()`): on
- * SQLite a second connection that takes turns with the first through their shared lock and whose
- * commits are not waited for (sqlite-driver.ts: for work nothing is acknowledged on); on PostgreSQL
- * a pool of its own (two connections: a worker runs one job at a time).
+ * SQLite a secondary connection, which may write only the analytics file and whose commits are not
+ * waited for (sqlite-driver.ts: for work nothing is acknowledged on); on PostgreSQL a pool of its
+ * own (two connections: a worker runs one job at a time).
  */
 export function openDatabaseInThread(share: ThreadShare): DatabaseHandle {
   if (share.target.kind === 'sqlite') return openSqlite(share.target.path, share.options, share);

@@ -4,7 +4,6 @@ import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import { stopWorker } from '../common/worker-threads.js';
 import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
-import type { ThreadWriteLock } from './thread-write-lock.js';
 import { analyticsFileOf } from './sqlite-analytics-file.js';
 
 /**
@@ -31,10 +30,10 @@ import { analyticsFileOf } from './sqlite-analytics-file.js';
  * wait for no reader or writer, every 250 ms; when the WAL passes 32 MB anyway, writes pause for
  * one checkpoint that completes, so the WAL restarts (catchUp).
  *
- * Other threads of the process may write the same file through their own connections (the
- * analytics fold thread): each then opens its driver with the same ThreadWriteLock, taken with the
- * mutex, so no connection ever meets another thread's write lock inside SQLite's sleeping busy
- * handler (thread-write-lock.ts says why that matters). Only one of them runs the checkpointer.
+ * A worker thread may open its own connection to the same files (the analytics fold): a *secondary*
+ * connection. It must write only the analytics file (sqlite-analytics-file.ts), never the main one:
+ * two connections of one process writing one file would meet in SQLite's busy handler, which sleeps
+ * on the thread, and on the event loop that stalls every request. Only the opener runs the checkpointer.
  */
 
 /**
@@ -201,7 +200,6 @@ class SqliteConnection implements DatabaseConnection {
       this.held = true;
     }
     const statement = this.driver.prepared(compiledQuery.sql);
-    if (this.driver.needsThreadLock(statement)) await this.driver.holdThreadLock();
     const { result, committed } = this.driver.run(statement, compiledQuery.parameters);
     if (committed) {
       this.held = false;
@@ -232,14 +230,10 @@ export class SqliteSyncingDriver implements Driver {
   /** A write ran since the last commit: the next moment outside a transaction is a commit. */
   private dirty = false;
   private catchingUp = false;
-  /** Whether this thread holds the thread lock (taken by the statement that needed it, let go with the mutex). */
-  private threadHeld = false;
 
   constructor(
     private readonly db: BetterSqlite3.Database,
     file: string,
-    /** Shared with the other threads that write this file (see the class comment); none for a thread writing only the analytics file. */
-    private readonly threadLock?: ThreadWriteLock,
     /**
      * A second thread's connection (the analytics fold's): the opener's checkpointer serves the
      * file, and its commits are not waited for, because nothing it writes is acknowledged to
@@ -263,32 +257,12 @@ export class SqliteSyncingDriver implements Driver {
 
   async init(): Promise<void> {}
 
-  /** This thread's turn on the connection; the file's turn among threads is taken when a statement needs it. */
+  /** This thread's turn on the connection (a transaction holds it from BEGIN to COMMIT/ROLLBACK). */
   async lock(): Promise<void> {
     await this.mutex.lock();
   }
 
-  /**
-   * Whether a statement must hold the file's turn among threads: anything but a read outside a
-   * transaction (in WAL mode a read neither waits for a writer nor holds one up). BEGIN takes it,
-   * since what a transaction will write is not known at its start.
-   */
-  needsThreadLock(statement: BetterSqlite3.Statement): boolean {
-    if (!this.threadLock || this.threadHeld) return false;
-    return !(statement.reader && statement.readonly && !this.db.inTransaction);
-  }
-
-  async holdThreadLock(): Promise<void> {
-    if (!this.threadLock || this.threadHeld) return;
-    await this.threadLock.acquire();
-    this.threadHeld = true;
-  }
-
   unlock(): void {
-    if (this.threadHeld) {
-      this.threadHeld = false;
-      this.threadLock!.release();
-    }
     this.mutex.unlock();
   }
 
@@ -307,7 +281,6 @@ export class SqliteSyncingDriver implements Driver {
    */
   async transaction<T>(work: (connection: BetterSqlite3.Database) => T): Promise<T> {
     await this.lock();
-    await this.holdThreadLock();
     let result: T;
     try {
       result = this.db.transaction(() => work(this.db))();
@@ -329,7 +302,6 @@ export class SqliteSyncingDriver implements Driver {
     this.catchingUp = true;
     try {
       await this.lock();
-      await this.holdThreadLock();
       try {
         await this.checkpointer?.checkpoint();
       } finally {
@@ -422,8 +394,7 @@ export class SqliteSyncingDriver implements Driver {
 
   /**
    * Closes once the connection's current holder is done: a transaction in flight commits or rolls
-   * back first, so closing never cuts one short nor leaves the thread lock held by it (the other
-   * threads' writes would wait for ever). Later callers then fail at once: the connection is closed.
+   * back first, so closing never cuts one short. Later callers then fail at once: the connection is closed.
    */
   async destroy(): Promise<void> {
     await this.lock();
