@@ -43,7 +43,7 @@ import { analyticsFileOf } from './sqlite-analytics-file.js';
 function checkpointThread(): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
-  const options = workerData as { file: string; analyticsFile: string; betterSqlite3: string; intervalMs: number };
+  const options = workerData as { file: string; analyticsFile: string; betterSqlite3: string; intervalMs: number; catchUpWaitMs: number };
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const Database = require(options.betterSqlite3) as typeof BetterSqlite3;
   const db = new Database(options.file);
@@ -58,11 +58,20 @@ function checkpointThread(): void {
     }
   }, options.intervalMs);
   parentPort!.on('message', (message: string) => {
-    if (message === 'checkpoint') {
+    if (message === 'checkpoint main' || message === 'checkpoint analytics') {
+      // The writes of this process pause meanwhile (catchUp), for one file: the analytics file
+      // is written by the fold thread, which these pauses do not stop, so checkpointing it too would
+      // lengthen them for nothing. RESTART waits (in SQLite's busy handler, here, at most
+      // catchUpWaitMs) for readers still on older snapshots, such as the fold thread reading
+      // feedback, so that the next commit starts the WAL again; PASSIVE would skip them and leave
+      // the WAL as long as it was.
       try {
-        db.pragma('wal_checkpoint(PASSIVE)');
+        db.pragma(`busy_timeout = ${options.catchUpWaitMs}`);
+        db.pragma(`${message.slice('checkpoint '.length)}.wal_checkpoint(RESTART)`);
       } catch {
         // as above
+      } finally {
+        db.pragma('busy_timeout = 0');
       }
       parentPort!.postMessage('checkpointed');
       return;
@@ -85,14 +94,14 @@ class Checkpointer {
     const betterSqlite3 = createRequire(import.meta.url).resolve('better-sqlite3');
     this.worker = new Worker(`(${checkpointThread.toString()})()`, {
       eval: true,
-      workerData: { file, analyticsFile: analyticsFileOf(file), betterSqlite3, intervalMs },
+      workerData: { file, analyticsFile: analyticsFileOf(file), betterSqlite3, intervalMs, catchUpWaitMs: CATCH_UP_WAIT_MS },
     });
     this.worker.unref();
     this.worker.on('error', () => undefined);
   }
 
-  /** One checkpoint now; resolves when it is done (or the thread is gone). */
-  checkpoint(): Promise<void> {
+  /** One checkpoint of one file now; resolves when it is done (or the thread is gone). */
+  checkpoint(schema: 'main' | 'analytics'): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         this.worker.off('message', done);
@@ -103,7 +112,7 @@ class Checkpointer {
       this.worker.ref();
       this.worker.on('message', done);
       this.worker.on('exit', done);
-      this.worker.postMessage('checkpoint');
+      this.worker.postMessage(`checkpoint ${schema}`);
     });
   }
 
@@ -115,6 +124,8 @@ class Checkpointer {
 
 /** WAL size past which writes pause for one checkpoint that catches up (see catchUp). */
 const WAL_CATCH_UP_BYTES = 32 * 1024 * 1024;
+/** How long that checkpoint waits for readers of older snapshots (the analytics fold thread's) to finish. */
+const CATCH_UP_WAIT_MS = 250;
 /** What a restarted WAL file is truncated to (journal_size_limit). */
 const WAL_KEEP_BYTES = 4 * 1024 * 1024;
 
@@ -271,7 +282,11 @@ export class SqliteSyncingDriver implements Driver {
     const analytics = this.analyticsDirty;
     this.analyticsDirty = false;
     await Promise.all([this.wal.sync(), analytics ? this.analyticsWal?.sync() : undefined]);
-    if (!this.catchingUp && this.wal.size() > WAL_CATCH_UP_BYTES) void this.catchUp();
+    if (this.catchingUp) return;
+    // The analytics WAL only when this connection writes it (a fold on the event loop): the fold
+    // thread's connection checkpoints its own writes.
+    if (this.wal.size() > WAL_CATCH_UP_BYTES) void this.catchUp('main');
+    else if (analytics && this.analyticsWal && this.analyticsWal.size() > WAL_CATCH_UP_BYTES) void this.catchUp('analytics');
   }
 
   /**
@@ -298,12 +313,12 @@ export class SqliteSyncingDriver implements Driver {
    * writes (the event loop keeps serving; writers wait on the mutex) for one checkpoint that
    * completes, after which the next commit starts the WAL from its beginning again.
    */
-  private async catchUp(): Promise<void> {
+  private async catchUp(schema: 'main' | 'analytics'): Promise<void> {
     this.catchingUp = true;
     try {
       await this.lock();
       try {
-        await this.checkpointer?.checkpoint();
+        await this.checkpointer?.checkpoint(schema);
       } finally {
         this.unlock();
       }
