@@ -35,6 +35,8 @@ describe('configuration', () => {
     [{ FEEDBACK_RETENTION_DAYS: '-1' }, 'FEEDBACK_RETENTION_DAYS'],
     [{ FEEDBACK_RETENTION_DAYS: 'a year' }, 'FEEDBACK_RETENTION_DAYS'],
     [{ ANALYTICS_FOLD_THREAD: 'yes' }, 'ANALYTICS_FOLD_THREAD'],
+    [{ ANALYTICS_FOLD_NICE: '20' }, 'ANALYTICS_FOLD_NICE'],
+    [{ ANALYTICS_FOLD_NICE: '-5' }, 'ANALYTICS_FOLD_NICE'],
   ])('refuses %o naming %s', (env, variable) => {
     expect(() => loadConfig(env, '/x')).toThrow(ConfigError);
     expect(() => loadConfig(env, '/x')).toThrow(variable);
@@ -50,6 +52,12 @@ describe('configuration', () => {
     expect(loadConfig({ ANALYTICS_FOLD_THREAD: 'false' }, '/x').analyticsFoldThread).toBe(false);
     expect(loadConfig({ ANALYTICS_FOLD_THREAD: '0' }, '/x').analyticsFoldThread).toBe(false);
     expect(loadConfig({ ANALYTICS_FOLD_THREAD: 'TRUE' }, '/x').analyticsFoldThread).toBe(true);
+  });
+
+  it('runs the fold thread at the lowest priority unless ANALYTICS_FOLD_NICE says otherwise', () => {
+    expect(loadConfig({}, '/x').analyticsFoldNice).toBe(19);
+    expect(loadConfig({ ANALYTICS_FOLD_NICE: '0' }, '/x').analyticsFoldNice).toBe(0);
+    expect(loadConfig({ ANALYTICS_FOLD_NICE: '10' }, '/x').analyticsFoldNice).toBe(10);
   });
 
   it('hands every database setting to openDatabase, the page cap only when set', () => {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { API_SCOPES, type ApiScope } from './common/scopes.js';
 import type { DatabaseOptions, DatabaseTarget } from './storage/database.js';
+import { LOWEST_PRIORITY_NICE } from './common/thread-priority.js';
 
 export interface AppConfig {
   port: number;
@@ -33,6 +34,8 @@ export interface AppConfig {
   feedbackRetentionDays: number;
   /** ANALYTICS_FOLD_THREAD: search analytics fold feedback on a worker thread (default) or on the event loop. */
   analyticsFoldThread: boolean;
+  /** ANALYTICS_FOLD_NICE: the fold thread's nice value on Linux, 0–19 (19: it uses only CPU that requests leave idle). */
+  analyticsFoldNice: number;
 }
 
 /** The database options the configuration sets (every command that opens the database uses them). */
@@ -175,5 +178,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     sqliteMaxPageCount: sqliteMaxPageCount(env.SQLITE_MAX_PAGE_COUNT),
     feedbackRetentionDays: integerVar(env, 'FEEDBACK_RETENTION_DAYS', 0, 0, 36_500),
     analyticsFoldThread: booleanVar(env, 'ANALYTICS_FOLD_THREAD', true),
+    analyticsFoldNice: integerVar(env, 'ANALYTICS_FOLD_NICE', LOWEST_PRIORITY_NICE, 0, LOWEST_PRIORITY_NICE),
   };
 }

@@ -39,6 +39,8 @@ export interface ContainerOptions {
   feedbackRetentionDays?: number;
   /** ANALYTICS_FOLD_THREAD: analytics folds on a worker thread (the server's default; off unless set here). */
   analyticsFoldThread?: boolean;
+  /** ANALYTICS_FOLD_NICE: the fold thread's nice value (0 unless set here). */
+  analyticsFoldNice?: number;
 }
 
 export function createContainer(database: DatabaseHandle, clock: Clock = systemClock, options: ContainerOptions = {}): Container {
@@ -66,6 +68,7 @@ export function createContainer(database: DatabaseHandle, clock: Clock = systemC
     relevance: clickModelRelevance(learning),
     retentionDays: options.feedbackRetentionDays ?? 0,
     foldThread: options.analyticsFoldThread ?? false,
+    foldNice: options.analyticsFoldNice ?? 0,
   });
   const modules: DomainModule<unknown>[] = [auth, feedback, learning, experiments, analytics];
   return {

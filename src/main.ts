@@ -31,6 +31,7 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
     envApiKeys: config.apiKeys,
     feedbackRetentionDays: config.feedbackRetentionDays,
     analyticsFoldThread: config.analyticsFoldThread,
+    analyticsFoldNice: config.analyticsFoldNice,
   });
   try {
     await container.auth.services.apiKeys.refresh();

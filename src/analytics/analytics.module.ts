@@ -22,6 +22,8 @@ export interface AnalyticsDependencies {
    * or on the event loop (false; also for an in-memory SQLite database, which no thread can share).
    */
   foldThread?: boolean;
+  /** ANALYTICS_FOLD_NICE: the fold thread's nice value (fold-thread.ts). */
+  foldNice?: number;
 }
 
 /**
@@ -45,10 +47,11 @@ export function createAnalyticsModule({
   batchSize,
   retentionDays,
   foldThread,
+  foldNice = 0,
 }: AnalyticsDependencies): AnalyticsModule {
   const store = new KyselyAnalyticsStore(database.db, database.capabilities);
   const share = foldThread ? database.threadShare() : undefined;
-  const runner = share ? new FoldThread(share) : null;
+  const runner = share ? new FoldThread(share, foldNice) : null;
   const analyticsService = new AnalyticsService(store, clock, relevance ?? null, batchSize, retentionDays, runner);
   return {
     services: { analyticsService },

@@ -1,4 +1,5 @@
 import type { Worker } from 'node:worker_threads';
+import { startThreadPool } from '../common/thread-priority.js';
 import { moduleWorker, stopWorker, workerReady } from '../common/worker-threads.js';
 import type { ThreadShare } from '../storage/database.js';
 import type { FoldRunner } from './analytics.store.js';
@@ -10,6 +11,9 @@ import type { FoldRunner } from './analytics.store.js';
  * aggregateNext): exactly-once rests on the same transaction. On SQLite the thread writes only the
  * analytics file (storage/sqlite-analytics-file.ts), and the hourly prune of old states runs here
  * too, so that file has one writer in the process while the thread runs.
+ *
+ * The thread runs at nice `nice` (ANALYTICS_FOLD_NICE, common/thread-priority.ts): on a busy
+ * machine it folds with the CPU that requests leave idle, and catches up when they leave more.
  */
 
 export type FoldRequest =
@@ -17,6 +21,12 @@ export type FoldRequest =
   | { type: 'prune'; id: number; cutoff: number; limit: number }
   | { type: 'close' };
 export type FoldReply = { id: number; result: number | null } | { id: number; error: { message: string; code?: string | undefined } };
+
+export interface FoldThreadData {
+  share: ThreadShare;
+  /** The thread's nice value (0: the event loop's priority). */
+  nice: number;
+}
 
 type Pending = { resolve: (result: number | null) => void; reject: (error: Error) => void };
 
@@ -26,7 +36,10 @@ export class FoldThread implements FoldRunner {
   private next = 0;
   private closed = false;
 
-  constructor(private readonly share: ThreadShare) {}
+  constructor(
+    private readonly share: ThreadShare,
+    private readonly nice = 0,
+  ) {}
 
   async drain(batchSize: number, now: number): Promise<number> {
     return (await this.ask((id) => ({ type: 'drain', id, batchSize, now }))) ?? 0;
@@ -58,21 +71,25 @@ export class FoldThread implements FoldRunner {
   }
 
   private start(): Promise<Worker> {
-    const worker = moduleWorker(import.meta.url, './fold-thread.worker', { share: this.share });
-    worker.unref();
-    const ready = workerReady(worker).then(() => {
-      worker.on('message', (reply: FoldReply) => this.settle(worker, reply));
-      return worker;
+    // The pool first, so that its threads keep the default priority (thread-priority.ts says why).
+    const started: Promise<Worker> = startThreadPool().then(() => {
+      const data: FoldThreadData = { share: this.share, nice: this.nice };
+      const worker = moduleWorker(import.meta.url, './fold-thread.worker', data);
+      worker.unref();
+      // A thread that dies fails what it was doing; the next drain starts a new one.
+      worker.on('error', () => undefined);
+      worker.once('exit', (code) => {
+        if (this.worker === started) this.worker = undefined;
+        const error = new Error(`the analytics fold thread exited (code ${code})`);
+        for (const p of this.pending.values()) p.reject(error);
+        this.pending.clear();
+      });
+      return workerReady(worker).then(() => {
+        worker.on('message', (reply: FoldReply) => this.settle(worker, reply));
+        return worker;
+      });
     });
-    // A thread that dies fails what it was doing; the next drain starts a new one.
-    worker.on('error', () => undefined);
-    worker.once('exit', (code) => {
-      if (this.worker === ready) this.worker = undefined;
-      const error = new Error(`the analytics fold thread exited (code ${code})`);
-      for (const p of this.pending.values()) p.reject(error);
-      this.pending.clear();
-    });
-    return ready;
+    return started;
   }
 
   private settle(worker: Worker, reply: FoldReply): void {

@@ -4,13 +4,15 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { drainBatches } from '../common/backlog.js';
-import { openDatabaseInThread, type ThreadShare } from '../storage/database.js';
+import { lowerThreadPriority } from '../common/thread-priority.js';
+import { openDatabaseInThread } from '../storage/database.js';
 import { KyselyAnalyticsFolds } from './analytics-fold.kysely-store.js';
 import { planFold } from './fold.js';
-import type { FoldReply, FoldRequest } from './fold-thread.js';
+import type { FoldReply, FoldRequest, FoldThreadData } from './fold-thread.js';
 
 const port = parentPort!;
-const share = (workerData as { share: ThreadShare }).share;
+const { share, nice } = workerData as FoldThreadData;
+lowerThreadPriority(nice);
 // On SQLite the thread writes only the analytics file (storage/sqlite-analytics-file.ts), whose
 // writer is not the one ingestion takes: ingestion never waits for a fold.
 const handle = openDatabaseInThread(share);

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { expect, it } from 'vitest';
 import { KyselyAnalyticsFolds } from '../../src/analytics/analytics-fold.kysely-store.js';
 import { createAnalyticsModule } from '../../src/analytics/analytics.module.js';
@@ -97,4 +98,30 @@ describeOnEveryDatabase('analytics folded on the fold thread', (kind) => {
       await module.close();
     }
   }, 60_000);
+
+  // common/thread-priority.ts: on Linux the fold thread alone runs at the nice value asked for; the
+  // event loop and libuv's pool (which runs its file syncs) keep the default priority.
+  it('runs the fold thread, and only it, at ANALYTICS_FOLD_NICE (Linux)', async () => {
+    if (process.platform !== 'linux') return;
+    const niceOf = () =>
+      new Map(
+        fs.readdirSync('/proc/self/task').map((tid) => {
+          const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+          return [Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])] as const;
+        }),
+      );
+    const before = niceOf();
+    const module = createAnalyticsModule({ database: t.database, clock: new TestClock(BASE), foldThread: true, foldNice: 19 });
+    try {
+      await module.services.analyticsService.catchUp();
+      const after = niceOf();
+      const niced = [...after].filter(([tid, nice]) => nice === 19 && !before.has(tid));
+      expect(niced).toHaveLength(1);
+      expect(after.get(process.pid)).toBe(0);
+      for (const [tid, nice] of after) if (before.has(tid)) expect({ tid, nice }).toEqual({ tid, nice: before.get(tid) });
+      expect([...after].filter(([, nice]) => nice === 19)).toHaveLength(1);
+    } finally {
+      await module.close();
+    }
+  });
 });
