@@ -20,6 +20,7 @@ import { createContainer } from '../../src/container.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { SqliteSyncingDriver } from '../../src/storage/sqlite-driver.js';
+import { eventLoopCpuMs } from '../support/processes.js';
 import { body } from './run.js';
 
 const ITEMS = Number(process.env.ITEMS ?? 40_000);
@@ -48,10 +49,8 @@ function postgresCpuMs(): number {
  */
 function mainThread(): { cpuMs: number; written: number } {
   try {
-    const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const io = fs.readFileSync(`/proc/self/task/${process.pid}/io`, 'utf8');
-    return { cpuMs: (Number(fields[11]) + Number(fields[12])) * 10, written: Number(/wchar: (\d+)/.exec(io)?.[1] ?? NaN) };
+    return { cpuMs: eventLoopCpuMs(), written: Number(/wchar: (\d+)/.exec(io)?.[1] ?? NaN) };
   } catch {
     return { cpuMs: NaN, written: NaN };
   }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -34,4 +35,18 @@ export async function startProcess(command: string, args: string[], env: Record<
 
 export function machineLine(): string {
   return `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+}
+
+/**
+ * CPU milliseconds the event loop's own thread has used (Linux: utime + stime of the thread whose
+ * id is the process id, in clock ticks of 10 ms), without the process's other threads; NaN elsewhere.
+ */
+export function eventLoopCpuMs(): number {
+  try {
+    const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
 }
