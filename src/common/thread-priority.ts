@@ -23,17 +23,12 @@ export function startThreadPool(): Promise<void> {
   return new Promise((resolve) => fs.stat('.', () => resolve()));
 }
 
-/**
- * Lowers the calling thread's priority to `nice` (0 changes nothing). Returns the nice value the
- * thread now has, or null where per-thread priorities do not exist or the call failed.
- */
-export function lowerThreadPriority(nice: number): number | null {
-  if (process.platform !== 'linux' || nice <= 0) return null;
+/** Lowers the calling thread's priority to `nice` (0 changes nothing); where it cannot, the thread keeps the default. */
+export function lowerThreadPriority(nice: number): void {
+  if (process.platform !== 'linux' || nice <= 0) return;
   try {
     os.setPriority(nice);
-    return os.getPriority();
   } catch {
     // A sandbox that refuses setpriority: the thread keeps the default priority.
-    return null;
   }
 }
