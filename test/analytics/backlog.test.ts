@@ -28,12 +28,18 @@ const rowids = async (database: DatabaseHandle) =>
 describe('analytics backlog on sqlite: the cursor after the newest rows are deleted', () => {
   const t = useTestDatabase('sqlite');
 
-  it('folds the rows that take the rowids of an erased newest session, once', async () => {
+  /** A fresh analytics state, `items` stored and folded (each test then deletes some and goes on). */
+  async function foldedFirst(items: AnalyticsItem[]): Promise<KyselyAnalyticsFolds> {
     await clearAnalytics(t.database);
     const folds = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
+    await insertItems(t.database, items);
+    expect(await folds.aggregateNext(100, planFold, 0)).toBe(items.length);
+    return folds;
+  }
+
+  it('folds the rows that take the rowids of an erased newest session, once', async () => {
     const first = [item('A1'), item('A2'), item('A3', { sessionId: 'erased' }), item('A4', { sessionId: 'erased' })];
-    await insertItems(t.database, first);
-    expect(await folds.aggregateNext(100, planFold, 0)).toBe(4);
+    const folds = await foldedFirst(first);
     await t.database.db.deleteFrom('feedback_items').where('session_id', '=', 'erased').execute();
     const later = [item('B1'), item('B2', { userAction: 'click' }), item('B3')];
     await insertItems(t.database, later);
@@ -53,11 +59,8 @@ describe('analytics backlog on sqlite: the cursor after the newest rows are dele
   });
 
   it('folds the rows stored after retention emptied the table, whose rowids start again at 1', async () => {
-    await clearAnalytics(t.database);
-    const folds = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
     const old = [item('A1'), item('A2'), item('A3')];
-    await insertItems(t.database, old);
-    expect(await folds.aggregateNext(100, planFold, 0)).toBe(3);
+    const folds = await foldedFirst(old);
     await t.database.db
       .deleteFrom('feedback_items')
       .where('received_at', '<', BASE + HOUR_MS)
@@ -70,11 +73,8 @@ describe('analytics backlog on sqlite: the cursor after the newest rows are dele
   });
 
   it('leaves the cursor alone when older rows are deleted (retention): nothing is folded twice', async () => {
-    await clearAnalytics(t.database);
-    const folds = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
     const all = [item('A1'), item('A2'), item('A3')];
-    await insertItems(t.database, all);
-    expect(await folds.aggregateNext(100, planFold, 0)).toBe(3);
+    const folds = await foldedFirst(all);
     await t.database.db.deleteFrom('feedback_items').where('id', 'in', ['A1', 'A2']).execute();
     expect(
       await sql`select * from feedback_rowid_rewinds where seq > (select rewinds_through from analytics_progress)`.execute(t.database.db),
