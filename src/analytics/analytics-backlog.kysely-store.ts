@@ -45,9 +45,11 @@ const ITEM_COLUMNS = [
 ] as const;
 
 export class AnalyticsBacklog {
-  private readonly chunks = new FixedChunks();
+  private readonly chunks: FixedChunks;
 
-  constructor(private readonly capabilities: Pick<DatabaseCapabilities, 'commitOrderedRowids'>) {}
+  constructor(private readonly capabilities: Pick<DatabaseCapabilities, 'commitOrderedRowids' | 'supportsArrayParameters'>) {
+    this.chunks = new FixedChunks(capabilities);
+  }
 
   /** Up to `limit` unfolded items, in the order they are folded, and where they were read from. */
   async claim(db: Db, limit: number): Promise<{ items: ClaimedItem[]; position: BacklogPosition | null }> {

@@ -1,7 +1,6 @@
-import { sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import { addExcluded } from '../storage/additive-upsert.js';
-import type { ChunkedStatement } from '../storage/fixed-chunks.js';
-import type { Database } from '../storage/schema.js';
+import type { ChunkedStatement, KeyedStatement } from '../storage/fixed-chunks.js';
 import { COUNTERS } from './fold.js';
 
 /**
@@ -10,49 +9,57 @@ import { COUNTERS } from './fold.js';
  * counts, and the key-list reads and updates of a batch.
  */
 
-type Trx = Transaction<Database>;
-
-// Rows per statement, powers of two (see fixed-chunks.ts): 128 rows of ~36 counters or 512 narrow
-// rows stay far below both databases' limits on parameters per statement (32 766 and 65 535).
+// Rows per statement on SQLite, powers of two (see fixed-chunks.ts): 128 rows of ~36 counters or 512
+// narrow rows stay far below both databases' limits on parameters per statement (32 766 and 65 535).
+// PostgreSQL sends each column as one array and is not chunked by these.
 const WIDE = 128;
 const NARROW = 512;
 const HOUR_COLUMNS = ['dimension', 'dim_value', 'hour'] as const;
+const HOUR_TYPES = ['text', 'text', 'bigint'] as const;
 const DIM_COLUMNS = ['dimension', 'dim_value'] as const;
+const DIM_TYPES = ['text', 'text'] as const;
+// The counters are whole numbers except the sum of first clicks' reciprocal ranks.
+const COUNTER_TYPES = COUNTERS.map((c) => (c === 'first_click_rr_sum' ? 'double precision' : 'bigint'));
 
 /**
  * A multi-row upsert that adds `added` to the row with the same `keys` (columns: the keys, then the
- * added counters, in that order).
+ * added counters, in that order; `types` theirs, the same way).
  */
 function additiveUpsert(
   name: string,
   table: AdditiveTable,
   keys: readonly string[],
   added: readonly string[],
+  types: readonly string[],
   maxChunk: number,
 ): ChunkedStatement {
   return {
     name,
     columns: [...keys, ...added],
+    types,
     maxChunk,
     build: (trx, rows) =>
-      trx
-        .insertInto(table)
-        .values(rows as never)
-        .onConflict((oc) => oc.columns(keys as never).doUpdateSet(addExcluded(table, added as never))),
+      rows(trx.insertInto(table)).onConflict((oc) => oc.columns(keys as never).doUpdateSet(addExcluded(table, added as never))),
   };
 }
 type AdditiveTable = 'analytics_total_hours' | 'analytics_result_slices' | 'analytics_total_days';
 
-export const totalHours = additiveUpsert('total_hours', 'analytics_total_hours', HOUR_COLUMNS, COUNTERS, WIDE);
+export const totalHours = additiveUpsert(
+  'total_hours',
+  'analytics_total_hours',
+  HOUR_COLUMNS,
+  COUNTERS,
+  [...HOUR_TYPES, ...COUNTER_TYPES],
+  WIDE,
+);
 // `upserts` (0 on insert, +1 on each conflict) in what the upsert returns tells which rows it created.
 export const queryHours: ChunkedStatement = {
   name: 'query_hours',
   columns: [...HOUR_COLUMNS, 'query_hash', ...COUNTERS, 'upserts'],
+  types: [...HOUR_TYPES, 'text', ...COUNTER_TYPES, 'bigint'],
   maxChunk: WIDE,
   build: (trx, rows) =>
-    trx
-      .insertInto('analytics_query_hours')
-      .values(rows as never)
+    rows(trx.insertInto('analytics_query_hours'))
       .onConflict((oc) =>
         oc
           .columns(['dimension', 'dim_value', 'hour', 'query_hash'])
@@ -65,63 +72,73 @@ export const resultSlices = additiveUpsert(
   'analytics_result_slices',
   [...DIM_COLUMNS, 'query_hash', 'hour', 'result_id', 'position'],
   ['impressions', 'clicks'],
+  [...DIM_TYPES, 'text', 'bigint', 'text', 'integer', 'bigint', 'bigint'],
   NARROW,
 );
 export const queryTexts: ChunkedStatement = {
   name: 'query_texts',
   columns: ['query_hash', 'query_text', 'source_id'],
+  types: ['text', 'text', 'text'],
   maxChunk: NARROW,
   build: (trx, rows) =>
-    trx
-      .insertInto('analytics_query_texts')
-      .values(rows as never)
-      .onConflict((oc) =>
-        oc
-          .column('query_hash')
-          .doUpdateSet({ query_text: sql`excluded.query_text`, source_id: sql`excluded.source_id` })
-          .where(sql<boolean>`excluded.source_id < analytics_query_texts.source_id`),
-      ),
+    rows(trx.insertInto('analytics_query_texts')).onConflict((oc) =>
+      oc
+        .column('query_hash')
+        .doUpdateSet({ query_text: sql`excluded.query_text`, source_id: sql`excluded.source_id` })
+        .where(sql<boolean>`excluded.source_id < analytics_query_texts.source_id`),
+    ),
 };
 export const entityStates: ChunkedStatement = {
   name: 'entities',
   columns: ['key', 'state', 'last_received'],
+  types: ['text', 'text', 'bigint'],
   maxChunk: NARROW,
   build: (trx, rows) =>
-    trx
-      .insertInto('analytics_entities')
-      .values(rows as never)
-      .onConflict((oc) =>
-        oc.column('key').doUpdateSet({
-          state: sql`excluded.state`,
-          last_received: sql`case when excluded.last_received > analytics_entities.last_received then excluded.last_received else analytics_entities.last_received end`,
-        }),
-      ),
+    rows(trx.insertInto('analytics_entities')).onConflict((oc) =>
+      oc.column('key').doUpdateSet({
+        state: sql`excluded.state`,
+        last_received: sql`case when excluded.last_received > analytics_entities.last_received then excluded.last_received else analytics_entities.last_received end`,
+      }),
+    ),
 };
-export const hourQueries = additiveUpsert('total_hours_queries', 'analytics_total_hours', HOUR_COLUMNS, ['queries'], NARROW);
+export const hourQueries = additiveUpsert(
+  'total_hours_queries',
+  'analytics_total_hours',
+  HOUR_COLUMNS,
+  ['queries'],
+  [...HOUR_TYPES, 'bigint'],
+  NARROW,
+);
 export const dayMarkers: ChunkedStatement = {
   name: 'query_days',
   columns: [...DIM_COLUMNS, 'day', 'query_hash'],
+  types: [...DIM_TYPES, 'bigint', 'text'],
   maxChunk: NARROW,
   build: (trx, rows) =>
-    trx
-      .insertInto('analytics_query_days')
-      .values(rows as never)
+    rows(trx.insertInto('analytics_query_days'))
       .onConflict((oc) => oc.columns(['dimension', 'dim_value', 'day', 'query_hash']).doNothing())
       .returning(['dimension', 'dim_value', 'day']),
 };
-export const dayQueries = additiveUpsert('total_days', 'analytics_total_days', [...DIM_COLUMNS, 'day'], ['queries'], NARROW);
-export const loadStates = {
+export const dayQueries = additiveUpsert(
+  'total_days',
+  'analytics_total_days',
+  [...DIM_COLUMNS, 'day'],
+  ['queries'],
+  [...DIM_TYPES, 'bigint', 'bigint'],
+  NARROW,
+);
+export const loadStates: KeyedStatement = {
   name: 'load_states',
   maxChunk: NARROW,
-  build: (trx: Trx, keys: string[]) => trx.selectFrom('analytics_entities').select(['key', 'state']).where('key', 'in', keys),
+  build: (trx, keys) => trx.selectFrom('analytics_entities').select(['key', 'state']).where(keys('key')),
 };
 /** PostgreSQL's backlog: the items a fold folded (analytics-backlog.kysely-store.ts). */
-export const markDone = {
+export const markDone: KeyedStatement = {
   name: 'mark_done',
   maxChunk: NARROW,
-  build: (trx: Trx, ids: string[]) =>
+  build: (trx, keys) =>
     trx
       .updateTable('feedback_items')
       .set({ analytics_done: sql.lit(1) })
-      .where('id', 'in', ids),
+      .where(keys('id')),
 };

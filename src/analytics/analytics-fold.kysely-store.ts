@@ -46,13 +46,14 @@ function entityKeysOf(items: readonly AnalyticsItem[]): string[] {
 }
 
 export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext' | 'pruneEntities' | 'backlogSize'> {
-  private readonly chunks = new FixedChunks();
+  private readonly chunks: FixedChunks;
   private readonly backlog: AnalyticsBacklog;
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly capabilities: Pick<DatabaseCapabilities, 'supportsAdvisoryLocks' | 'commitOrderedRowids'>,
+    private readonly capabilities: Pick<DatabaseCapabilities, 'supportsAdvisoryLocks' | 'commitOrderedRowids' | 'supportsArrayParameters'>,
   ) {
+    this.chunks = new FixedChunks(capabilities);
     this.backlog = new AnalyticsBacklog(capabilities);
   }
 

@@ -14,7 +14,10 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
   private readonly folds: KyselyAnalyticsFolds;
   private readonly reads: KyselyAnalyticsReads;
 
-  constructor(db: Kysely<Database>, capabilities: Pick<DatabaseCapabilities, 'supportsAdvisoryLocks' | 'commitOrderedRowids'>) {
+  constructor(
+    db: Kysely<Database>,
+    capabilities: Pick<DatabaseCapabilities, 'supportsAdvisoryLocks' | 'commitOrderedRowids' | 'supportsArrayParameters'>,
+  ) {
     this.folds = new KyselyAnalyticsFolds(db, capabilities);
     this.reads = new KyselyAnalyticsReads(db, capabilities);
   }
