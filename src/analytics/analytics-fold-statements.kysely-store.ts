@@ -6,7 +6,7 @@ import { COUNTERS } from './fold.js';
 /**
  * The analytics fold's statements (analytics-fold.kysely-store.ts runs them through FixedChunks):
  * the multi-row upserts of the hourly counters, results, texts, entity states and distinct-query
- * counts, and the key-list reads and updates of a batch.
+ * counts, and the read of a batch's entity states.
  */
 
 // Rows per statement on SQLite, powers of two (see fixed-chunks.ts): 128 rows of ~36 counters or 512
@@ -131,14 +131,4 @@ export const loadStates: KeyedStatement = {
   name: 'load_states',
   maxChunk: NARROW,
   build: (trx, keys) => trx.selectFrom('analytics_entities').select(['key', 'state']).where(keys('key')),
-};
-/** PostgreSQL's backlog: the items a fold folded (analytics-backlog.kysely-store.ts). */
-export const markDone: KeyedStatement = {
-  name: 'mark_done',
-  maxChunk: NARROW,
-  build: (trx, keys) =>
-    trx
-      .updateTable('feedback_items')
-      .set({ analytics_done: sql.lit(1) })
-      .where(keys('id')),
 };

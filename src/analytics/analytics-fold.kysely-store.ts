@@ -15,7 +15,8 @@ import {
   loadStates,
 } from './analytics-fold-statements.kysely-store.js';
 import { COUNTERS, entityKeys, type AnalyticsItem, type EntityState, type FoldPlan } from './fold.js';
-import { AnalyticsBacklog, type BacklogPosition, type ClaimedItem } from './analytics-backlog.kysely-store.js';
+import { AnalyticsBacklog } from './analytics-backlog.kysely-store.js';
+import type { BacklogPosition, ClaimedItem } from './analytics-backlog-items.js';
 import { DAY_MS } from './figures.js';
 import { addLateHoursToWindows, moveWindows } from './analytics-windows.kysely-store.js';
 import { windowAnchorAt } from './windows.js';
@@ -30,10 +31,10 @@ import { windowAnchorAt } from './windows.js';
 const ANALYTICS_LOCK = 774_201_012;
 type Trx = Transaction<Database>;
 
-/** A batch read and planned: its items and where they were read from, their entities' states, the plan. */
+/** A batch read and planned: its items and the backlog position past them, their entities' states, the plan. */
 interface PlannedBatch {
   items: ClaimedItem[];
-  position: BacklogPosition | null;
+  next: BacklogPosition;
   known: Map<string, EntityState>;
   plan: FoldPlan;
 }
@@ -76,12 +77,13 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
         .returning('window_anchor')
         .executeTakeFirst();
       const anchor = progress?.window_anchor == null ? null : Number(progress.window_anchor);
-      const { items, position, known, plan } = await this.readAndPlan(trx, limit, fold);
+      const { items, next, known, plan } = await this.readAndPlan(trx, limit, fold);
       if (items.length > 0) {
         await this.apply(trx, plan, anchor);
         await this.writeStates(trx, items, plan, known);
-        await this.backlog.markFolded(trx, items, position);
       }
+      // Also without items: on PostgreSQL a claim may have closed a window.
+      await this.backlog.markFolded(trx, next);
       const nextAnchor = windowAnchorAt(startedAt);
       if (nextAnchor !== anchor) await moveWindows(trx, anchor, nextAnchor);
       if (items.length < limit || nextAnchor !== anchor) {
@@ -102,9 +104,9 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
   }
 
   private async readAndPlan(trx: Trx, limit: number, fold: Folder): Promise<PlannedBatch> {
-    const { items, position } = await this.backlog.claim(trx, limit);
+    const { items, next } = await this.backlog.claim(trx, limit);
     const known = await this.states(trx, items);
-    return { items, position, known, plan: fold(items, known) };
+    return { items, next, known, plan: fold(items, known) };
   }
 
   private async states(trx: Trx, items: AnalyticsItem[]): Promise<Map<string, EntityState>> {

@@ -57,7 +57,7 @@ export interface DatabaseCapabilities {
    * A new feedback_items row's rowid is above every committed row's (SQLite: one writer at a time;
    * migration 0085 records the deletions after which it is not), so "folded through rowid N" is a
    * cursor the analytics fold can follow instead of flagging each item. PostgreSQL's concurrent
-   * writers commit out of key order, so it keeps the flag.
+   * writers commit out of key order, so its fold follows snapshots instead (migration 0095).
    */
   commitOrderedRowids: boolean;
   /**

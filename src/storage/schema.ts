@@ -39,6 +39,8 @@ export interface FeedbackItemTable {
   extra_metadata: string | null;
   attributed: Generated<number>;
   analytics_done: Generated<number>;
+  /** migration 0095, PostgreSQL only: the inserting transaction's id (xid8, read as text), the fold's cursor order */
+  analytics_xid: Generated<string | null>;
 }
 
 export interface IdempotencyKeyTable {
@@ -371,6 +373,13 @@ export interface AnalyticsProgressTable {
   folded_through: number | null;
   /** migration 0085, SQLite: the last feedback_rowid_rewinds.seq the cursor has followed */
   rewinds_through: Generated<number>;
+  /** migration 0095, PostgreSQL only (pg_snapshot as text): rows of transactions visible in it are folded */
+  folded_snapshot: Generated<string>;
+  /** migration 0095, PostgreSQL only: the end of the window being folded (null between windows) */
+  window_snapshot: string | null;
+  /** migration 0095, PostgreSQL only: the (analytics_xid, id) the fold has reached in the open window */
+  folded_xid: string | null;
+  folded_id: string | null;
 }
 
 /** SQLite only (migration 0085): the rowid feedback_items ended at after a deletion of its newest rows. */

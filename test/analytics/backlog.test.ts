@@ -1,14 +1,17 @@
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { KyselyAnalyticsFolds } from '../../src/analytics/analytics-fold.kysely-store.js';
 import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
 import { type DatabaseHandle } from '../../src/storage/database.js';
+import type { Database } from '../../src/storage/schema.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { atMigration } from '../support/migration-database.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
 import { analyticsItem, backlogSize, clearAnalytics, fromScratch, insertItems, itemRow, readAggregates } from './raw-items.js';
 
 /**
+ * Each database's backlog is a position, not a per-item flag, and each can be fooled in its own way.
+ *
  * SQLite's backlog is a cursor over rowids (migration 0085). It holds only while a new row's rowid
  * is above every folded one, which deleting the newest rows breaks: SQLite then gives the next rows
  * the freed rowids. Each case deletes the newest rows, checks that the rowids were indeed given
@@ -83,6 +86,82 @@ describe('analytics backlog on sqlite: the cursor after the newest rows are dele
     });
     expect(await folds.aggregateNext(100, planFold, 0)).toBe(0);
     expect(await readAggregates(t.database)).toEqual(fromScratch(all));
+  });
+});
+
+/**
+ * PostgreSQL's backlog is windows between snapshots over each row's inserting transaction (migration
+ * 0095). Writers there commit out of order: a transaction that took its id first may commit last.
+ */
+describe('analytics backlog on postgres: windows between snapshots', () => {
+  const t = useTestDatabase('postgres');
+
+  /** Runs `hold` inside an open transaction that first ran `start`; resolves once `start` is done. */
+  function openTransaction(start: (trx: Transaction<Database>) => Promise<unknown>) {
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let started!: () => void;
+    const ready = new Promise<void>((r) => (started = r));
+    const done = t.database.db.transaction().execute(async (trx) => {
+      await start(trx);
+      started();
+      await released;
+    });
+    return { ready, commit: async () => (release(), done) };
+  }
+
+  it('folds a transaction that commits after later ones, once, in the first window where it has committed', async () => {
+    await clearAnalytics(t.database);
+    const folds = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
+    const early = [item('A1'), item('A2', { userAction: 'click' })];
+    const late = [item('B1'), item('B2', { userAction: 'click' }), item('B3')];
+    const writer = openTransaction((trx) => trx.insertInto('feedback_items').values(early.map(itemRow)).execute());
+    await writer.ready;
+    await insertItems(t.database, late);
+    expect(await folds.aggregateNext(100, planFold, 0)).toBe(3);
+    await writer.commit();
+    // The early transaction's id is below the late one's (else the case proves nothing).
+    const xids = await sql<{ id: string; xid: string }>`select id, analytics_xid::text as xid from feedback_items order by id`.execute(
+      t.database.db,
+    );
+    const xidOf = (id: string) => BigInt(xids.rows.find((r) => r.id === id)!.xid);
+    expect(xidOf('A1') < xidOf('B1')).toBe(true);
+    expect(await backlogSize(t.database)).toBe(2);
+    expect(await folds.aggregateNext(100, planFold, 0)).toBe(2);
+    expect(await folds.aggregateNext(100, planFold, 0)).toBe(0);
+    expect(await readAggregates(t.database)).toEqual(fromScratch([...early, ...late]));
+  });
+
+  it('is not held back by a long transaction that writes no feedback (an xmin horizon would be)', async () => {
+    await clearAnalytics(t.database);
+    const folds = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
+    // An id taken and held, as by any writer elsewhere on the server.
+    const bystander = openTransaction((trx) => sql`select pg_current_xact_id()`.execute(trx));
+    await bystander.ready;
+    const items = [item('C1'), item('C2', { userAction: 'click' })];
+    await insertItems(t.database, items);
+    expect(await folds.aggregateNext(100, planFold, 0)).toBe(2);
+    await bystander.commit();
+    expect(await folds.aggregateNext(100, planFold, 0)).toBe(0);
+    expect(await readAggregates(t.database)).toEqual(fromScratch(items));
+  });
+
+  it('takes a window in batches of `limit` in (transaction, id) order, and counts what is left', async () => {
+    await clearAnalytics(t.database);
+    const folds = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
+    const items = Array.from({ length: 7 }, (_, i) => item(`D${i}`, { userAction: i % 3 === 0 ? 'click' : 'impression' }));
+    await insertItems(t.database, items.slice(0, 4));
+    await insertItems(t.database, items.slice(4));
+    expect(await folds.aggregateNext(3, planFold, 0)).toBe(3);
+    expect(await backlogSize(t.database)).toBe(4);
+    // Stored after the window opened: in the next window, not this one.
+    const after = [item('E1')];
+    await insertItems(t.database, after);
+    expect(await backlogSize(t.database)).toBe(5);
+    expect(await folds.aggregateNext(3, planFold, 0)).toBe(3);
+    expect(await folds.aggregateNext(3, planFold, 0)).toBe(2);
+    expect(await backlogSize(t.database)).toBe(0);
+    expect(await readAggregates(t.database)).toEqual(fromScratch([...items, ...after]));
   });
 });
 

@@ -174,6 +174,9 @@ export async function clearAnalytics(database: DatabaseHandle): Promise<void> {
     await database.db.deleteFrom(table).execute();
   }
   await database.db.updateTable('analytics_progress').set({ window_anchor: null, fresh_as_of: null, folded_through: 0 }).execute();
+  // PostgreSQL's transaction-id cursor (migration 0095; SQLite has no such columns).
+  if (!database.capabilities.commitOrderedRowids)
+    await database.db.updateTable('analytics_progress').set({ folded_xid: null, folded_id: null }).execute();
   await database.db.deleteFrom('feedback_items').execute();
 }
 

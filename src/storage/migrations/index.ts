@@ -20,6 +20,7 @@ import * as analyticsResults from './0075-analytics-results.js';
 import * as experimentQueryCoverage from './0080-experiment-query-coverage.js';
 import * as analyticsCursor from './0085-analytics-cursor.js';
 import * as analyticsFile from './0090-analytics-file.js';
+import * as analyticsXidCursor from './0095-analytics-xid-cursor.js';
 
 /**
  * Migrations are listed here rather than read from the directory so that the compiled
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '0080-experiment-query-coverage': experimentQueryCoverage,
   '0085-analytics-cursor': analyticsCursor,
   '0090-analytics-file': analyticsFile,
+  '0095-analytics-xid-cursor': analyticsXidCursor,
 };
