@@ -67,6 +67,12 @@ export interface DatabaseCapabilities {
    * planned on every run. SQLite has no arrays; its prepared VALUES statements are cheap to rerun.
    */
   supportsArrayParameters: boolean;
+  /**
+   * A long read transaction holds back writers (SQLite: it keeps the WAL from restarting, and past
+   * 32 MB of WAL writes pause for a checkpoint that waits for such readers, sqlite-driver.ts), so
+   * background readers keep their transactions short. PostgreSQL's MVCC readers hold back only vacuum.
+   */
+  readsHoldBackWriters: boolean;
 }
 
 export interface DatabaseHandle {
@@ -166,6 +172,7 @@ function openSqlite(file: string, options: DatabaseOptions, share?: ThreadShare)
       supportsDataModifyingCte: false,
       commitOrderedRowids: true,
       supportsArrayParameters: false,
+      readsHoldBackWriters: true,
     },
     schema: undefined,
     threadShare: () => (connection.memory ? undefined : { target: { kind: 'sqlite', path: file }, options }),
@@ -241,6 +248,7 @@ function openPostgres(url: string, schema: string | undefined, options: Database
       supportsDataModifyingCte: true,
       commitOrderedRowids: false,
       supportsArrayParameters: true,
+      readsHoldBackWriters: false,
     },
     schema,
     threadShare: () => ({ target, options }),

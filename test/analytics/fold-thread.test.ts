@@ -1,8 +1,9 @@
 import fs from 'node:fs';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { KyselyAnalyticsFolds } from '../../src/analytics/analytics-fold.kysely-store.js';
 import { createAnalyticsModule } from '../../src/analytics/analytics.module.js';
 import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
+import { FoldThread } from '../../src/analytics/fold-thread.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
 import { TestClock } from '../support/test-clock.js';
 import { backlogSize, clearAnalytics, fromScratch, generateItems, insertItems, itemRow, readAggregates } from './raw-items.js';
@@ -46,6 +47,20 @@ describeOnEveryDatabase('analytics folded on the fold thread', (kind) => {
       await module.close();
     }
   }, 60_000);
+
+  it('drains in batches of 1 000 where reads hold back no writer (PostgreSQL), else of 250 (SQLite)', async () => {
+    await clearAnalytics(t.database);
+    const drain = vi.spyOn(FoldThread.prototype, 'drain');
+    const module = createAnalyticsModule({ database: t.database, clock: new TestClock(BASE), foldThread: true });
+    try {
+      await insertItems(t.database, generateItems(10, 5, 0, BASE));
+      expect(await module.services.analyticsService.catchUp()).toBe(10);
+      expect(drain.mock.calls.map(([batchSize]) => batchSize)).toEqual([kind === 'postgres' ? 1000 : 250]);
+    } finally {
+      drain.mockRestore();
+      await module.close();
+    }
+  });
 
   it('stops a running drain at a batch boundary when closed: the database stays writable and the rest folds later, once', async () => {
     await clearAnalytics(t.database);
