@@ -67,7 +67,7 @@ const Answered = {
   dimension: Type.Union([StringEnum(DIMENSIONS), Type.Null()]),
   value: Type.Union([Type.String(), Type.Null()]),
   dataFreshAsOf: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
-    description: 'Every feedback item received before this time is in the figures.',
+    description: 'Every feedback item acknowledged before this time is in the figures.',
   }),
 };
 

@@ -5900,7 +5900,7 @@ export interface paths {
                 value: string | null;
                 /**
                  * Format: date-time
-                 * @description Every feedback item received before this time is in the figures.
+                 * @description Every feedback item acknowledged before this time is in the figures.
                  */
                 dataFreshAsOf: string | null;
                 /** @enum {string} */
@@ -6030,7 +6030,7 @@ export interface paths {
                 value: string | null;
                 /**
                  * Format: date-time
-                 * @description Every feedback item received before this time is in the figures.
+                 * @description Every feedback item acknowledged before this time is in the figures.
                  */
                 dataFreshAsOf: string | null;
                 items: {
@@ -6155,7 +6155,7 @@ export interface paths {
                 value: string | null;
                 /**
                  * Format: date-time
-                 * @description Every feedback item received before this time is in the figures.
+                 * @description Every feedback item acknowledged before this time is in the figures.
                  */
                 dataFreshAsOf: string | null;
                 /** @enum {string} */
