@@ -58,6 +58,8 @@ export class SnapshotBacklog {
     let query = db
       .selectFrom('feedback_items')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      // Every transaction below the start's xmin is visible in it: the index bounds the count.
+      .where(sql<boolean>`analytics_xid >= pg_snapshot_xmin(${p.folded}::pg_snapshot)`)
       .where(sql<boolean>`not pg_visible_in_snapshot(analytics_xid, ${p.folded}::pg_snapshot)`);
     if (p.window !== null && p.xid !== null) {
       query = query.where(
