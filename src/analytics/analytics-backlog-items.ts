@@ -12,6 +12,8 @@ export interface RowidPosition {
   kind: 'rowid';
   foldedThrough: number;
   rewindsThrough: number;
+  /** analytics_progress as the claim read it, before rewinds: another fold changes it. */
+  stored: { foldedThrough: number | null; rewindsThrough: number };
 }
 
 /**

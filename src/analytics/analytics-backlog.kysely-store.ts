@@ -33,6 +33,14 @@ export class AnalyticsBacklog {
     return next.kind === 'rowid' ? this.rowids!.markFolded(trx, next) : this.snapshots!.markFolded(trx, next);
   }
 
+  /**
+   * Whether the backlog is still where the claim that returned `next` read it (a claim made before
+   * the fold's transaction, SQLite's read-first fold). PostgreSQL claims inside the transaction: false.
+   */
+  unmoved(trx: Transaction<Database>, next: BacklogPosition): Promise<boolean> {
+    return next.kind === 'rowid' ? this.rowids!.unmoved(trx, next) : Promise.resolve(false);
+  }
+
   /** How many items wait to be folded. */
   size(db: Kysely<Database>): Promise<number> {
     return this.rowids ? this.rowids.size(db) : this.snapshots!.size(db);

@@ -6,7 +6,7 @@ import { COUNTERS } from './fold.js';
 /**
  * The analytics fold's statements (analytics-fold.kysely-store.ts runs them through FixedChunks):
  * the multi-row upserts of the hourly counters, results, texts, entity states and distinct-query
- * counts, and the read of a batch's entity states.
+ * counts, and the key-list reads of a batch.
  */
 
 // Rows per statement on SQLite, powers of two (see fixed-chunks.ts): 128 rows of ~36 counters or 512
@@ -131,4 +131,10 @@ export const loadStates: KeyedStatement = {
   name: 'load_states',
   maxChunk: NARROW,
   build: (trx, keys) => trx.selectFrom('analytics_entities').select(['key', 'state']).where(keys('key')),
+};
+/** The ids of a batch still stored (the read-first fold's check, analytics-fold.kysely-store.ts). */
+export const storedIds: KeyedStatement = {
+  name: 'stored_ids',
+  maxChunk: NARROW,
+  build: (trx, keys) => trx.selectFrom('feedback_items').select('id').where(keys('id')),
 };

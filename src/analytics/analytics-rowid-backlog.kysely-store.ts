@@ -36,6 +36,17 @@ export class RowidBacklog {
       .execute();
   }
 
+  /** Whether the cursor is still where the claim that returned `next` read it (no fold since). */
+  async unmoved(trx: Transaction<Database>, next: RowidPosition): Promise<boolean> {
+    const row = await trx
+      .selectFrom('analytics_progress')
+      .select(['folded_through', 'rewinds_through'])
+      .where('id', '=', 1)
+      .executeTakeFirstOrThrow();
+    const foldedThrough = row.folded_through === null ? null : Number(row.folded_through);
+    return foldedThrough === next.stored.foldedThrough && Number(row.rewinds_through) === next.stored.rewindsThrough;
+  }
+
   async size(db: Db): Promise<number> {
     const row = await db
       .selectFrom('feedback_items')
@@ -74,6 +85,14 @@ export class RowidBacklog {
     let foldedThrough = Number(row.folded_through ?? 0);
     if (row.rewind_to !== null) foldedThrough = Math.min(foldedThrough, Number(row.rewind_to));
     foldedThrough = Math.min(foldedThrough, Number(row.table_end ?? 0));
-    return { kind: 'rowid', foldedThrough, rewindsThrough: Math.max(Number(row.rewinds_through), Number(row.last_rewind ?? 0)) };
+    return {
+      kind: 'rowid',
+      foldedThrough,
+      rewindsThrough: Math.max(Number(row.rewinds_through), Number(row.last_rewind ?? 0)),
+      stored: {
+        foldedThrough: row.folded_through === null ? null : Number(row.folded_through),
+        rewindsThrough: Number(row.rewinds_through),
+      },
+    };
   }
 }

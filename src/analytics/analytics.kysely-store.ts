@@ -16,7 +16,10 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
 
   constructor(
     db: Kysely<Database>,
-    capabilities: Pick<DatabaseCapabilities, 'supportsAdvisoryLocks' | 'commitOrderedRowids' | 'supportsArrayParameters'>,
+    capabilities: Pick<
+      DatabaseCapabilities,
+      'supportsAdvisoryLocks' | 'commitOrderedRowids' | 'supportsArrayParameters' | 'readsHoldBackWriters'
+    >,
   ) {
     this.folds = new KyselyAnalyticsFolds(db, capabilities);
     this.reads = new KyselyAnalyticsReads(db, capabilities);

@@ -90,6 +90,61 @@ describe('analytics backlog on sqlite: the cursor after the newest rows are dele
 });
 
 /**
+ * SQLite reads a batch before the fold's transaction (readsHoldBackWriters), so a deletion or another
+ * fold may land between the two: the fold must notice and fold again from what is stored.
+ */
+describe('analytics backlog on sqlite: a batch read before the fold', () => {
+  const t = useTestDatabase('sqlite');
+
+  /** Counts the read-first batches found stale (the fold then folds the batch again, in one transaction). */
+  function countStale(folds: KyselyAnalyticsFolds) {
+    const fold = (folds as unknown as { foldBatch: (...a: unknown[]) => Promise<unknown> }).foldBatch.bind(folds);
+    const stale = { count: 0 };
+    (folds as unknown as { foldBatch: (...a: unknown[]) => Promise<unknown> }).foldBatch = async (...a: unknown[]) => {
+      try {
+        return await fold(...a);
+      } catch (error) {
+        stale.count += 1;
+        throw error;
+      }
+    };
+    return stale;
+  }
+
+  it('does not fold items deleted between its read and its write (an erased session stays erased)', async () => {
+    await clearAnalytics(t.database);
+    const folds = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
+    const stale = countStale(folds);
+    const kept = [item('K1'), item('K2', { userAction: 'click' })];
+    const erased = [item('X1', { sessionId: 'erased' }), item('X2', { sessionId: 'erased', userAction: 'click' })];
+    await insertItems(t.database, [...kept, ...erased]);
+    // Queued behind the fold's read transaction, ahead of its write transaction.
+    const [folded] = await Promise.all([
+      folds.aggregateNext(100, planFold, 0),
+      t.database.db.deleteFrom('feedback_items').where('session_id', '=', 'erased').execute(),
+    ]);
+    expect(stale.count).toBe(1);
+    expect(folded).toBe(2);
+    expect(await readAggregates(t.database)).toEqual(fromScratch(kept));
+    const states = await t.database.db.selectFrom('analytics_entities').select('key').execute();
+    expect(states.filter((s) => s.key.includes('erased'))).toEqual([]);
+  });
+
+  it('two folds that read the same batch fold it once', async () => {
+    await clearAnalytics(t.database);
+    const first = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
+    const second = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
+    const stale = countStale(second);
+    const items = [item('F1'), item('F2', { userAction: 'click' }), item('F3')];
+    await insertItems(t.database, items);
+    const [a, b] = await Promise.all([first.aggregateNext(100, planFold, 0), second.aggregateNext(100, planFold, 0)]);
+    expect(stale.count).toBe(1);
+    expect([a, b]).toEqual([3, 0]);
+    expect(await readAggregates(t.database)).toEqual(fromScratch(items));
+  });
+});
+
+/**
  * PostgreSQL's backlog is windows between snapshots over each row's inserting transaction (migration
  * 0095). Writers there commit out of order: a transaction that took its id first may commit last.
  */
