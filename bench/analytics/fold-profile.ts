@@ -66,6 +66,18 @@ const tallies = new Map<string, Tally>();
 let counting = false;
 let batchStart = 0;
 let longestBatch = 0;
+
+/** Adds one statement to its table's tally (labelled by its verb and table). */
+function tallyStatement(text: string, rows: number, ms: number): void {
+  const m = /^\s*(insert into|update|select .*? from|delete from)\s+"?(\w+)"?/is.exec(text);
+  const label = m ? `${m[1]!.split(' ')[0]} ${m[2]}` : text.split(' ')[0]!;
+  const tally = tallies.get(label) ?? { statements: 0, rows: 0, ms: 0 };
+  tally.statements += 1;
+  tally.rows += rows;
+  tally.ms += ms;
+  tallies.set(label, tally);
+}
+
 const original = SqliteSyncingDriver.prototype.run;
 SqliteSyncingDriver.prototype.run = function (this: SqliteSyncingDriver, statement, parameters: readonly unknown[]) {
   if (!counting) return original.call(this, statement, parameters);
@@ -75,13 +87,7 @@ SqliteSyncingDriver.prototype.run = function (this: SqliteSyncingDriver, stateme
   const out = original.call(this, statement, parameters);
   const ms = performance.now() - t;
   if (text === 'commit') longestBatch = Math.max(longestBatch, performance.now() - batchStart);
-  const m = /^\s*(insert into|update|select .*? from|delete from)\s+"?(\w+)"?/is.exec(text);
-  const label = m ? `${m[1]!.split(' ')[0]} ${m[2]}` : text.split(' ')[0]!;
-  const tally = tallies.get(label) ?? { statements: 0, rows: 0, ms: 0 };
-  tally.statements += 1;
-  tally.rows += Number(out.result.numAffectedRows ?? out.result.rows.length);
-  tally.ms += ms;
-  tallies.set(label, tally);
+  tallyStatement(text, Number(out.result.numAffectedRows ?? out.result.rows.length), ms);
   return out;
 };
 
@@ -95,13 +101,7 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   if (!counting || typeof text !== 'string' || !(out instanceof Promise)) return out;
   const t = performance.now();
   return out.then((result: pg.QueryResult) => {
-    const m = /^\s*(insert into|update|select .*? from|delete from)\s+"?(\w+)"?/is.exec(text);
-    const label = m ? `${m[1]!.split(' ')[0]} ${m[2]}` : text.split(' ')[0]!;
-    const tally = tallies.get(label) ?? { statements: 0, rows: 0, ms: 0 };
-    tally.statements += 1;
-    tally.rows += Number(result?.rowCount ?? 0);
-    tally.ms += performance.now() - t;
-    tallies.set(label, tally);
+    tallyStatement(text, Number(result?.rowCount ?? 0), performance.now() - t);
     return result;
   });
 } as typeof pg.Client.prototype.query;

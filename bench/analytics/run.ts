@@ -10,7 +10,8 @@
  * 10, 50 rows) and the overview (30 days, daily series) are timed through the service, median of 5
  * after a warm-up. Ingestion: POST /api/cortex/feedback (10 items a request, IN_FLIGHT requests
  * at once: 8, a closed loop bound by each request's latency, and 64, enough to keep the event loop
- * busy) for INGEST_SECONDS without analytics (PostgreSQL's backlog index dropped, as before issue 12), and as
+ * busy) for INGEST_SECONDS without analytics (on PostgreSQL without the inserting-transaction column's
+ * default and index, migration 0095), and as
  * long with the analytics task folding the backlog every 2 s as the scheduler runs it, on the fold
  * thread (the server's default: nice 19) and on the event loop (ANALYTICS_FOLD_THREAD=false),
  * rotating ROUNDS times. Per mode also the CPU of the whole process and of the event loop's thread

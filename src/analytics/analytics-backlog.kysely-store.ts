@@ -13,36 +13,25 @@ import { SnapshotBacklog } from './analytics-snapshot-backlog.kysely-store.js';
  * - SQLite (capabilities.commitOrderedRowids): the rowid folded through (analytics-rowid-backlog).
  * - PostgreSQL, whose writers commit out of key order: windows between two snapshots over each
  *   row's inserting transaction (analytics-snapshot-backlog).
+ *
+ * This file is the backlog's one entry: the interface each database's backlog implements, and the
+ * function that picks one.
  */
-export class AnalyticsBacklog {
-  private readonly rowids: RowidBacklog | null;
-  private readonly snapshots: SnapshotBacklog | null;
-
-  constructor(capabilities: Pick<DatabaseCapabilities, 'commitOrderedRowids'>) {
-    this.rowids = capabilities.commitOrderedRowids ? new RowidBacklog() : null;
-    this.snapshots = capabilities.commitOrderedRowids ? null : new SnapshotBacklog();
-  }
-
+export interface Backlog<P extends BacklogPosition = BacklogPosition> {
   /** Up to `limit` unfolded items, in the order they are folded, and the position past them. */
-  claim(db: Kysely<Database>, limit: number): Promise<{ items: ClaimedItem[]; next: BacklogPosition }> {
-    return this.rowids ? this.rowids.claim(db, limit) : this.snapshots!.claim(db, limit);
-  }
-
+  claim(db: Kysely<Database>, limit: number): Promise<{ items: ClaimedItem[]; next: P }>;
   /** Records the position a claim returned, in the fold's transaction, once its items are folded. */
-  markFolded(trx: Transaction<Database>, next: BacklogPosition): Promise<void> {
-    return next.kind === 'rowid' ? this.rowids!.markFolded(trx, next) : this.snapshots!.markFolded(trx, next);
-  }
-
+  markFolded(trx: Transaction<Database>, next: P): Promise<void>;
   /**
-   * Whether the backlog is still where the claim that returned `next` read it (a claim made before
-   * the fold's transaction, SQLite's read-first fold). PostgreSQL claims inside the transaction: false.
+   * Whether the backlog is still where the claim that returned `next` read it, for a claim made
+   * before the fold's transaction (SQLite's read-first fold).
    */
-  unmoved(trx: Transaction<Database>, next: BacklogPosition): Promise<boolean> {
-    return next.kind === 'rowid' ? this.rowids!.unmoved(trx, next) : Promise.resolve(false);
-  }
-
+  unmoved(trx: Transaction<Database>, next: P): Promise<boolean>;
   /** How many items wait to be folded. */
-  size(db: Kysely<Database>): Promise<number> {
-    return this.rowids ? this.rowids.size(db) : this.snapshots!.size(db);
-  }
+  size(db: Kysely<Database>): Promise<number>;
+}
+
+/** The backlog of the database with these capabilities. */
+export function analyticsBacklog(capabilities: Pick<DatabaseCapabilities, 'commitOrderedRowids'>): Backlog {
+  return capabilities.commitOrderedRowids ? new RowidBacklog() : new SnapshotBacklog();
 }

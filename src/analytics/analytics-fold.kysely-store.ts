@@ -16,7 +16,7 @@ import {
   storedIds,
 } from './analytics-fold-statements.kysely-store.js';
 import { COUNTERS, entityKeys, type AnalyticsItem, type EntityState, type FoldPlan } from './fold.js';
-import { AnalyticsBacklog } from './analytics-backlog.kysely-store.js';
+import { analyticsBacklog, type Backlog } from './analytics-backlog.kysely-store.js';
 import type { BacklogPosition, ClaimedItem } from './analytics-backlog-items.js';
 import { DAY_MS } from './figures.js';
 import { addLateHoursToWindows, moveWindows } from './analytics-windows.kysely-store.js';
@@ -31,6 +31,12 @@ import { windowAnchorAt } from './windows.js';
 // Names the analytics lock among PostgreSQL advisory locks; the schema is the second key, as for attribution.
 const ANALYTICS_LOCK = 774_201_012;
 type Trx = Transaction<Database>;
+
+/** What the fold branches on (database.ts says what each means). */
+export type FoldCapabilities = Pick<
+  DatabaseCapabilities,
+  'supportsAdvisoryLocks' | 'commitOrderedRowids' | 'supportsArrayParameters' | 'readsHoldBackWriters'
+>;
 
 /** A batch claimed beforehand, and the backlog position past it. */
 type Claimed = { items: ClaimedItem[]; next: BacklogPosition };
@@ -47,17 +53,14 @@ function entityKeysOf(items: readonly AnalyticsItem[]): string[] {
 
 export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext' | 'pruneEntities' | 'backlogSize'> {
   private readonly chunks: FixedChunks;
-  private readonly backlog: AnalyticsBacklog;
+  private readonly backlog: Backlog;
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly capabilities: Pick<
-      DatabaseCapabilities,
-      'supportsAdvisoryLocks' | 'commitOrderedRowids' | 'supportsArrayParameters' | 'readsHoldBackWriters'
-    >,
+    private readonly capabilities: FoldCapabilities,
   ) {
     this.chunks = new FixedChunks(capabilities);
-    this.backlog = new AnalyticsBacklog(capabilities);
+    this.backlog = analyticsBacklog(capabilities);
   }
 
   /**

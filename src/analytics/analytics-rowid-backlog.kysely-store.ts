@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../storage/schema.js';
+import type { Backlog } from './analytics-backlog.kysely-store.js';
 import { ITEM_COLUMNS, toItem, type ClaimedItem, type RowidPosition } from './analytics-backlog-items.js';
 
 /**
@@ -12,7 +13,7 @@ import { ITEM_COLUMNS, toItem, type ClaimedItem, type RowidPosition } from './an
 
 type Db = Kysely<Database>;
 
-export class RowidBacklog {
+export class RowidBacklog implements Backlog<RowidPosition> {
   async claim(db: Db, limit: number): Promise<{ items: ClaimedItem[]; next: RowidPosition }> {
     const position = await this.position(db);
     const rows = await db

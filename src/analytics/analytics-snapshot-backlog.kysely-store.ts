@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../storage/schema.js';
+import type { Backlog } from './analytics-backlog.kysely-store.js';
 import { ITEM_COLUMNS, toItem, type ClaimedItem, type SnapshotPosition } from './analytics-backlog-items.js';
 
 /**
@@ -14,7 +15,7 @@ import { ITEM_COLUMNS, toItem, type ClaimedItem, type SnapshotPosition } from '.
 
 type Db = Kysely<Database>;
 
-export class SnapshotBacklog {
+export class SnapshotBacklog implements Backlog<SnapshotPosition> {
   /**
    * Up to `limit` items of the open window, or of a new one opened now. A window opened by an
    * earlier call that runs out here is followed by a new one, so a claim that returns fewer than
@@ -50,6 +51,11 @@ export class SnapshotBacklog {
       })
       .where('id', '=', 1)
       .execute();
+  }
+
+  /** PostgreSQL claims inside the fold's transaction: a claim made before it is never trusted. */
+  unmoved(): Promise<boolean> {
+    return Promise.resolve(false);
   }
 
   /** Rows not folded yet: not visible in the start snapshot, and not passed in the open window. */

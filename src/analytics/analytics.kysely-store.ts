@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { DatabaseCapabilities } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
-import { KyselyAnalyticsFolds } from './analytics-fold.kysely-store.js';
+import { KyselyAnalyticsFolds, type FoldCapabilities } from './analytics-fold.kysely-store.js';
 import { KyselyAnalyticsReads } from './analytics-reads.kysely-store.js';
 import type { AnalyticsStore } from './analytics.store.js';
 
@@ -14,13 +13,7 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
   private readonly folds: KyselyAnalyticsFolds;
   private readonly reads: KyselyAnalyticsReads;
 
-  constructor(
-    db: Kysely<Database>,
-    capabilities: Pick<
-      DatabaseCapabilities,
-      'supportsAdvisoryLocks' | 'commitOrderedRowids' | 'supportsArrayParameters' | 'readsHoldBackWriters'
-    >,
-  ) {
+  constructor(db: Kysely<Database>, capabilities: FoldCapabilities) {
     this.folds = new KyselyAnalyticsFolds(db, capabilities);
     this.reads = new KyselyAnalyticsReads(db, capabilities);
   }

@@ -55,7 +55,7 @@ export function createAnalyticsModule({
   // Where a read transaction holds back writers (SQLite: the WAL catch-up checkpoint waits for the
   // fold's read of the feedback file, with ingestion paused), the thread keeps the event loop's short
   // batches: 1 000-item batches took bench:analytics' SQLite cost at 8 in flight from 10.6 to 23.4 %.
-  const threadBatchSize = database.capabilities.readsHoldBackWriters ? (batchSize ?? 250) : FOLD_THREAD_BATCH_SIZE;
+  const threadBatchSize = database.capabilities.readsHoldBackWriters ? batchSize : FOLD_THREAD_BATCH_SIZE;
   const analyticsService = new AnalyticsService(store, clock, relevance ?? null, batchSize, retentionDays, runner, threadBatchSize);
   return {
     services: { analyticsService },

@@ -122,7 +122,7 @@ export class AnalyticsService {
     private readonly retentionDays = 0,
     /** Folds on a worker thread (fold-thread.ts); without one, catchUp folds on this thread. */
     private readonly foldRunner: Pick<FoldRunner, 'drain' | 'prune'> | null = null,
-    /** Items per batch on the fold thread. */
+    /** Items per batch on the fold thread (undefined: batchSize). */
     private readonly threadBatchSize = batchSize,
   ) {}
 

@@ -98,9 +98,10 @@ describe('analytics backlog on sqlite: a batch read before the fold', () => {
 
   /** Counts the read-first batches found stale (the fold then folds the batch again, in one transaction). */
   function countStale(folds: KyselyAnalyticsFolds) {
-    const fold = (folds as unknown as { foldBatch: (...a: unknown[]) => Promise<unknown> }).foldBatch.bind(folds);
+    const inside = folds as unknown as { foldBatch: (...a: unknown[]) => Promise<unknown> };
+    const fold = inside.foldBatch.bind(folds);
     const stale = { count: 0 };
-    (folds as unknown as { foldBatch: (...a: unknown[]) => Promise<unknown> }).foldBatch = async (...a: unknown[]) => {
+    inside.foldBatch = async (...a: unknown[]) => {
       try {
         return await fold(...a);
       } catch (error) {
