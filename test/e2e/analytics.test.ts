@@ -86,6 +86,14 @@ describe.skipIf(!chromiumPath)('search analytics pages in Chromium', { timeout: 
         expect((await row.getByTestId('ctr').textContent())?.trim()).toBe(percent(q.ctr));
         expect((await row.getByTestId('abandonment').textContent())?.trim()).toBe(percent(q.abandonmentRate));
         expect((await row.getByTestId('first-click').textContent())?.trim()).toBe(number(q.meanFirstClickPosition));
+        // The trend sparkline has one point per value of the API's trend; the change marker says
+        // significant exactly when the API's Holm-corrected test does.
+        const points = await row.locator('svg.sparkline polyline').getAttribute('points');
+        expect(points?.trim().split(/\s+/).length).toBe(q.trend.searches.length);
+        const significant = q.change.ctr.significant || q.change.abandonmentRate.significant;
+        expect(await row.getByTestId('change').locator('span').getAttribute('title')).toBe(
+          significant ? 'significant change (Holm-corrected)' : 'within noise',
+        );
       }
       await w.page.waitForFunction(() => Array.from(document.querySelectorAll('.plot')).every((plot) => plot.querySelector('svg, figure')));
       expect(await unlabelledControls(w.page)).toEqual([]);
