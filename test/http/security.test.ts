@@ -39,6 +39,11 @@ describeOnEveryDatabase('API keys', (kind) => {
     expectError(await postJson(t.app, '/api/nous/ab-testing/experiments', EXPERIMENT('by-ingest'), bearer(keys.ingest!)), 403, 'FORBIDDEN');
 
     expect((await request(t.app, { method: 'GET', url: '/api/cortex/feedback', headers: bearer(keys.read!) })).statusCode).toBe(200);
+    // Search analytics (issue 12): read scope, as every GET.
+    for (const url of ['/api/cortex/analytics/overview', '/api/cortex/analytics/queries', '/api/cortex/analytics/queries/none']) {
+      expectError(await request(t.app, { method: 'GET', url, headers: bearer(keys.ingest!) }), 403, 'FORBIDDEN');
+      expect((await request(t.app, { method: 'GET', url, headers: bearer(keys.read!) })).statusCode).toBe(url.endsWith('none') ? 404 : 200);
+    }
     expect(
       (await postJson(t.app, '/api/nous/ab-testing/power', { metric: 'ctr', baseline: 0.1, mde: 0.1 }, bearer(keys.read!))).statusCode,
     ).toBe(200);
