@@ -1,6 +1,6 @@
 // Functions passed to page.evaluate run in the browser: they see the DOM.
 /// <reference lib="dom" />
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { integer, number, percent } from '../../web/src/format.js';
 import { FIRST_BATCH, SECOND_BATCH } from '../analytics/hand-built-log.js';
@@ -16,6 +16,18 @@ import {
   type LaunchedBrowser,
 } from './support/browser.js';
 import { startDashboardServer, type DashboardServer } from './support/dashboard-server.js';
+
+/**
+ * Waits until the page shows its charts, each drawn. A chart whose code is still loading is an empty
+ * `.plot` placeholder; before the page's data arrives there is no `.plot` at all, so "every plot
+ * drawn" alone held at once, and a click then cancelled the chart code's download (net::ERR_ABORTED).
+ */
+function chartsDrawn(page: Page) {
+  return page.waitForFunction(() => {
+    const plots = Array.from(document.querySelectorAll('.plot'));
+    return plots.length > 0 && plots.every((plot) => plot.querySelector('svg, figure'));
+  });
+}
 
 const chromiumPath = inject('chromiumPath');
 
@@ -95,7 +107,7 @@ describe.skipIf(!chromiumPath)('search analytics pages in Chromium', { timeout: 
           significant ? 'significant change (Holm-corrected)' : 'within noise',
         );
       }
-      await w.page.waitForFunction(() => Array.from(document.querySelectorAll('.plot')).every((plot) => plot.querySelector('svg, figure')));
+      await chartsDrawn(w.page);
       expect(await unlabelledControls(w.page)).toEqual([]);
       await screenshot(w.page, 'queries-desktop');
 
@@ -137,7 +149,7 @@ describe.skipIf(!chromiumPath)('search analytics pages in Chromium', { timeout: 
       expect(await section.locator('tr').count()).toBe(2);
       expect(await section.getByRole('link', { name: 'shoes-ranking' }).getAttribute('href')).toBe(`/experiments/${experimentId}`);
       expect(await unlabelledControls(w.page)).toEqual([]);
-      await w.page.waitForFunction(() => Array.from(document.querySelectorAll('.plot')).every((plot) => plot.querySelector('svg, figure')));
+      await chartsDrawn(w.page);
       await screenshot(w.page, 'query-desktop');
       expect(w.problems).toEqual([]);
     } finally {
@@ -156,7 +168,7 @@ describe.skipIf(!chromiumPath)('search analytics pages in Chromium', { timeout: 
 
       await w.page.goto('/queries/shoes');
       // Settled first (its charts' code loaded and drawn): a click during that load cancels it in Chromium (net::ERR_ABORTED).
-      await w.page.waitForFunction(() => Array.from(document.querySelectorAll('.plot')).every((plot) => plot.querySelector('svg, figure')));
+      await chartsDrawn(w.page);
       await w.page.getByRole('link', { name: 'shoes-ranking' }).click();
       await w.page.getByRole('heading', { name: 'shoes-ranking' }).waitFor();
       expect(new URL(w.page.url()).pathname).toBe(`/experiments/${experimentId}`);
@@ -186,11 +198,11 @@ describe.skipIf(!chromiumPath)('search analytics pages in Chromium', { timeout: 
     try {
       await w.page.goto('/queries');
       await w.page.getByTestId('total-searches').waitFor();
-      await w.page.waitForFunction(() => Array.from(document.querySelectorAll('.plot')).every((plot) => plot.querySelector('svg, figure')));
+      await chartsDrawn(w.page);
       expect(await horizontalOverflow(w.page)).toBe(0);
       await w.page.goto('/queries/shoes');
       await w.page.getByTestId('query-experiments').waitFor();
-      await w.page.waitForFunction(() => Array.from(document.querySelectorAll('.plot')).every((plot) => plot.querySelector('svg, figure')));
+      await chartsDrawn(w.page);
       expect(await horizontalOverflow(w.page)).toBe(0);
       expect(w.problems).toEqual([]);
     } finally {
