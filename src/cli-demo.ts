@@ -10,7 +10,7 @@ function serverCommand(): string[] {
   return [process.execPath, '--import', 'tsx', fileURLToPath(new URL('./cli.ts', import.meta.url))];
 }
 
-/** `searchloop demo`: see src/demo/ and the README's "The demo world". */
+/** `searchloop demo`: see src/demo/ and docs/demo.md. */
 export async function runDemoCommand(argv: string[]): Promise<number> {
   const options = parseDemoOptions(argv);
   if (options.help) {

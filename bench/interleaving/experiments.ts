@@ -1,6 +1,6 @@
 /**
  * One simulated experiment of each kind, through the project's own code: A/B arms accumulate the
- * per-session sums of README "Metric definitions" (ctr = clicks / impressions, mrr = Σ 1/position
+ * per-session sums of docs/statistics.md "Metric definitions" (ctr = clicks / impressions, mrr = Σ 1/position
  * of each search's first click / searches) and are compared by the results endpoint's Welch /
  * delta-method test; interleaving runs the real team-draft, credit rules and clustered test.
  */

@@ -66,7 +66,7 @@ export async function runDemo(options: DemoOptions, io: DemoIo): Promise<DemoSum
   let child: ChildServer | undefined;
   let url = options.url;
   if (!url && (await answers(`${dashboard}readyz`))) {
-    // `npm start` is already serving here: the demo drives it, as the README's three commands say.
+    // `npm start` is already serving here: the demo drives it, as the README's five-minute tour says.
     url = dashboard;
     io.print(
       `a service already answers at ${dashboard}: the demo drives it (its own database); --port picks another to start one on ${options.database}`,

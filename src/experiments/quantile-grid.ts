@@ -4,7 +4,7 @@ import { QUANTILE_GRID_SPEC } from '../vocabulary/index.js';
 /**
  * The fixed threshold grid (ms) of the quantile metrics' grid sums, shared by attribution (which keeps
  * the sums) and results (which reads quantiles off them): 0, then 1 ms × 1.01^i up to 24 h
- * (QUANTILE_GRID_SPEC, documented in the vocabulary and the README). Part of the storage format.
+ * (QUANTILE_GRID_SPEC, documented in the vocabulary and docs/statistics.md). Part of the storage format.
  */
 export const QUANTILE_GRID: readonly number[] = Object.freeze(
   logGrid(QUANTILE_GRID_SPEC.start, QUANTILE_GRID_SPEC.end, QUANTILE_GRID_SPEC.ratio),

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { Page, PageQuery } from '../http/page.js';
 import { StringEnum } from '../http/string-enum.js';
 
-/** Bounds a client can rely on; the README's limits table repeats them. */
+/** Bounds a client can rely on; the limits table of docs/api/conventions.md repeats them. */
 export const FEEDBACK_LIMITS = {
   maxItems: 1000,
   maxIdLength: 256,

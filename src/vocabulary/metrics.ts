@@ -33,7 +33,7 @@ export type LinearTerm = readonly [string, number];
 export interface MetricDefinition {
   name: string;
   direction: 'higher' | 'lower';
-  /** In words, for the README and the API's descriptions. */
+  /** In words, for docs/statistics.md and the API's descriptions. */
   numerator: string;
   denominator: string;
   /** The per-unit sums this metric adds (a column of experiment_units each), with how an item adds to them. */

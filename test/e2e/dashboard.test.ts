@@ -21,7 +21,7 @@ import { seed, type Seeded } from './support/seed.js';
 
 const chromiumPath = inject('chromiumPath');
 const EXP = '/api/nous/ab-testing/experiments';
-// UPDATE_SCREENSHOTS=1 also copies these to docs/screenshots for the README.
+// UPDATE_SCREENSHOTS=1 also copies these to docs/screenshots for the README and docs/dashboard.md.
 const FOR_README = new Set(['experiment-desktop', 'overview-desktop', 'model-ranker-desktop', 'model-click-desktop', 'experiment-phone']);
 
 describe.skipIf(!chromiumPath)('dashboard in Chromium', { timeout: 90_000 }, () => {
@@ -77,7 +77,7 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', { timeout: 90_000 }, () 
           );
           const file = await screenshot(w.page, `${spec.name}-${size}`);
           if (process.env.UPDATE_SCREENSHOTS === '1' && FOR_README.has(`${spec.name}-${size}`)) {
-            // What the viewport shows, not the whole page: the README shows first screens.
+            // What the viewport shows, not the whole page: the docs show first screens.
             fs.mkdirSync('docs/screenshots', { recursive: true });
             await w.page.screenshot({ path: path.join('docs/screenshots', path.basename(file)) });
           }

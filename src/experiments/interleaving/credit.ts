@@ -1,7 +1,7 @@
 import type { UnitOutcomes } from '../../stats/index.js';
 import type { InterleavedList } from './types.js';
 
-/** The action that earns credit: the service's single vocabulary (see README "Metric definitions"). */
+/** The action that earns credit: the service's single vocabulary (see docs/statistics.md, "Metric definitions"). */
 export const CLICK_ACTION = 'click';
 
 /** The list as shown, with when the service recorded it (server clock, ms since the epoch). */

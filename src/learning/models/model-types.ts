@@ -1,4 +1,4 @@
-/** The kinds of model the registry trains, and the states a model moves through (README: Lifecycle). */
+/** The kinds of model the registry trains, and the states a model moves through (docs/api/learning-and-aliases.md, "Models"). */
 export const MODEL_TYPES = ['click_model', 'ranker', 'engagement_predictor'] as const;
 export const MODEL_STATUSES = ['pending', 'training', 'ready', 'failed', 'archived'] as const;
 export type ModelType = (typeof MODEL_TYPES)[number];
