@@ -1,8 +1,8 @@
-import type { FittedParts } from './build-serialized-model.js';
-import type { EncodedLog, LogCounts } from './encode.js';
+import type { FittedParts } from '../build-serialized-model.js';
+import type { EncodedLog, LogCounts } from '../sessions/encode.js';
 import { fitSdbn } from './cascade.js';
 import { meanMarginalExamination } from './marginal-examination.js';
-import type { ResolvedConfig } from './types.js';
+import type { ResolvedConfig } from '../types.js';
 
 /**
  * Dynamic Bayesian network model (CMWS §3.8, after Chapelle & Zhang 2009): examined

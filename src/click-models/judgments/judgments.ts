@@ -1,4 +1,4 @@
-import type { ClickModel, ClickModelAlgorithm } from './types.js';
+import type { ClickModel, ClickModelAlgorithm } from '../types.js';
 
 export type Grade = 0 | 1 | 2 | 3 | 4;
 export type Thresholds = readonly [number, number, number, number];

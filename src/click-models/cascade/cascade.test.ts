@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate, splitByTime } from './evaluate.js';
-import { fitClickModel } from './fit.js';
-import { simulateClickLog } from './simulate.js';
-import { relevanceCorrelation, trueAttractiveness } from '../../test/support/click-model-truth.js';
+import { evaluate, splitByTime } from '../evaluation/evaluate.js';
+import { fitClickModel } from '../fit.js';
+import { simulateClickLog } from '../sessions/simulate.js';
+import { relevanceCorrelation, trueAttractiveness } from '../../../test/support/click-model-truth.js';
 
 // Cascade: scan top-down, stop at the first click. 100 queries × 12 documents.
 const sim = simulateClickLog({ model: 'cascade', seed: 2008, queries: 100, docsPerQuery: 12, sessions: 40_000 });

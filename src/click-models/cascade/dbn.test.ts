@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate, splitByTime } from './evaluate.js';
-import { fitClickModel } from './fit.js';
-import { simulateClickLog } from './simulate.js';
-import { relevanceCorrelation, trueAttractiveness, trueDbnRelevance } from '../../test/support/click-model-truth.js';
+import { evaluate, splitByTime } from '../evaluation/evaluate.js';
+import { fitClickModel } from '../fit.js';
+import { simulateClickLog } from '../sessions/simulate.js';
+import { relevanceCorrelation, trueAttractiveness, trueDbnRelevance } from '../../../test/support/click-model-truth.js';
 
 // 50 queries × 10 documents, all 10 shown per session in a random order, λ = 0.9.
 const sim = simulateClickLog({ model: 'dbn', seed: 2009, queries: 50, docsPerQuery: 10, sessions: 100_000 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fitClickModel } from './fit.js';
-import { simulateClickLog } from './simulate.js';
-import type { SearchSession } from './types.js';
+import { fitClickModel } from '../fit.js';
+import { simulateClickLog } from '../sessions/simulate.js';
+import type { SearchSession } from '../types.js';
 
 interface Stats {
   numA: Map<string, number>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fitClickModel } from './fit.js';
+import { fitClickModel } from '../fit.js';
 import { defaultThresholds, toJudgments, toOpenSearchJudgments } from './judgments.js';
-import { simulateClickLog } from './simulate.js';
+import { simulateClickLog } from '../sessions/simulate.js';
 
 const sim = simulateClickLog({ model: 'pbm', seed: 3, queries: 30, docsPerQuery: 12, sessions: 6000 });
 const model = fitClickModel(sim.sessions, { algorithm: 'pbm' });

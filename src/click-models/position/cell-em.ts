@@ -1,5 +1,5 @@
 import type { CellTable } from './cells.js';
-import type { ResolvedConfig } from './types.js';
+import type { ResolvedConfig } from '../types.js';
 
 export interface CellEmResult {
   readonly alpha: Float64Array;

@@ -1,7 +1,7 @@
-import type { FittedParts } from './build-serialized-model.js';
-import type { EncodedLog, LogCounts } from './encode.js';
+import type { FittedParts } from '../build-serialized-model.js';
+import type { EncodedLog, LogCounts } from '../sessions/encode.js';
 import { meanMarginalExamination } from './marginal-examination.js';
-import type { ResolvedConfig } from './types.js';
+import type { ResolvedConfig } from '../types.js';
 
 /**
  * Cascade model (CMWS §3.4): the user scans top-down and stops at the first click, so

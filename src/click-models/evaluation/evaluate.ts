@@ -1,4 +1,4 @@
-import type { ClickModel, SearchSession } from './types.js';
+import type { ClickModel, SearchSession } from '../types.js';
 
 export interface EvaluationOptions {
   /** Probabilities are clamped to [epsilon, 1 − epsilon] so an impossible event costs a

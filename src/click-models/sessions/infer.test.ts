@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitClickModel } from './fit.js';
+import { fitClickModel } from '../fit.js';
 import { inferSessionsFromClicksOnly } from './infer.js';
 
 describe('inferSessionsFromClicksOnly', () => {

@@ -1,5 +1,5 @@
 import { DEFAULT_MAX_DEPTH, assertDepth } from './encode.js';
-import type { SearchSession } from './types.js';
+import type { SearchSession } from '../types.js';
 
 /** A search whose clicks were logged but whose impressions were not. */
 export interface ClickOnlySearch {

@@ -1,5 +1,5 @@
-import { mulberry32, randomInt, shuffleInPlace, type Random } from '../random/index.js';
-import type { SearchSession } from './types.js';
+import { mulberry32, randomInt, shuffleInPlace, type Random } from '../../random/index.js';
+import type { SearchSession } from '../types.js';
 
 /**
  * Click-log simulators with known parameters, for recovery tests and benchmarks.

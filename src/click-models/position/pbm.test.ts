@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate, splitByTime } from './evaluate.js';
-import { fitClickModel } from './fit.js';
-import { simulateClickLog } from './simulate.js';
-import { relevanceCorrelation, trueAttractiveness } from '../../test/support/click-model-truth.js';
+import { evaluate, splitByTime } from '../evaluation/evaluate.js';
+import { fitClickModel } from '../fit.js';
+import { simulateClickLog } from '../sessions/simulate.js';
+import { relevanceCorrelation, trueAttractiveness } from '../../../test/support/click-model-truth.js';
 
 // 100 queries × 15 documents, 10 shown per session in a random order: every pair
 // appears at every rank, ~400 impressions each.

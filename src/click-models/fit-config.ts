@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_DEPTH, assertDepth } from './encode.js';
+import { DEFAULT_MAX_DEPTH, assertDepth } from './sessions/encode.js';
 import { CLICK_MODEL_ALGORITHMS, type ClickModelConfig, type PseudoCounts, type ResolvedConfig } from './types.js';
 
 export const DEFAULT_ITERATIONS = 500;

@@ -1,4 +1,4 @@
-import type { SearchSession } from './types.js';
+import type { SearchSession } from '../types.js';
 
 /**
  * A click log turned into integer indices and typed arrays. Every fitter works on this

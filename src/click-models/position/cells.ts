@@ -1,4 +1,4 @@
-import type { EncodedLog } from './encode.js';
+import type { EncodedLog } from '../sessions/encode.js';
 
 /**
  * Sufficient statistics for models whose per-position likelihood depends only on the

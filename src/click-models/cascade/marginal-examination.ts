@@ -1,4 +1,4 @@
-import type { EncodedLog } from './encode.js';
+import type { EncodedLog } from '../sessions/encode.js';
 
 /**
  * Examination implied by a DBN-family model, averaged over the training sessions:

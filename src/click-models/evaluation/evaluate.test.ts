@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate, splitByTime } from './evaluate.js';
-import { fitClickModel } from './fit.js';
-import { simulateClickLog } from './simulate.js';
-import { CLICK_MODEL_ALGORITHMS, type SearchSession } from './types.js';
+import { fitClickModel } from '../fit.js';
+import { simulateClickLog } from '../sessions/simulate.js';
+import { CLICK_MODEL_ALGORITHMS, type SearchSession } from '../types.js';
 
 const one = (clicked: boolean, timestamp?: number): SearchSession => ({
   queryHash: 'q',

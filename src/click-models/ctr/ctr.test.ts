@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fitClickModel } from './fit.js';
-import type { SearchSession } from './types.js';
+import { fitClickModel } from '../fit.js';
+import type { SearchSession } from '../types.js';
 
 const q = 'q';
 const session = (resultIds: string[], clicks: number[]): SearchSession => ({

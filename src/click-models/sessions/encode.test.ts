@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateCells } from './cells.js';
+import { aggregateCells } from '../position/cells.js';
 import { countLog, createSessionEncoder, encodeSessions } from './encode.js';
 import { simulateClickLog } from './simulate.js';
 

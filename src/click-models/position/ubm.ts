@@ -1,8 +1,8 @@
-import type { FittedParts } from './build-serialized-model.js';
+import type { FittedParts } from '../build-serialized-model.js';
 import { aggregateCells } from './cells.js';
 import { cellEm } from './cell-em.js';
-import type { EncodedLog, LogCounts } from './encode.js';
-import type { ResolvedConfig } from './types.js';
+import type { EncodedLog, LogCounts } from '../sessions/encode.js';
+import type { ResolvedConfig } from '../types.js';
 
 /**
  * User browsing model (CMWS §3.5): P(C_r = 1 | C_<r) = α_qd · γ_{r,r'}, r' the rank of

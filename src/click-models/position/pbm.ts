@@ -1,8 +1,8 @@
-import type { FittedParts } from './build-serialized-model.js';
+import type { FittedParts } from '../build-serialized-model.js';
 import { aggregateCells } from './cells.js';
 import { cellEm } from './cell-em.js';
-import type { EncodedLog, LogCounts } from './encode.js';
-import type { ResolvedConfig } from './types.js';
+import type { EncodedLog, LogCounts } from '../sessions/encode.js';
+import type { ResolvedConfig } from '../types.js';
 
 /**
  * Position-based model (CMWS §3.3): P(C_r = 1) = α_qd · γ_r, fitted by EM over

@@ -1,7 +1,7 @@
-import type { FittedParts } from './build-serialized-model.js';
-import { smoothed } from './config.js';
-import type { EncodedLog, LogCounts } from './encode.js';
-import type { ResolvedConfig } from './types.js';
+import type { FittedParts } from '../build-serialized-model.js';
+import { smoothed } from '../fit-config.js';
+import type { EncodedLog, LogCounts } from '../sessions/encode.js';
+import type { ResolvedConfig } from '../types.js';
 
 function rankCtr(counts: LogCounts): Float64Array {
   const depth = counts.rankImpressions.length;
