@@ -2,12 +2,12 @@ import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compileModel, scoreBatch } from './forest.js';
-import { attachQueryIds, parseLetor } from './letor.js';
+import { attachQueryIds, parseLetor } from '../data/letor.js';
 import { predictRaw } from './model.js';
-import { train } from './train.js';
+import { train } from '../train.js';
 import { parseXgboostJson, toLtrPluginModel, toXgboostJson, type XgbNode, type XgbSplitNode } from './xgboost-json.js';
 
-const DATA_DIR = fileURLToPath(new URL('../../test/fixtures/ltr', import.meta.url));
+const DATA_DIR = fileURLToPath(new URL('../../../test/fixtures/ltr', import.meta.url));
 const data = parseLetor(
   attachQueryIds(readFileSync(`${DATA_DIR}/rank.train`, 'utf8'), readFileSync(`${DATA_DIR}/rank.train.query`, 'utf8')),
 );
@@ -82,7 +82,7 @@ describe('XGBoost JSON dump export', () => {
 
 describe('scoring a dump written by XGBoost itself (fixture from generate.py)', () => {
   it('matches xgboost predict(output_margin) minus its base_score', () => {
-    const fx = JSON.parse(readFileSync(new URL('../../test/fixtures/ranker/xgb-dump.json', import.meta.url), 'utf8')) as {
+    const fx = JSON.parse(readFileSync(new URL('../../../test/fixtures/ranker/xgb-dump.json', import.meta.url), 'utf8')) as {
       rows: number;
       baseScore: number;
       dump: XgbNode[];

@@ -12,7 +12,7 @@ import {
   rankingReport,
 } from './metrics.js';
 
-const fixture = JSON.parse(readFileSync(new URL('../../test/fixtures/ranker/metrics.json', import.meta.url), 'utf8')) as {
+const fixture = JSON.parse(readFileSync(new URL('../../../test/fixtures/ranker/metrics.json', import.meta.url), 'utf8')) as {
   ranking: { labels: number[]; scores: number[]; groups: number[]; ndcg: Record<string, number>; map: number; mrr: number };
   binary: { labels: number[]; probs: number[]; auc: number; logLoss: number; ece: number; baseRate: number };
 };

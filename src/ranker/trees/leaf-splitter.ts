@@ -1,4 +1,4 @@
-import type { BinMapper } from './binning.js';
+import type { BinMapper } from '../data/binning.js';
 import { histLength, HistogramBuilder } from './histogram.js';
 import { findBestSplit, HIST_WIDTH, type SplitCandidate, type SplitParams } from './split-finder.js';
 

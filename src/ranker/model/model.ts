@@ -1,5 +1,5 @@
-import { sigmoid } from './objectives.js';
-import { predictTree, rootRef, type Tree } from './tree.js';
+import { sigmoid } from '../objectives.js';
+import { predictTree, rootRef, type Tree } from '../trees/tree.js';
 
 export type ObjectiveName = 'lambdarank' | 'binary';
 

@@ -1,6 +1,6 @@
 import { compileTrees, rowFromMap, scoreRow, type CompiledForest } from './forest.js';
 import type { Model } from './model.js';
-import { rootRef, type Tree } from './tree.js';
+import { rootRef, type Tree } from '../trees/tree.js';
 
 /**
  * The XGBoost JSON dump (`booster.get_dump(dump_format='json')` as one array), which the

@@ -1,4 +1,4 @@
-import type { BinMapper } from './binning.js';
+import type { BinMapper } from '../data/binning.js';
 import { addDenseRowsNarrow, addDenseRowsWide } from './dense-rows.js';
 import { HIST_WIDTH } from './split-finder.js';
 

@@ -1,5 +1,5 @@
-import { discount, labelGain } from './objectives.js';
-import { mulberry32 } from '../random/index.js';
+import { discount, labelGain } from '../objectives.js';
+import { mulberry32 } from '../../random/index.js';
 
 /**
  * Ranking and binary metrics.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { mulberry32 } from '../random/index.js';
-import { binData } from './binning.js';
-import type { Dataset } from './dataset.js';
+import { mulberry32 } from '../../random/index.js';
+import { binData } from '../data/binning.js';
+import type { Dataset } from '../data/dataset.js';
 import { histLength, HistogramBuilder } from './histogram.js';
 import { HIST_WIDTH } from './split-finder.js';
 

@@ -1,4 +1,4 @@
-import type { BinMapper } from './binning.js';
+import type { BinMapper } from '../data/binning.js';
 import { LocalLeafSplitter, type LeafRange, type LeafSplitter, type SplitterData } from './leaf-splitter.js';
 import { ParallelLeafSplitter, type SpawnSplitWorker } from './parallel-splitter.js';
 import type { SplitCandidate, SplitParams } from './split-finder.js';

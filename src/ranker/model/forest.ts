@@ -1,5 +1,5 @@
 import type { Model } from './model.js';
-import { rootRef, type Tree } from './tree.js';
+import { rootRef, type Tree } from '../trees/tree.js';
 
 /**
  * All trees flattened into a handful of typed arrays: the serving path. No objects are
