@@ -1,13 +1,13 @@
 import { Link, useParams } from 'react-router';
-import { useModel, useVersions } from '../api/queries';
-import type { Model, ModelVersion } from '../api/types';
-import { StatusBadge } from '../components/badges';
-import { ExaminationChart, FeatureImportanceChart, NdcgChart, VersionsChart } from '../charts';
-import { ErrorState, Loading } from '../components/states';
-import { Downloads, TrainButton } from './model-actions';
-import { ModelAliases } from './model-aliases';
-import { useTitle } from '../components/title';
-import { dateTime, integer, number, relativeTime } from '../format';
+import { useModel, useVersions } from '../../api/queries';
+import type { Model, ModelVersion } from '../../api/types';
+import { StatusBadge } from '../../components/badges';
+import { ExaminationChart, FeatureImportanceChart, NdcgChart, VersionsChart } from '../../charts';
+import { ErrorState, Loading } from '../../components/states';
+import { Downloads, TrainButton } from './actions';
+import { ModelAliases } from './aliases';
+import { useTitle } from '../../components/title';
+import { dateTime, integer, number, relativeTime } from '../../format';
 
 type Metrics = Record<string, unknown>;
 

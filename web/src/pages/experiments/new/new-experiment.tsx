@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ApiError, type ErrorDetail } from '../api/client';
-import { useCreateExperiment } from '../api/queries';
-import type { ExperimentCreate } from '../api/types';
-import { errorsAt, Field, invalid } from '../components/field';
-import { ErrorState } from '../components/states';
-import { useTitle } from '../components/title';
+import { ApiError, type ErrorDetail } from '../../../api/client';
+import { useCreateExperiment } from '../../../api/queries';
+import type { ExperimentCreate } from '../../../api/types';
+import { errorsAt, Field, invalid } from '../../../components/field';
+import { ErrorState } from '../../../components/states';
+import { useTitle } from '../../../components/title';
 
 type MetricName = NonNullable<ExperimentCreate['configuration']['targetMetrics']>[number];
 // A Record over the API's enum: a metric added to the catalogue fails the type check until it is listed here.

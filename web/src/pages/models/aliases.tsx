@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
-import { useAliasEvents, useAliases } from '../api/queries';
-import { ErrorState, Loading } from '../components/states';
-import { dateTime } from '../format';
+import { useAliasEvents, useAliases } from '../../api/queries';
+import { ErrorState, Loading } from '../../components/states';
+import { dateTime } from '../../format';
 
 const target = (t: { modelId: string; version: number | null } | null) =>
   t === null ? 'nothing' : `${t.modelId} ${t.version === null ? '(active version)' : `v${t.version}`}`;

@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { download } from '../api/client';
-import { useTrain } from '../api/queries';
-import type { Model } from '../api/types';
-import { ConfirmDialog } from '../components/dialog';
-import { ErrorState } from '../components/states';
+import { download } from '../../api/client';
+import { useTrain } from '../../api/queries';
+import type { Model } from '../../api/types';
+import { ConfirmDialog } from '../../components/dialog';
+import { ErrorState } from '../../components/states';
 
 /** Queues a training run (with confirmation) and follows it until the model records its outcome. */
 export function TrainButton({ model }: { model: Model }) {

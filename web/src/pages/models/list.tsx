@@ -1,11 +1,11 @@
 import { Link } from 'react-router';
-import { useModels } from '../api/queries';
-import { StatusBadge } from '../components/badges';
-import { Pager, useCursorPager } from '../components/pager';
-import { EmptyState, ErrorState, Loading } from '../components/states';
-import { useTitle } from '../components/title';
-import { relativeTime } from '../format';
-import { KeyNote, ModelCurl } from './getting-started';
+import { useModels } from '../../api/queries';
+import { StatusBadge } from '../../components/badges';
+import { Pager, useCursorPager } from '../../components/pager';
+import { EmptyState, ErrorState, Loading } from '../../components/states';
+import { useTitle } from '../../components/title';
+import { relativeTime } from '../../format';
+import { KeyNote, ModelCurl } from '../getting-started';
 
 export function ModelsPage() {
   useTitle('Models');

@@ -1,12 +1,12 @@
 import { Link, useSearchParams } from 'react-router';
-import { useExperiments } from '../api/queries';
-import type { ExperimentStatus } from '../api/types';
-import { StatusBadge } from '../components/badges';
-import { Pager, useCursorPager } from '../components/pager';
-import { EmptyState, ErrorState, Loading } from '../components/states';
-import { useTitle } from '../components/title';
-import { dateTime } from '../format';
-import { ExperimentCurl, KeyNote } from './getting-started';
+import { useExperiments } from '../../api/queries';
+import type { ExperimentStatus } from '../../api/types';
+import { StatusBadge } from '../../components/badges';
+import { Pager, useCursorPager } from '../../components/pager';
+import { EmptyState, ErrorState, Loading } from '../../components/states';
+import { useTitle } from '../../components/title';
+import { dateTime } from '../../format';
+import { ExperimentCurl, KeyNote } from '../getting-started';
 
 export const EXPERIMENT_STATUSES: ExperimentStatus[] = ['created', 'scheduled', 'running', 'paused', 'stopped', 'concluded', 'archived'];
 const PAGE_SIZE = 20;
