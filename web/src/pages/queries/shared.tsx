@@ -1,12 +1,11 @@
 import { percent } from '../../format';
+import { DAY_MS } from '../../time';
 
 export interface Filters {
   days: number;
   dimension: '' | 'deviceType' | 'searchType' | 'language' | 'category';
   value: string;
 }
-
-const DAY_MS = 86_400_000;
 
 /**
  * The API's window: its default (the last 7 days before the server's now) until the first answer
