@@ -28,6 +28,28 @@ function boundary(name, files, patterns, ignores = []) {
 const pure = (what, allowed) =>
   `${what} is pure code (plain data in, plain data out): it imports nothing of the service${allowed ? `, only ${allowed}` : ''}`;
 
+// Issue 24 (pure libraries by topic): a pure library has its entry files at its root and topic
+// sub-folders one level deep (src/stats/quantiles/, src/ranker/trees/). A relative import stays in
+// the library if it climbs no higher than the library's root: `./` from a root file, `./` or
+// `../<topic>/` from a topic folder. `outside` are the src/ folders the library may still import
+// (by name, e.g. 'random'), `packages` the npm scopes. Two boundaries, one per depth, because a
+// regex on the specifier cannot know the importing file's depth; a folder nested deeper fails loudly.
+function pureLibrary(name, dirs, outside, packages, message) {
+  const allowed = (up) => [...outside.map((dir) => `${up}${dir}/`), ...packages].map((a) => `|${a.replaceAll('.', '\\.')}`).join('');
+  return [
+    boundary(
+      name,
+      dirs.map((dir) => `${dir}/*.ts`),
+      [[`^(?!\\./(?!\\.\\./)${allowed('../')})`, message]],
+    ),
+    boundary(
+      `${name}-topics`,
+      dirs.map((dir) => `${dir}/*/**/*.ts`),
+      [[`^(?!\\./(?!\\.\\./)|\\.\\./(?!\\.\\./)${allowed('../../')})`, message]],
+    ),
+  ];
+}
+
 export default [
   { ignores: ['dist/**', '**/dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'web/**'] },
   // typescript-eslint's recommended rules, without type information (fast on two cores).
@@ -53,11 +75,14 @@ export default [
   // Pure code: the algorithms and the ground-floor definitions.
   boundary('pure-random', ['src/random/**/*.ts'], [['^(?!\\./)', pure('src/random')]]),
   boundary('pure-vocabulary', ['src/vocabulary/**/*.ts'], [['^(?!\\./)', pure('src/vocabulary')]]),
-  boundary('pure-stats', ['src/stats/**/*.ts'], [['^(?!\\./|\\.\\./random/|@stdlib/)', pure('src/stats', 'src/random and @stdlib')]]),
-  boundary(
+  // Issue 24: the pure libraries by topic, see pureLibrary().
+  ...pureLibrary('pure-stats', ['src/stats'], ['random'], ['@stdlib/'], pure('src/stats', 'src/random and @stdlib')),
+  ...pureLibrary(
     'pure-learning-algorithms',
-    ['src/click-models/**/*.ts', 'src/ranker/**/*.ts'],
-    [['^(?!\\./|\\.\\./random/)', pure('src/click-models and src/ranker', 'src/random')]],
+    ['src/click-models', 'src/ranker'],
+    ['random'],
+    [],
+    pure('src/click-models and src/ranker', 'src/random'),
   ),
   boundary(
     'pure-experiment-algorithms',

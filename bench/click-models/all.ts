@@ -4,10 +4,10 @@
  *   npx tsx bench/click-models/all.ts [sessions]
  */
 import { CLICK_MODEL_ALGORITHMS } from '../../src/click-models/types.js';
-import { encodeSessions } from '../../src/click-models/encode.js';
-import { evaluate, splitByTime } from '../../src/click-models/evaluate.js';
+import { encodeSessions } from '../../src/click-models/sessions/encode.js';
+import { evaluate, splitByTime } from '../../src/click-models/evaluation/evaluate.js';
 import { fitClickModel } from '../../src/click-models/fit.js';
-import { simulateClickLog } from '../../src/click-models/simulate.js';
+import { simulateClickLog } from '../../src/click-models/sessions/simulate.js';
 import { relevanceCorrelation, trueDbnRelevance } from '../../test/support/click-model-truth.js';
 
 const sessions = Number(process.argv[2] ?? 1_000_000);

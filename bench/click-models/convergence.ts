@@ -4,9 +4,9 @@
  * budget is enough.
  *   npx tsx bench/click-models/convergence.ts [cap]
  */
-import { DEFAULT_ITERATIONS } from '../../src/click-models/config.js';
+import { DEFAULT_ITERATIONS } from '../../src/click-models/fit-config.js';
 import { fitClickModel } from '../../src/click-models/fit.js';
-import { simulateClickLog, type GeneratingModel } from '../../src/click-models/simulate.js';
+import { simulateClickLog, type GeneratingModel } from '../../src/click-models/sessions/simulate.js';
 
 const cap = Number(process.argv[2] ?? 3000);
 const settings: { model: GeneratingModel; zipf: number }[] = [

@@ -6,9 +6,9 @@
  * Peak RSS is the process high-water mark after the phase (it includes the simulated
  * sessions held in memory).
  */
-import { encodeSessions } from '../../src/click-models/encode.js';
+import { encodeSessions } from '../../src/click-models/sessions/encode.js';
 import { fitClickModel } from '../../src/click-models/fit.js';
-import { simulateClickLog } from '../../src/click-models/simulate.js';
+import { simulateClickLog } from '../../src/click-models/sessions/simulate.js';
 import { relevanceCorrelation, trueAttractiveness } from '../../test/support/click-model-truth.js';
 
 const sessions = Number(process.argv[2] ?? 1_000_000);

@@ -7,12 +7,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { attachQueryIds, parseLetor } from '../../src/ranker/letor.js';
-import { ndcgAt, rankRows } from '../../src/ranker/metrics.js';
-import { predictRaw } from '../../src/ranker/model.js';
+import { attachQueryIds, parseLetor } from '../../src/ranker/data/letor.js';
+import { ndcgAt, rankRows } from '../../src/ranker/metrics/metrics.js';
+import { predictRaw } from '../../src/ranker/model/model.js';
 import { mulberry32 } from '../../src/random/index.js';
 import { splitForValidation, train } from '../../src/ranker/train.js';
-import type { Dataset } from '../../src/ranker/dataset.js';
+import type { Dataset } from '../../src/ranker/data/dataset.js';
 
 /** One held-out query as a ranker orders it: labels and result ids in ranked order. */
 export interface RankedQuery {

@@ -8,10 +8,10 @@
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { trainThreaded } from '../../src/learning/training/ranker-threads.js';
-import { parseLetor } from '../../src/ranker/letor.js';
-import { ndcgAt } from '../../src/ranker/metrics.js';
-import { predictRaw } from '../../src/ranker/model.js';
-import type { Dataset } from '../../src/ranker/dataset.js';
+import { parseLetor } from '../../src/ranker/data/letor.js';
+import { ndcgAt } from '../../src/ranker/metrics/metrics.js';
+import { predictRaw } from '../../src/ranker/model/model.js';
+import type { Dataset } from '../../src/ranker/data/dataset.js';
 import type { TrainParams } from '../../src/ranker/train.js';
 import { printTable, runXgboost, type XgbRun } from './common.js';
 import { sampleSplit, scaleFile } from './data.js';

@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseLetor } from '../../src/ranker/letor.js';
-import { NDCG_CUTOFFS, ndcgAt, originalOrderScores } from '../../src/ranker/metrics.js';
-import { predictRaw } from '../../src/ranker/model.js';
+import { parseLetor } from '../../src/ranker/data/letor.js';
+import { NDCG_CUTOFFS, ndcgAt, originalOrderScores } from '../../src/ranker/metrics/metrics.js';
+import { predictRaw } from '../../src/ranker/model/model.js';
 import { mulberry32, shuffleInPlace } from '../../src/random/index.js';
 import { train, type TrainParams } from '../../src/ranker/train.js';
 import { benchDir, printTable, runXgboost, type XgbRun } from './common.js';

@@ -3,7 +3,7 @@
  * phases, for `node --cpu-prof --import tsx bench/ranker/profile.ts [--data scale|sample] [--trees 100]`.
  */
 import { readFileSync } from 'node:fs';
-import { parseLetor } from '../../src/ranker/letor.js';
+import { parseLetor } from '../../src/ranker/data/letor.js';
 import { train } from '../../src/ranker/train.js';
 import { sampleSplit, scaleFile } from './data.js';
 

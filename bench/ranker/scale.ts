@@ -8,8 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { createReadStream, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseLetorStream } from '../../src/ranker/letor.js';
-import { ndcgAt } from '../../src/ranker/metrics.js';
+import { parseLetorStream } from '../../src/ranker/data/letor.js';
+import { ndcgAt } from '../../src/ranker/metrics/metrics.js';
 import { mulberry32 } from '../../src/random/index.js';
 import { train } from '../../src/ranker/train.js';
 import { benchDir, peakRssMb, printTable, runXgboost } from './common.js';
@@ -59,7 +59,7 @@ async function child(path: string): Promise<void> {
   const { model } = train(data, PARAMS);
   const trainSeconds = (performance.now() - t1) / 1000;
   const rss = peakRssMb();
-  const { predictRaw } = await import('../../src/ranker/model.js');
+  const { predictRaw } = await import('../../src/ranker/model/model.js');
   const ndcg10 = ndcgAt(data.labels, predictRaw(model, data.features, data.numRows), data.groups!, 10);
   process.stdout.write(JSON.stringify({ parseSeconds, trainSeconds, peakRssMb: rss, ndcg10, rows: data.numRows }));
 }
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
   };
   const xgb = runXgboost('rank:ndcg', file, [], { rounds: 100, eta: 0.1, leaves: 31 });
   const xgb1 = runXgboost('rank:ndcg', file, [], { rounds: 100, eta: 0.1, leaves: 31, nthread: 1 });
-  const { parseLetor } = await import('../../src/ranker/letor.js');
+  const { parseLetor } = await import('../../src/ranker/data/letor.js');
   const { readFileSync } = await import('node:fs');
   const data = parseLetor(readFileSync(file, 'utf8'));
   const xgbNdcg = (r: typeof xgb) => ndcgAt(data.labels, r.predictions[0]!, data.groups!, 10);

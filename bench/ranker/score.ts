@@ -6,12 +6,12 @@ import { fileURLToPath } from 'node:url';
  * Run: npx tsx bench/ranker/score.ts [--iterations 20000]
  */
 import { readFileSync } from 'node:fs';
-import { compileModel, scoreBatch } from '../../src/ranker/forest.js';
-import { attachQueryIds, parseLetor } from '../../src/ranker/letor.js';
-import { explain, predictRaw } from '../../src/ranker/model.js';
+import { compileModel, scoreBatch } from '../../src/ranker/model/forest.js';
+import { attachQueryIds, parseLetor } from '../../src/ranker/data/letor.js';
+import { explain, predictRaw } from '../../src/ranker/model/model.js';
 import { train } from '../../src/ranker/train.js';
-import { treeDepth } from '../../src/ranker/tree.js';
-import { parseXgboostJson, toXgboostJson } from '../../src/ranker/xgboost-json.js';
+import { treeDepth } from '../../src/ranker/trees/tree.js';
+import { parseXgboostJson, toXgboostJson } from '../../src/ranker/model/xgboost-json.js';
 import { printTable } from './common.js';
 
 const i = process.argv.indexOf('--iterations');

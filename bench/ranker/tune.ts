@@ -5,9 +5,9 @@
  * Run: npx tsx bench/ranker/tune.ts
  */
 import { readFileSync } from 'node:fs';
-import { parseLetor } from '../../src/ranker/letor.js';
-import { ndcgAt } from '../../src/ranker/metrics.js';
-import { predictRaw } from '../../src/ranker/model.js';
+import { parseLetor } from '../../src/ranker/data/letor.js';
+import { ndcgAt } from '../../src/ranker/metrics/metrics.js';
+import { predictRaw } from '../../src/ranker/model/model.js';
 import { splitForValidation, train, type TrainParams } from '../../src/ranker/train.js';
 import { printTable } from './common.js';
 import { sampleSplit } from './data.js';

@@ -1,4 +1,4 @@
-import type { EncodedLog, LogCounts } from './encode.js';
+import type { EncodedLog, LogCounts } from './sessions/encode.js';
 import type { ModelParams, ResolvedConfig, SerializedClickModel } from './types.js';
 
 export interface FittedParts {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ITERATIONS } from './config.js';
+import { DEFAULT_ITERATIONS } from './fit-config.js';
 import { fitClickModel } from './fit.js';
-import { toJudgments } from './judgments.js';
-import { simulateClickLog, type GeneratingModel } from './simulate.js';
+import { toJudgments } from './judgments/judgments.js';
+import { simulateClickLog, type GeneratingModel } from './sessions/simulate.js';
 import type { ClickModelAlgorithm } from './types.js';
 
 // Each EM model meets its own stopping rule within the default budget, and running much

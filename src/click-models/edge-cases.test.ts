@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate } from './evaluate.js';
+import { evaluate } from './evaluation/evaluate.js';
 import { fitClickModel } from './fit.js';
-import { toJudgments, toOpenSearchJudgments } from './judgments.js';
+import { toJudgments, toOpenSearchJudgments } from './judgments/judgments.js';
 import { CLICK_MODEL_ALGORITHMS, type SearchSession } from './types.js';
 
 const single: SearchSession = { queryHash: 'q', resultIds: ['a', 'b', 'c'], clicks: [false, true, false] };

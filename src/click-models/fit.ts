@@ -1,13 +1,13 @@
 import { buildSerializedModel, type FittedParts } from './build-serialized-model.js';
-import { fitCascade, fitSdbn } from './cascade.js';
-import { resolveConfig } from './config.js';
-import { fitCoec, fitCtr } from './ctr.js';
-import { fitDbn } from './dbn.js';
-import { countLog, encodeSessions, type EncodedLog, type LogCounts } from './encode.js';
+import { fitCascade, fitSdbn } from './cascade/cascade.js';
+import { resolveConfig } from './fit-config.js';
+import { fitCoec, fitCtr } from './ctr/ctr.js';
+import { fitDbn } from './cascade/dbn.js';
+import { countLog, encodeSessions, type EncodedLog, type LogCounts } from './sessions/encode.js';
 import { restoreClickModel } from './model.js';
-import { fitPbm } from './pbm.js';
+import { fitPbm } from './position/pbm.js';
 import type { ClickModel, ClickModelAlgorithm, ClickModelConfig, ResolvedConfig, SearchSession } from './types.js';
-import { fitUbm } from './ubm.js';
+import { fitUbm } from './position/ubm.js';
 
 type Fitter = (log: EncodedLog, counts: LogCounts, config: ResolvedConfig) => FittedParts;
 

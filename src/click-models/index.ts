@@ -30,9 +30,9 @@ export type {
 export { CLICK_MODEL_ALGORITHMS } from './types.js';
 export { fitClickModel } from './fit.js';
 export { restoreClickModel } from './model.js';
-export { resolveConfig } from './config.js';
-export { createSessionEncoder, encodeSessions, type EncodedLog, type SessionEncoder } from './encode.js';
-export { evaluate, splitByTime, type EvaluationOptions, type EvaluationResult, type TimeSplit } from './evaluate.js';
+export { resolveConfig } from './fit-config.js';
+export { createSessionEncoder, encodeSessions, type EncodedLog, type SessionEncoder } from './sessions/encode.js';
+export { evaluate, splitByTime, type EvaluationOptions, type EvaluationResult, type TimeSplit } from './evaluation/evaluate.js';
 export {
   defaultThresholds,
   toJudgments,
@@ -45,7 +45,7 @@ export {
   type OpenSearchExportOptions,
   type OpenSearchJudgmentImport,
   type Thresholds,
-} from './judgments.js';
-export { inferSessionsFromClicksOnly, type ClickOnlySearch, type InferredSessions } from './infer.js';
-export { simulateClickLog, pairKey, type SimulatedLog, type SimulationOptions } from './simulate.js';
-export { spearman } from './spearman.js';
+} from './judgments/judgments.js';
+export { inferSessionsFromClicksOnly, type ClickOnlySearch, type InferredSessions } from './sessions/infer.js';
+export { simulateClickLog, pairKey, type SimulatedLog, type SimulationOptions } from './sessions/simulate.js';
+export { spearman } from './evaluation/spearman.js';

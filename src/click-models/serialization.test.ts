@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate, splitByTime } from './evaluate.js';
+import { evaluate, splitByTime } from './evaluation/evaluate.js';
 import { fitClickModel } from './fit.js';
 import { restoreClickModel } from './model.js';
-import { simulateClickLog } from './simulate.js';
+import { simulateClickLog } from './sessions/simulate.js';
 import { CLICK_MODEL_ALGORITHMS, type SerializedClickModel } from './types.js';
 
 const sim = simulateClickLog({ model: 'dbn', seed: 5, queries: 20, docsPerQuery: 12, sessions: 4000 });

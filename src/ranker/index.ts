@@ -1,8 +1,8 @@
-export { type Dataset, groupsFromSizes, subsetQueries, subsetRows } from './dataset.js';
-export { type LetorOptions, LetorParseError, LetorParser, parseLetor, parseLetorStream, attachQueryIds } from './letor.js';
-export { type BinMapper, MAX_BINS, buildBinMapper, binDataset, binOf, quantileCuts } from './binning.js';
-export { type SplitCandidate, type SplitParams, findBestSplit } from './split-finder.js';
-export { type Tree, predictTree, treeDepth } from './tree.js';
+export { type Dataset, groupsFromSizes, subsetQueries, subsetRows } from './data/dataset.js';
+export { type LetorOptions, LetorParseError, LetorParser, parseLetor, parseLetorStream, attachQueryIds } from './data/letor.js';
+export { type BinMapper, MAX_BINS, buildBinMapper, binDataset, binOf, quantileCuts } from './data/binning.js';
+export { type SplitCandidate, type SplitParams, findBestSplit } from './trees/split-finder.js';
+export { type Tree, predictTree, treeDepth } from './trees/tree.js';
 export {
   type Objective,
   type LambdaRankOptions,
@@ -21,8 +21,8 @@ export {
   train,
   splitForValidation,
 } from './train.js';
-export { type SpawnSplitWorker, featureBlocks } from './parallel-splitter.js';
-export { type SplitWorkerData, serveSplitWorker } from './split-protocol.js';
+export { type SpawnSplitWorker, featureBlocks } from './trees/parallel-splitter.js';
+export { type SplitWorkerData, serveSplitWorker } from './trees/split-protocol.js';
 export {
   type Model,
   type ObjectiveName,
@@ -34,8 +34,8 @@ export {
   explain,
   serializeModel,
   deserializeModel,
-} from './model.js';
-export { type CompiledForest, compileModel, compileTrees, scoreRow, scoreBatch, rowFromMap } from './forest.js';
+} from './model/model.js';
+export { type CompiledForest, compileModel, compileTrees, scoreRow, scoreBatch, rowFromMap } from './model/forest.js';
 export {
   type XgbNode,
   type XgbSplitNode,
@@ -44,7 +44,7 @@ export {
   toXgboostJson,
   toLtrPluginModel,
   parseXgboostJson,
-} from './xgboost-json.js';
+} from './model/xgboost-json.js';
 export {
   type EmptyQueryRule,
   type RankingReport,
@@ -62,4 +62,4 @@ export {
   expectedCalibrationError,
   baseRate,
   binaryReport,
-} from './metrics.js';
+} from './metrics/metrics.js';

@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Dataset } from './dataset.js';
-import { attachQueryIds, parseLetor } from './letor.js';
-import { auc, compareToBaselines, ndcgAt } from './metrics.js';
-import { deserializeModel, explain, featureImportance, predictRaw, serializeModel, toProbability } from './model.js';
+import type { Dataset } from './data/dataset.js';
+import { attachQueryIds, parseLetor } from './data/letor.js';
+import { auc, compareToBaselines, ndcgAt } from './metrics/metrics.js';
+import { deserializeModel, explain, featureImportance, predictRaw, serializeModel, toProbability } from './model/model.js';
 import { mulberry32 } from '../random/index.js';
 import { splitForValidation, train } from './train.js';
 

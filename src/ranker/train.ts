@@ -1,12 +1,12 @@
-import { binData, type BinMapper } from './binning.js';
-import { subsetQueries, subsetRows, type Dataset } from './dataset.js';
-import { logLoss, ndcgAt } from './metrics.js';
-import type { Model, ObjectiveName } from './model.js';
+import { binData, type BinMapper } from './data/binning.js';
+import { subsetQueries, subsetRows, type Dataset } from './data/dataset.js';
+import { logLoss, ndcgAt } from './metrics/metrics.js';
+import type { Model, ObjectiveName } from './model/model.js';
 import { binaryObjective, lambdaRankObjective, sigmoid, type Objective } from './objectives.js';
 import { mulberry32, sampleIndices, shuffleInPlace } from '../random/index.js';
-import { predictTree } from './tree.js';
-import type { SpawnSplitWorker } from './parallel-splitter.js';
-import { TreeBuilder } from './tree-builder.js';
+import { predictTree } from './trees/tree.js';
+import type { SpawnSplitWorker } from './trees/parallel-splitter.js';
+import { TreeBuilder } from './trees/tree-builder.js';
 
 export interface TrainParams {
   objective: ObjectiveName;

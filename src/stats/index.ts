@@ -1,5 +1,5 @@
 export type { CupedSums, EffectEstimate, MetricDirection, RatioSums, Scale, StatsReason, TestMethod } from './types.js';
-export { chiSquareSf, normalCdf, normalPdf, normalQuantile, normalSf, tCdf, tQuantile, tSf } from './distributions.js';
+export { chiSquareSf, normalCdf, normalPdf, normalQuantile, normalSf, tCdf, tQuantile, tSf } from './distributions/distributions.js';
 export {
   SUMS_RELATIVE_TOLERANCE,
   armMoments,
@@ -10,7 +10,7 @@ export {
   welchDf,
   type ArmEstimate,
   type ArmMoments,
-} from './moments.js';
+} from './frequentist/moments.js';
 export {
   DEFAULT_ALPHA,
   analyzeEffect,
@@ -21,8 +21,8 @@ export {
   type FrequentistOptions,
   type FrequentistResult,
   type OtherScaleEstimate,
-} from './frequentist.js';
-export { basisInterval, basisPValue, excludesZero, type Interval, type IntervalBasis } from './intervals.js';
+} from './frequentist/frequentist.js';
+export { basisInterval, basisPValue, excludesZero, type Interval, type IntervalBasis } from './frequentist/intervals.js';
 export {
   invalidProportions,
   scoreBounds,
@@ -31,7 +31,7 @@ export {
   scoreStatistic,
   type ScoreCompare,
   type TwoProportions,
-} from './score.js';
+} from './frequentist/score.js';
 export {
   DEFAULT_SEQUENTIAL_TUNING,
   sequentialEffectTest,
@@ -42,9 +42,9 @@ export {
   sequentialRho,
   sequentialTest,
   type SequentialOptions,
-} from './sequential.js';
-export { cupedTest, estimateCupedEffect, type CupedEffect, type CupedResult } from './cuped.js';
-export { SRM_MIN_UNITS_PER_ARM, SRM_THRESHOLD, srmCheck, type SrmOptions, type SrmResult } from './srm.js';
+} from './sequential/sequential.js';
+export { cupedTest, estimateCupedEffect, type CupedEffect, type CupedResult } from './frequentist/cuped.js';
+export { SRM_MIN_UNITS_PER_ARM, SRM_THRESHOLD, srmCheck, type SrmOptions, type SrmResult } from './checks/srm.js';
 export {
   adjustPValues,
   benjaminiHochberg,
@@ -54,7 +54,7 @@ export {
   type AdjustedPValues,
   type CorrectedComparison,
   type Correction,
-} from './multiple-testing.js';
+} from './frequentist/multiple-testing.js';
 export {
   DEFAULT_PROPER_PRIOR,
   bayesianEffectTest,
@@ -63,7 +63,7 @@ export {
   type BayesianOptions,
   type BayesianResult,
   type GaussianPrior,
-} from './bayesian.js';
+} from './bayesian/bayesian.js';
 export {
   normalPower,
   powerAchieved,
@@ -73,9 +73,9 @@ export {
   type SampleSizeInput,
   type SampleSizeResult,
   type UnitsStillNeeded,
-} from './power.js';
-export { comparisonPower, designFor, plannedCritical, solveScale, type ComparisonDesign, type PlanAnalysis } from './planning.js';
-export { compareProportions, proportionsZTest, type ProportionsZResult } from './proportions.js';
+} from './planning/power.js';
+export { comparisonPower, designFor, plannedCritical, solveScale, type ComparisonDesign, type PlanAnalysis } from './planning/planning.js';
+export { compareProportions, proportionsZTest, type ProportionsZResult } from './frequentist/proportions.js';
 export {
   guardrailEffectTest,
   guardrailProportions,
@@ -84,7 +84,7 @@ export {
   type GuardrailResult,
   type GuardrailSpec,
   type GuardrailStatus,
-} from './guardrails.js';
+} from './checks/guardrails.js';
 export {
   capArm,
   capArms,
@@ -95,7 +95,7 @@ export {
   type CappingResult,
   type CapThreshold,
   type UnitValues,
-} from './capping.js';
+} from './capping/capping.js';
 export {
   compareQuantiles,
   logGrid,
@@ -109,6 +109,13 @@ export {
   type QuantileComparison,
   type QuantileEstimate,
   type QuantileGridSums,
-} from './quantiles.js';
-export * from './interleaving.js';
-export { addGridDelta, addUnitChange, emptyGridDelta, gridSumsOf, quantileGridDelta, type QuantileGridDelta } from './quantile-grid.js';
+} from './quantiles/quantiles.js';
+export * from './interleaving/interleaving.js';
+export {
+  addGridDelta,
+  addUnitChange,
+  emptyGridDelta,
+  gridSumsOf,
+  quantileGridDelta,
+  type QuantileGridDelta,
+} from './quantiles/grid-delta.js';

@@ -1,10 +1,10 @@
 /** Issue 13's four bugs, each with the issue's exact inputs. */
 import { describe, expect, it } from 'vitest';
-import { bayesianTest } from './bayesian.js';
-import { welchTest } from './frequentist.js';
-import { armMoments, meanSums, proportionSums } from './moments.js';
-import { compareProportions } from './proportions.js';
-import { sequentialTest } from './sequential.js';
+import { bayesianTest } from './bayesian/bayesian.js';
+import { welchTest } from './frequentist/frequentist.js';
+import { armMoments, meanSums, proportionSums } from './frequentist/moments.js';
+import { compareProportions } from './frequentist/proportions.js';
+import { sequentialTest } from './sequential/sequential.js';
 
 describe('bug 1: an arm whose mean is zero no longer collapses the relative interval', () => {
   const control = proportionSums(1, 40);

@@ -6,11 +6,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyzeEffect, type FrequentistResult } from './frequentist.js';
-import { excludesZero } from './intervals.js';
-import { estimateEffect, meanSums } from './moments.js';
-import { correctComparisons, type Correction } from './multiple-testing.js';
-import { compareProportions } from './proportions.js';
+import { analyzeEffect, type FrequentistResult } from './frequentist/frequentist.js';
+import { excludesZero } from './frequentist/intervals.js';
+import { estimateEffect, meanSums } from './frequentist/moments.js';
+import { correctComparisons, type Correction } from './frequentist/multiple-testing.js';
+import { compareProportions } from './frequentist/proportions.js';
 import type { RatioSums, Scale, TestMethod } from './types.js';
 
 const SEED = 13;

@@ -4,7 +4,7 @@ import { expectError, getJson } from '../support/http.js';
 import { useTestApp } from '../support/test-app.js';
 import { describeOnEveryDatabase } from '../support/test-database.js';
 
-/** Runs src/stats/power.ts's sampleSize in a worker thread, so a call that never returns can be stopped. */
+/** Runs src/stats/planning/power.ts's sampleSize in a worker thread, so a call that never returns can be stopped. */
 function sampleSizeWithin(input: object, ms: number): Promise<unknown> {
   const file = new URL('./support/power-probe.ts', import.meta.url).href;
   return new Promise((resolve, reject) => {
@@ -35,7 +35,7 @@ describe('regressions found by fuzzing', () => {
     // Control: an ordinary input answers, so a "no answer" below is the loop, not a slow worker.
     expect(await sampleSizeWithin({ baselineMean: 0.1, stdDev: 1, mde: 0.05 }, 20_000)).toMatchObject({ reason: null });
     // (mde·baseline/stdDev)² underflows to 0, so the bisection starts at hi = Infinity and
-    // `while (powerAt(lo) > power) lo /= 2` never ends (src/stats/power.ts, solveNormalSampleSize).
+    // `while (powerAt(lo) > power) lo /= 2` never ends (src/stats/planning/power.ts, solveNormalSampleSize).
     expect(await sampleSizeWithin({ baselineMean: 1e-300, stdDev: 1, mde: 0.01 }, 5_000)).not.toBe('no answer');
   }, 40_000);
 });

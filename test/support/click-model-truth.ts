@@ -1,5 +1,5 @@
-import { pairKey, type PairTruth, type SimulatedLog } from '../../src/click-models/simulate.js';
-import { spearman } from '../../src/click-models/spearman.js';
+import { pairKey, type PairTruth, type SimulatedLog } from '../../src/click-models/sessions/simulate.js';
+import { spearman } from '../../src/click-models/evaluation/spearman.js';
 import type { ClickModel } from '../../src/click-models/types.js';
 
 /** Spearman correlation between fitted relevance and a function of the true parameters. */

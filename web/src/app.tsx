@@ -1,16 +1,16 @@
 import { useEffect, useRef } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { Layout } from './components/layout';
-import { QueriesPage } from './pages/analytics/queries';
-import { QueryDetailPage } from './pages/analytics/query-detail';
-import { ExperimentDetailPage } from './pages/experiment/detail';
-import { ExperimentsPage } from './pages/experiments';
+import { ExperimentDetailPage } from './pages/experiments/detail';
+import { ExperimentsPage } from './pages/experiments/list';
+import { NewExperimentPage } from './pages/experiments/new/new-experiment';
 import { FeedbackPage } from './pages/feedback';
-import { ModelDetailPage } from './pages/model-detail';
-import { ModelsPage } from './pages/models';
-import { NewExperimentPage } from './pages/new-experiment';
+import { ModelDetailPage } from './pages/models/detail';
+import { ModelsPage } from './pages/models/list';
 import { NotFoundPage } from './pages/not-found';
 import { OverviewPage } from './pages/overview';
+import { QueryDetailPage } from './pages/queries/detail';
+import { QueriesPage } from './pages/queries/list';
 import { SettingsPage } from './pages/settings';
 
 /**

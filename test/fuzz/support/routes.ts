@@ -247,7 +247,7 @@ const powerBody = (experimentIds: string[]) =>
     { requiredKeys: ['metric', 'mde'] },
   );
 /**
- * src/stats/power.ts never returns when (mde·baseline/stdDev)² underflows to 0: its bisection
+ * src/stats/planning/power.ts never returns when (mde·baseline/stdDev)² underflows to 0: its bisection
  * starts from hi = Infinity and halves it forever (regressions.test.ts).
  */
 export function powerSolverHangs(req: FuzzRequest): boolean {

@@ -1,6 +1,7 @@
 // Every chart of the dashboard, in one module that pages load on demand (Observable Plot and the
 // d3 parts it uses are most of the dashboard's weight, and only detail pages draw).
 import { useCallback } from 'react';
+import { DAY_MS } from '../time';
 import { Plot, PlotFigure } from './plot-figure';
 
 export interface ForestRow {
@@ -153,7 +154,7 @@ export function SearchesCtrChart({ points }: { points: { date: Date; searches: n
         Plot.rectY(points, {
           x: 'date',
           y: 'searches',
-          interval: points.length > 1 ? points[1]!.date.getTime() - points[0]!.date.getTime() : 86_400_000,
+          interval: points.length > 1 ? points[1]!.date.getTime() - points[0]!.date.getTime() : DAY_MS,
           fill: '#9ab8d6',
         } as never),
         Plot.lineY(scaled, { x: 'date', y: 'value', stroke: '#c77c02', strokeWidth: 2 }),

@@ -1,0 +1,257 @@
+import { Link, useParams } from 'react-router';
+import { useModel, useVersions } from '../../api/queries';
+import type { Model, ModelVersion } from '../../api/types';
+import { StatusBadge } from '../../components/badges';
+import { ExaminationChart, FeatureImportanceChart, NdcgChart, VersionsChart } from '../../charts';
+import { ErrorState, Loading } from '../../components/states';
+import { Downloads, TrainButton } from './actions';
+import { ModelAliases } from './aliases';
+import { useTitle } from '../../components/title';
+import { dateTime, integer, number, relativeTime } from '../../format';
+
+type Metrics = Record<string, unknown>;
+
+/** The figure each model type is judged by when a new version competes with the active one. */
+export const KEY_METRIC: Record<Model['type'], { label: string; read: (m: Metrics) => number | null }> = {
+  click_model: { label: 'held-out log-likelihood', read: (m) => num(m.logLikelihood) },
+  ranker: { label: 'held-out NDCG@10', read: (m) => num((m.ndcg as Metrics | undefined)?.['10']) },
+  engagement_predictor: { label: 'held-out log-loss', read: (m) => num(m.logLoss) },
+};
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+export function ModelDetailPage() {
+  const { modelId = '' } = useParams();
+  const model = useModel(modelId);
+  const versions = useVersions(modelId, model.data?.activeVersion);
+  useTitle(model.data?.name ?? 'Model');
+  if (model.isPending) return <Loading what="the model" />;
+  if (model.error) {
+    return (
+      <>
+        <p className="breadcrumb">
+          <Link to="/models">← Models</Link>
+        </p>
+        <ErrorState error={model.error} />
+      </>
+    );
+  }
+  const m = model.data;
+  const metrics = m.metrics as Metrics;
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link to="/models">← Models</Link>
+      </p>
+      <div className="page-head">
+        <h1>
+          {m.name} <StatusBadge status={m.status} />
+        </h1>
+        <TrainButton model={m} />
+      </div>
+      <section className="card" aria-labelledby="model-facts">
+        <h2 id="model-facts" className="sr-only">
+          Facts
+        </h2>
+        <dl className="facts">
+          <dt>Id</dt>
+          <dd>
+            <code>{m.modelId}</code>
+          </dd>
+          <dt>Type</dt>
+          <dd>
+            {m.type.replace('_', ' ')}
+            {typeof m.config.algorithm === 'string' && `, ${m.config.algorithm}`}
+          </dd>
+          <dt>Active version</dt>
+          <dd data-testid="active-version">{m.activeVersion === null ? 'none yet' : `v${m.activeVersion}`}</dd>
+          <dt>Last training</dt>
+          <dd>
+            {m.lastTraining ? (
+              <>
+                {m.lastTraining.outcome} {relativeTime(m.lastTraining.at)}
+                {m.lastTraining.message && <div className="muted small">{m.lastTraining.message}</div>}
+              </>
+            ) : (
+              'not yet'
+            )}
+          </dd>
+          {m.nextTrainingAt && (
+            <>
+              <dt>Next training</dt>
+              <dd>{dateTime(m.nextTrainingAt)}</dd>
+            </>
+          )}
+          {m.error && (
+            <>
+              <dt>Error</dt>
+              <dd className="text-error">{m.error}</dd>
+            </>
+          )}
+        </dl>
+        {m.activeVersion !== null && <Downloads model={m} />}
+      </section>
+      {m.activeVersion === null && m.status !== 'failed' && (
+        <p className="callout callout-empty">
+          No version is trained yet.{' '}
+          {m.status === 'pending' || m.status === 'training'
+            ? 'Training is queued or running; this page refreshes.'
+            : 'Train it once there is feedback.'}
+        </p>
+      )}
+      {m.type === 'click_model' && Array.isArray(metrics.examination) && metrics.examination.length > 0 && (
+        <section className="card" aria-labelledby="exam-title">
+          <h2 id="exam-title">Examination by rank</h2>
+          <p className="muted small">
+            How likely a user looks at each rank, as the click model estimated it: the position bias it removes. Ranks nobody was shown at
+            keep the model's prior.
+          </p>
+          <ExaminationChart examination={(metrics.examination as unknown[]).map((v) => num(v) ?? 0)} />
+          <ExaminationTable examination={metrics.examination as unknown[]} />
+        </section>
+      )}
+      {m.type === 'ranker' && metrics.ndcg !== undefined && <RankerQuality metrics={metrics} />}
+      {m.type === 'ranker' && <ModelAliases modelId={m.modelId} />}
+      <section className="card" aria-labelledby="versions-title">
+        <h2 id="versions-title">Versions</h2>
+        {versions.error && <ErrorState error={versions.error} />}
+        {versions.isPending && <Loading what="versions" />}
+        {versions.data && <Versions model={m} items={versions.data.items} />}
+      </section>
+    </>
+  );
+}
+
+function ExaminationTable({ examination }: { examination: unknown[] }) {
+  return (
+    <details>
+      <summary>Examination values</summary>
+      <table className="table compact" data-testid="examination-table">
+        <thead>
+          <tr>
+            <th scope="col">Rank</th>
+            <th scope="col">P(examined)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {examination.map((v, i) => (
+            <tr key={i}>
+              <td>{i + 1}</td>
+              <td>{number(num(v))}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
+  );
+}
+
+function RankerQuality({ metrics }: { metrics: Metrics }) {
+  const systems: [string, unknown][] = [
+    ['ranker', metrics.ndcg],
+    ['original order', (metrics.baseline as Metrics | undefined)?.original],
+    ['random order', (metrics.baseline as Metrics | undefined)?.random],
+  ];
+  const rows = systems.flatMap(([system, value]) => {
+    const ndcg = (system === 'ranker' ? value : (value as Metrics | undefined)?.ndcg) as Metrics | undefined;
+    return Object.entries(ndcg ?? {})
+      .map(([k, v]) => ({ k, system, value: num(v) }))
+      .filter((r): r is { k: string; system: string; value: number } => r.value !== null);
+  });
+  const importance = Array.isArray(metrics.featureImportance)
+    ? (metrics.featureImportance as { feature: string; share: number }[]).slice(0, 15)
+    : [];
+  const ks = [...new Set(rows.map((r) => r.k))];
+  return (
+    <section className="card" aria-labelledby="ranker-title">
+      <h2 id="ranker-title">Ranking quality on held-out queries</h2>
+      {rows.length > 0 && <NdcgChart rows={rows} />}
+      <div className="table-wrap">
+        <table className="table compact" data-testid="ndcg-table">
+          <caption className="sr-only">NDCG at k</caption>
+          <thead>
+            <tr>
+              <th scope="col">Order</th>
+              {ks.map((k) => (
+                <th key={k} scope="col">
+                  NDCG@{k}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {systems.map(([system]) => (
+              <tr key={system}>
+                <th scope="row">{system}</th>
+                {ks.map((k) => (
+                  <td key={k}>{number(rows.find((r) => r.system === system && r.k === k)?.value)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {importance.length > 0 && (
+        <>
+          <h3>Feature importance</h3>
+          <FeatureImportanceChart rows={importance} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function Versions({ model, items }: { model: Model; items: ModelVersion[] }) {
+  const key = KEY_METRIC[model.type];
+  if (items.length === 0) return <p>No version yet: every training run that learns something adds one, with its held-out metrics.</p>;
+  const chart = items
+    .map((v) => ({ version: v.version, value: key.read(v.metrics as Metrics), active: v.active }))
+    .filter((r): r is { version: number; value: number; active: boolean } => r.value !== null)
+    .sort((a, b) => a.version - b.version);
+  return (
+    <>
+      {chart.length > 1 && <VersionsChart rows={chart} metric={key.label} />}
+      <div className="table-wrap">
+        <table className="table" data-testid="versions-table">
+          <caption className="sr-only">Versions, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Version</th>
+              <th scope="col">Outcome</th>
+              <th scope="col">{key.label}</th>
+              <th scope="col" className="hide-narrow">
+                Data
+              </th>
+              <th scope="col" className="hide-narrow">
+                Trained
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((v) => (
+              <tr key={v.version} data-testid={`version-${v.version}`}>
+                <th scope="row">
+                  v{v.version} {v.active && <span className="badge status-ready">✓ active</span>}
+                </th>
+                <td>
+                  {v.outcome}
+                  {v.message && <div className="muted small">{v.message}</div>}
+                </td>
+                <td data-field="key-metric">{number(key.read(v.metrics as Metrics))}</td>
+                <td className="hide-narrow small">
+                  {Object.entries(v.counts)
+                    .slice(0, 4)
+                    .map(([name, n]) => `${integer(n)} ${name}`)
+                    .join(', ')}
+                </td>
+                <td className="hide-narrow small">
+                  {dateTime(v.createdAt)} · {number(v.trainingSeconds)} s
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
