@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeLearningData } from '../fake-learning-data.js';
+import { FakeLearningData } from '../model/fake-learning-data.js';
 import { FakeModelStore } from '../models/fake-model.store.js';
 import { FakeTrainingJobStore } from '../training/fake-training-job.store.js';
 import { DatasetService } from './dataset.service.js';

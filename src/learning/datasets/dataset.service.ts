@@ -3,7 +3,7 @@ import { toIso, type Clock } from '../../common/clock.js';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../../common/errors.js';
 import type { DatasetView } from './dataset.schemas.js';
 import type { DatasetStore } from './dataset.store.js';
-import { resolveSettings } from '../models/model-config.js';
+import { resolveSettings } from '../model/model-config.js';
 import type { ModelStore } from '../models/model.store.js';
 import { LetorParseError, LetorParser } from '../../ranker/index.js';
 import { toJobView, type TrainingService } from '../training/training.service.js';

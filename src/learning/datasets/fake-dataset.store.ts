@@ -1,4 +1,4 @@
-import { FakeLearningData } from '../fake-learning-data.js';
+import { FakeLearningData } from '../model/fake-learning-data.js';
 import type { DatasetRecord, DatasetStore } from './dataset.store.js';
 
 /** In-memory DatasetStore; test/contract holds it to the Kysely store. */

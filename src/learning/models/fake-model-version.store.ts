@@ -1,4 +1,4 @@
-import { FakeLearningData } from '../fake-learning-data.js';
+import { FakeLearningData } from '../model/fake-learning-data.js';
 import type { ModelVersion, ModelVersionStore, TrainingState } from './model-version.store.js';
 
 /** In-memory ModelVersionStore over the shared fake tables; test/contract holds it to the Kysely store. */

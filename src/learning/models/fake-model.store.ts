@@ -1,5 +1,5 @@
 import { pageNewestFirst } from '../../common/pagination.js';
-import { FakeLearningData } from '../fake-learning-data.js';
+import { FakeLearningData } from '../model/fake-learning-data.js';
 import type { NewJob } from '../training/training-job.store.js';
 import type { ModelFilter, ModelRecord, ModelStore } from './model.store.js';
 

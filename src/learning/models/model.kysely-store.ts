@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, ModelTable } from '../../storage/schema.js';
 import { newestFirstPage } from '../../storage/newest-first.js';
 import { isUniqueViolation } from '../../storage/sql-errors.js';
-import type { ModelStatus, ModelType } from './model-types.js';
+import type { ModelStatus, ModelType } from '../model/model-types.js';
 import type { ModelFilter, ModelRecord, ModelStore } from './model.store.js';
 import type { NewJob } from '../training/training-job.store.js';
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Page, PageQuery } from '../../http/page.js';
 import { StringEnum } from '../../http/string-enum.js';
-import { MODEL_STATUSES, MODEL_TYPES } from './model-types.js';
+import { MODEL_STATUSES, MODEL_TYPES } from '../model/model-types.js';
 import { TRAINING_OUTCOMES, VERSION_OUTCOMES } from './model-version.store.js';
 
 export const MODEL_CONFIG_MAX_BYTES = 16 * 1024;

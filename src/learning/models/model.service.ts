@@ -2,7 +2,7 @@ import { toIso, type Clock } from '../../common/clock.js';
 import { newId } from '../../common/ids.js';
 import { decodeCursor, decodeNewestFirstCursor, keyOfNewestFirst, toPage, type Page } from '../../common/pagination.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../common/errors.js';
-import { resolveSettings } from './model-config.js';
+import { resolveSettings } from '../model/model-config.js';
 import type { ModelVersion, ModelVersionStore, TrainingState } from './model-version.store.js';
 import {
   MODEL_CONFIG_MAX_BYTES,

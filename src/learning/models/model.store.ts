@@ -1,4 +1,4 @@
-import type { ModelStatus, ModelType } from './model-types.js';
+import type { ModelStatus, ModelType } from '../model/model-types.js';
 import type { NewJob } from '../training/training-job.store.js';
 
 export interface ModelRecord {

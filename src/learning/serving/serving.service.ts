@@ -23,7 +23,7 @@ import {
 } from '../../ranker/index.js';
 import { behaviourRow } from '../training/runs/behaviour-features.js';
 import { encodeExamples } from '../training/runs/engagement-run.js';
-import type { EngagementArtifact, RankerArtifact } from '../training/runs/ranker-artifact.js';
+import type { EngagementArtifact, RankerArtifact } from '../model/artifacts.js';
 import { isUnknownResult } from '../training/runs/sessions.js';
 import type { ModelVersionStore } from '../models/model-version.store.js';
 

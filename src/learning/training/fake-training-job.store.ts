@@ -1,4 +1,4 @@
-import { FakeLearningData } from '../fake-learning-data.js';
+import { FakeLearningData } from '../model/fake-learning-data.js';
 import type { LastOutcome } from '../models/model-version.store.js';
 import type { CompletedRun, NewJob, TrainingJob, TrainingJobStore } from './training-job.store.js';
 

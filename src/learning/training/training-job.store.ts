@@ -1,4 +1,4 @@
-import type { ModelStatus } from '../models/model-types.js';
+import type { ModelStatus } from '../model/model-types.js';
 import type { LastOutcome, ModelVersion } from '../models/model-version.store.js';
 
 export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;

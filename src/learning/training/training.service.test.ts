@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FakeDatasetStore } from '../datasets/fake-dataset.store.js';
-import { FakeLearningData } from '../fake-learning-data.js';
+import { FakeLearningData } from '../model/fake-learning-data.js';
 import { FakeModelVersionStore } from '../models/fake-model-version.store.js';
 import { FakeModelStore } from '../models/fake-model.store.js';
 import { ModelService } from '../models/model.service.js';

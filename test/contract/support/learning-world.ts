@@ -4,7 +4,7 @@ import type { FeedbackStore } from '../../../src/feedback/feedback.store.js';
 import { KyselyDatasetStore } from '../../../src/learning/datasets/dataset.kysely-store.js';
 import type { DatasetStore } from '../../../src/learning/datasets/dataset.store.js';
 import { FakeDatasetStore } from '../../../src/learning/datasets/fake-dataset.store.js';
-import { FakeLearningData } from '../../../src/learning/fake-learning-data.js';
+import { FakeLearningData } from '../../../src/learning/model/fake-learning-data.js';
 import { FakeModelVersionStore } from '../../../src/learning/models/fake-model-version.store.js';
 import { FakeModelStore } from '../../../src/learning/models/fake-model.store.js';
 import { KyselyModelVersionStore } from '../../../src/learning/models/model-version.kysely-store.js';

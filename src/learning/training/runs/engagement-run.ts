@@ -1,4 +1,4 @@
-import type { EngagementSettings } from '../../models/model-config.js';
+import type { EngagementSettings } from '../../model/model-config.js';
 import {
   binaryReport,
   compileModel,
@@ -13,7 +13,7 @@ import { trainThreaded } from '../ranker-threads.js';
 import { isClick, isImpression, isSatisfiedClick } from '../../../vocabulary/index.js';
 import { emptyColumns, groupBySearch, type FeedbackColumns } from './feedback-columns.js';
 import { finiteOrNull, type TrainingInput, type TrainingOutput } from './protocol.js';
-import { CATEGORICAL_FEATURES, ENGAGEMENT_FEATURES, type CategoricalFeature, type EngagementArtifact } from './ranker-artifact.js';
+import { CATEGORICAL_FEATURES, ENGAGEMENT_FEATURES, type CategoricalFeature, type EngagementArtifact } from '../../model/artifacts.js';
 import { trainParams } from './tree-params.js';
 
 /** One shown result with its context: what the predictor sees. */

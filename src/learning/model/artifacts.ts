@@ -1,5 +1,5 @@
-import type { Model } from '../../../ranker/index.js';
-import type { BehaviourTable } from './behaviour-features.js';
+import type { Model } from '../../ranker/index.js';
+import type { BehaviourTable } from '../training/runs/behaviour-features.js';
 
 /** A stored ranker version: the tree model plus what serving needs to build its feature rows. */
 export interface RankerArtifact {
