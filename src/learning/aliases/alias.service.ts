@@ -2,8 +2,7 @@ import { toIso, type Clock } from '../../common/clock.js';
 import { newId } from '../../common/ids.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../common/errors.js';
 import { decodeCursor, toPage, type Page } from '../../common/pagination.js';
-import type { ModelVersionStore } from '../models/model-version.store.js';
-import type { ModelStore } from '../models/model.store.js';
+import type { ModelLookup, ModelVersionReads } from '../ports/model-registry.js';
 import type { AliasEventView, AliasView } from './alias.schemas.js';
 import type { AliasChange, AliasEvent, AliasRecord, AliasStore } from './alias.store.js';
 
@@ -38,8 +37,8 @@ const eventView = (e: AliasEvent): AliasEventView => ({
 export class AliasService {
   constructor(
     private readonly store: AliasStore,
-    private readonly models: Pick<ModelStore, 'get'>,
-    private readonly versions: Pick<ModelVersionStore, 'getState' | 'listVersions'>,
+    private readonly models: ModelLookup,
+    private readonly versions: Pick<ModelVersionReads, 'getState' | 'listVersions'>,
     private readonly clock: Clock,
   ) {}
 

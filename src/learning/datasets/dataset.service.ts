@@ -4,10 +4,10 @@ import { AppError, ConflictError, NotFoundError, ValidationError } from '../../c
 import type { DatasetView } from './dataset.schemas.js';
 import type { DatasetStore } from './dataset.store.js';
 import { resolveSettings } from '../model/model-config.js';
-import type { ModelStore } from '../models/model.store.js';
+import type { ModelLookup } from '../ports/model-registry.js';
+import type { JobFactory, JobQueue } from '../ports/training-queue.js';
 import { LetorParseError, LetorParser } from '../../ranker/index.js';
-import { toJobView, type TrainingService } from '../training/training.service.js';
-import type { TrainingJobStore } from '../training/training-job.store.js';
+import { toJobView } from '../model/training-job-view.js';
 
 /** Largest LETOR upload: the whole text is kept (as the dataset row) and parsed by the worker. */
 export const DATASET_MAX_BYTES = 50 * 1024 * 1024;
@@ -19,10 +19,10 @@ export const DATASET_MAX_BYTES = 50 * 1024 * 1024;
  */
 export class DatasetService {
   constructor(
-    private readonly models: ModelStore,
+    private readonly models: ModelLookup,
     private readonly datasets: Pick<DatasetStore, 'save'>,
-    private readonly jobs: Pick<TrainingJobStore, 'enqueue'>,
-    private readonly training: Pick<TrainingService, 'newJob'>,
+    private readonly jobs: JobQueue,
+    private readonly training: JobFactory,
     private readonly clock: Clock,
     private readonly maxBytes = DATASET_MAX_BYTES,
   ) {}

@@ -1,7 +1,8 @@
 import { pageNewestFirst } from '../../common/pagination.js';
 import { FakeLearningData } from '../model/fake-learning-data.js';
-import type { NewJob } from '../training/training-job.store.js';
-import type { ModelFilter, ModelRecord, ModelStore } from './model.store.js';
+import type { ModelFilter, ModelStore } from './model.store.js';
+import type { NewJob } from '../model/training-job.js';
+import type { ModelRecord } from '../model/model-types.js';
 
 /** In-memory ModelStore for service unit tests; test/contract holds it to the Kysely store. */
 export class FakeModelStore implements ModelStore {

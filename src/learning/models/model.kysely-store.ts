@@ -3,8 +3,9 @@ import type { Database, ModelTable } from '../../storage/schema.js';
 import { newestFirstPage } from '../../storage/newest-first.js';
 import { isUniqueViolation } from '../../storage/sql-errors.js';
 import type { ModelStatus, ModelType } from '../model/model-types.js';
-import type { ModelFilter, ModelRecord, ModelStore } from './model.store.js';
-import type { NewJob } from '../training/training-job.store.js';
+import type { ModelFilter, ModelStore } from './model.store.js';
+import type { ModelRecord } from '../model/model-types.js';
+import type { NewJob } from '../model/training-job.js';
 
 function fromRow(row: Selectable<ModelTable>): ModelRecord {
   return {

@@ -1,6 +1,7 @@
 import { FakeLearningData } from '../model/fake-learning-data.js';
-import type { LastOutcome } from '../models/model-version.store.js';
-import type { CompletedRun, NewJob, TrainingJob, TrainingJobStore } from './training-job.store.js';
+import type { CompletedRun, TrainingJobStore } from './training-job.store.js';
+import type { LastOutcome } from '../model/model-version.js';
+import type { NewJob, TrainingJob } from '../model/training-job.js';
 
 const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 

@@ -2,8 +2,9 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DatabaseCapabilities } from '../../storage/database.js';
 import type { Database, TrainingJobTable } from '../../storage/schema.js';
 import { isUniqueViolation } from '../../storage/sql-errors.js';
-import type { LastOutcome } from '../models/model-version.store.js';
-import type { CompletedRun, JobReason, JobStatus, NewJob, TrainingJob, TrainingJobStore } from './training-job.store.js';
+import type { CompletedRun, TrainingJobStore } from './training-job.store.js';
+import type { LastOutcome } from '../model/model-version.js';
+import type { JobReason, JobStatus, NewJob, TrainingJob } from '../model/training-job.js';
 
 function jobFromRow(row: Selectable<TrainingJobTable>): TrainingJob {
   return {

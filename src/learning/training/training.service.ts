@@ -2,17 +2,20 @@ import { performance } from 'node:perf_hooks';
 import { toIso, type Clock } from '../../common/clock.js';
 import { newId } from '../../common/ids.js';
 import { ConflictError, NotFoundError } from '../../common/errors.js';
-import type { DatasetStore } from '../datasets/dataset.store.js';
-import type { ModelVersionStore } from '../models/model-version.store.js';
+import type { DatasetReads } from '../ports/dataset-reads.js';
+import type { ModelLookup, ModelVersionReads, RetrainSchedule } from '../ports/model-registry.js';
 import { resolveSettings, type ModelSettings } from '../model/model-config.js';
 import type { ModelStatus } from '../model/model-types.js';
-import type { ModelRecord, ModelStore } from '../models/model.store.js';
 import { appendRow, emptyColumns, type FeedbackColumns } from './runs/feedback-columns.js';
 import type { TrainingInput, TrainingOutput } from './runs/protocol.js';
 import type { TrainingDataStore, FeedbackCursor } from './training-data.store.js';
 import type { TrainingRunner } from './training-pool.js';
-import type { CompletedRun, NewJob, TrainingJob, TrainingJobStore } from './training-job.store.js';
-import type { TrainBody, TrainingJobView } from './training.schemas.js';
+import type { CompletedRun, TrainingJobStore } from './training-job.store.js';
+import type { TrainBody } from './training.schemas.js';
+import type { ModelRecord } from '../model/model-types.js';
+import type { NewJob, TrainingJob } from '../model/training-job.js';
+import type { TrainingJobView } from '../model/learning.schemas.js';
+import { toJobView } from '../model/training-job-view.js';
 
 export interface TrainingOptions {
   /** Identifies this instance in job leases. */
@@ -39,19 +42,6 @@ export const DEFAULT_TRAINING_OPTIONS: Omit<TrainingOptions, 'owner'> = {
 /** Feedback may be stamped up to 5 minutes ahead of the receive time (feedback rules). */
 const FUTURE_SKEW_MS = 5 * 60_000;
 
-export function toJobView(
-  job: Pick<TrainingJob, 'id' | 'modelId' | 'reason' | 'force' | 'requestedAt'> & { status?: TrainingJob['status'] },
-): TrainingJobView {
-  return {
-    jobId: job.id,
-    modelId: job.modelId,
-    status: job.status ?? 'queued',
-    reason: job.reason,
-    force: job.force,
-    requestedAt: toIso(job.requestedAt),
-  };
-}
-
 function needsFeedback(s: ModelSettings): boolean {
   return s.kind !== 'ranker' || s.trainingData === 'feedback';
 }
@@ -64,10 +54,10 @@ const fmt = (x: number | null): string => (x === null ? 'n/a' : x.toPrecision(5)
  */
 export class TrainingService {
   constructor(
-    private readonly models: ModelStore,
+    private readonly models: ModelLookup,
     private readonly jobs: TrainingJobStore,
-    private readonly versions: Pick<ModelVersionStore, 'getState' | 'getArtifact' | 'takeDueRetrains'>,
-    private readonly datasets: Pick<DatasetStore, 'get' | 'getInfo'>,
+    private readonly versions: Pick<ModelVersionReads, 'getState' | 'getArtifact'> & RetrainSchedule,
+    private readonly datasets: DatasetReads,
     private readonly data: TrainingDataStore,
     private readonly runner: TrainingRunner,
     private readonly clock: Clock,

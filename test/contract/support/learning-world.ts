@@ -10,14 +10,16 @@ import { FakeModelStore } from '../../../src/learning/models/fake-model.store.js
 import { KyselyModelVersionStore } from '../../../src/learning/models/model-version.kysely-store.js';
 import type { ModelVersionStore } from '../../../src/learning/models/model-version.store.js';
 import { KyselyModelStore } from '../../../src/learning/models/model.kysely-store.js';
-import type { ModelRecord, ModelStore } from '../../../src/learning/models/model.store.js';
+import type { ModelStore } from '../../../src/learning/models/model.store.js';
 import { FakeTrainingDataStore } from '../../../src/learning/training/fake-training-data.store.js';
 import { FakeTrainingJobStore } from '../../../src/learning/training/fake-training-job.store.js';
 import { KyselyTrainingDataStore } from '../../../src/learning/training/training-data.kysely-store.js';
 import type { TrainingDataStore } from '../../../src/learning/training/training-data.store.js';
 import { KyselyTrainingJobStore } from '../../../src/learning/training/training-job.kysely-store.js';
-import type { CompletedRun, NewJob, TrainingJobStore } from '../../../src/learning/training/training-job.store.js';
+import type { CompletedRun, TrainingJobStore } from '../../../src/learning/training/training-job.store.js';
 import type { DatabaseHandle } from '../../../src/storage/database.js';
+import type { ModelRecord } from '../../../src/learning/model/model-types.js';
+import type { NewJob } from '../../../src/learning/model/training-job.js';
 
 /** Every store the learning module uses, and the feedback its training read model reads. */
 export interface LearningWorld {
