@@ -18,7 +18,7 @@ import { ModelService } from './models/model.service.js';
 import { servingRoutes } from './serving/serving.routes.js';
 import { ServingService } from './serving/serving.service.js';
 import { KyselyTrainingDataStore } from './training/training-data.kysely-store.js';
-import { KyselyTrainingJobStore } from './training/training-job.kysely-store.js';
+import { KyselyTrainingJobStore, writeQueuedJob } from './training/training-job.kysely-store.js';
 import { PiscinaTrainingRunner, type TrainingRunner } from './training/training-pool.js';
 import { trainingRoutes } from './training/training.routes.js';
 import { DEFAULT_TRAINING_OPTIONS, TrainingService, type TrainingOptions } from './training/training.service.js';
@@ -77,7 +77,8 @@ export function createLearningModule({
   training,
   observeJob = (_name, run) => run(),
 }: LearningDependencies): LearningModule {
-  const modelStore = new KyselyModelStore(database.db);
+  // Registering a model queues its first run in the same transaction, through the job store's writer.
+  const modelStore = new KyselyModelStore(database.db, writeQueuedJob);
   // Instances share the queue: where the database can, claims use FOR UPDATE SKIP LOCKED (see the stores).
   const jobStore = new KyselyTrainingJobStore(database.db, database.capabilities);
   const versionStore = new KyselyModelVersionStore(database.db, database.capabilities);

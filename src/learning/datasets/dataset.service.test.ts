@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeLearningData } from '../model/fake-learning-data.js';
 import { FakeModelStore } from '../models/fake-model.store.js';
-import { FakeTrainingJobStore } from '../training/fake-training-job.store.js';
+import { FakeTrainingJobStore, writeFakeQueuedJob } from '../training/fake-training-job.store.js';
 import { DatasetService } from './dataset.service.js';
 import { FakeDatasetStore } from './fake-dataset.store.js';
 
@@ -13,7 +13,7 @@ async function* chunks(...parts: string[]) {
 
 function setup(maxBytes?: number) {
   const data = new FakeLearningData();
-  const models = new FakeModelStore(data);
+  const models = new FakeModelStore(data, writeFakeQueuedJob);
   const newJob = (modelId: string, reason: 'dataset') => ({
     id: `job-${modelId}`,
     modelId,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FakeLearningData } from '../model/fake-learning-data.js';
-import { FakeTrainingJobStore } from '../training/fake-training-job.store.js';
+import { FakeTrainingJobStore, writeFakeQueuedJob } from '../training/fake-training-job.store.js';
 import { FakeModelVersionStore } from './fake-model-version.store.js';
 import { FakeModelStore } from './fake-model.store.js';
 import { ModelService } from './model.service.js';
@@ -8,7 +8,7 @@ import { ModelService } from './model.service.js';
 function setup() {
   const data = new FakeLearningData();
   const clock = { now: () => Date.parse('2026-11-22T12:00:00Z') };
-  const service = new ModelService(new FakeModelStore(data), new FakeModelVersionStore(data), clock);
+  const service = new ModelService(new FakeModelStore(data, writeFakeQueuedJob), new FakeModelVersionStore(data), clock);
   return { data, service, jobs: new FakeTrainingJobStore(data) };
 }
 

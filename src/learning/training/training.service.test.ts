@@ -5,7 +5,7 @@ import { FakeModelVersionStore } from '../models/fake-model-version.store.js';
 import { FakeModelStore } from '../models/fake-model.store.js';
 import { ModelService } from '../models/model.service.js';
 import { FakeTrainingDataStore, type TrainingFeedbackRow } from './fake-training-data.store.js';
-import { FakeTrainingJobStore } from './fake-training-job.store.js';
+import { FakeTrainingJobStore, writeFakeQueuedJob } from './fake-training-job.store.js';
 import type { TrainingInput, TrainingOutput } from './runs/protocol.js';
 import type { TrainingRunner } from './training-pool.js';
 import { DEFAULT_TRAINING_OPTIONS, TrainingService } from './training.service.js';
@@ -43,7 +43,7 @@ function setup() {
     },
     close: async () => undefined,
   };
-  const models = new FakeModelStore(data);
+  const models = new FakeModelStore(data, writeFakeQueuedJob);
   const versions = new FakeModelVersionStore(data);
   const training = new TrainingService(
     models,

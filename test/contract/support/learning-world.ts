@@ -12,10 +12,10 @@ import type { ModelVersionStore } from '../../../src/learning/models/model-versi
 import { KyselyModelStore } from '../../../src/learning/models/model.kysely-store.js';
 import type { ModelStore } from '../../../src/learning/models/model.store.js';
 import { FakeTrainingDataStore } from '../../../src/learning/training/fake-training-data.store.js';
-import { FakeTrainingJobStore } from '../../../src/learning/training/fake-training-job.store.js';
+import { FakeTrainingJobStore, writeFakeQueuedJob } from '../../../src/learning/training/fake-training-job.store.js';
 import { KyselyTrainingDataStore } from '../../../src/learning/training/training-data.kysely-store.js';
 import type { TrainingDataStore } from '../../../src/learning/training/training-data.store.js';
-import { KyselyTrainingJobStore } from '../../../src/learning/training/training-job.kysely-store.js';
+import { KyselyTrainingJobStore, writeQueuedJob } from '../../../src/learning/training/training-job.kysely-store.js';
 import type { CompletedRun, TrainingJobStore } from '../../../src/learning/training/training-job.store.js';
 import type { DatabaseHandle } from '../../../src/storage/database.js';
 import type { ModelRecord } from '../../../src/learning/model/model-types.js';
@@ -33,7 +33,7 @@ export interface LearningWorld {
 
 export const learningWorld = {
   kysely: (database: DatabaseHandle): LearningWorld => ({
-    models: new KyselyModelStore(database.db),
+    models: new KyselyModelStore(database.db, writeQueuedJob),
     jobs: new KyselyTrainingJobStore(database.db, database.capabilities),
     versions: new KyselyModelVersionStore(database.db, database.capabilities),
     datasets: new KyselyDatasetStore(database.db),
@@ -44,7 +44,7 @@ export const learningWorld = {
     const data = new FakeLearningData();
     const feedback = new FakeFeedbackStore();
     return {
-      models: new FakeModelStore(data),
+      models: new FakeModelStore(data, writeFakeQueuedJob),
       jobs: new FakeTrainingJobStore(data),
       versions: new FakeModelVersionStore(data),
       datasets: new FakeDatasetStore(data),
