@@ -4,8 +4,6 @@ import { StringEnum } from '../../http/string-enum.js';
 import { MODEL_STATUSES, MODEL_TYPES } from '../model/model-types.js';
 import { TRAINING_OUTCOMES, VERSION_OUTCOMES } from '../model/model-version.js';
 
-export const MODEL_CONFIG_MAX_BYTES = 16 * 1024;
-
 const ModelTypeSchema = StringEnum(MODEL_TYPES);
 const ModelStatusSchema = StringEnum(MODEL_STATUSES);
 
