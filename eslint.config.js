@@ -2,6 +2,8 @@
 // Each boundary is typescript-eslint's no-restricted-imports registered under its own name, so a
 // file under several boundaries keeps all their patterns (two configurations of one rule would
 // replace each other's), and a failure names the boundary it crossed. Formatting is Prettier's job.
+import { readdirSync } from 'node:fs';
+import { URL } from 'node:url';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -179,6 +181,43 @@ export default [
       ],
     ],
   ),
+
+  // ---- subdomains-learning-* (issue 24 §4, branch r24-learn): begin -------------------------
+  // A learning sub-domain imports only its own folder, learning/model/ and learning/ports/ (the
+  // shared homes) and the floors below the module; it never imports a sibling sub-domain nor
+  // the module's root files (learning.module.ts wires the sub-domains together). Sub-domains
+  // are read from the tree, so a new folder is covered at once. The siblings are named, not
+  // matched by a negative lookahead, so one pattern holds at any depth (training/runs/ too).
+  // Self-contained on purpose: the lead folds it into the generic subdomainZones(...) at merge.
+  ...(() => {
+    const LEARNING = 'src/learning';
+    const SHARED_HOMES = ['model', 'ports'];
+    const entries = readdirSync(new URL(`./${LEARNING}/`, import.meta.url), { withFileTypes: true });
+    const subdomains = entries.filter((e) => e.isDirectory() && !SHARED_HOMES.includes(e.name)).map((e) => e.name);
+    const rootFiles = entries.filter((e) => e.isFile() && e.name.endsWith('.ts')).map((e) => e.name.replace(/\.ts$/, ''));
+    const escape = (name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    // The shared homes themselves import no sub-domain (they sit below all of them).
+    return [...subdomains, ...SHARED_HOMES].map((own) => {
+      const siblings = subdomains.filter((other) => other !== own);
+      return boundary(
+        `subdomains-learning-${own}`,
+        [`${LEARNING}/${own}/**/*.ts`],
+        [
+          [
+            `^(\\.\\./)+(learning/)?(${siblings.join('|')})/`,
+            SHARED_HOMES.includes(own)
+              ? `learning/${own} is a shared home below the sub-domains: it imports none of them`
+              : `learning/${own} imports only its own folder, learning/model/, learning/ports/ and the floors below the module: what a sibling sub-domain offers comes through a port in learning/ports/ that learning.module.ts fills`,
+          ],
+          [
+            `^(\\.\\./)+(learning/)?(${rootFiles.map(escape).join('|')})\\.js$`,
+            `learning/${own} does not import the module's root files: learning.module.ts imports the sub-domains, not the other way round`,
+          ],
+        ],
+      );
+    });
+  })(),
+  // ---- subdomains-learning-*: end ------------------------------------------------------------
 
   // Services hold the rules: no HTTP, no SQL, no framework.
   boundary(

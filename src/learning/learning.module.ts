@@ -4,24 +4,27 @@ import { newId } from '../common/ids.js';
 import type { DomainModule } from '../common/module.js';
 import type { ObserveJob, TaskSpec } from '../common/periodic-task.js';
 import type { DatabaseHandle } from '../storage/database.js';
-import { KyselyAliasStore, writeAliasMove } from './aliases/alias.kysely-store.js';
+import { writeAliasMove } from './aliases/alias.kysely-store.js';
 import { aliasRoutes } from './aliases/alias.routes.js';
-import { AliasService, type AliasMoveRequest, type RankableCheck } from './aliases/alias.service.js';
+import type { AliasMoveRequest, AliasService, RankableCheck } from './aliases/alias.service.js';
 import type { RankBody } from './serving/serving.schemas.js';
-import { KyselyDatasetStore } from './datasets/dataset.kysely-store.js';
 import { datasetRoutes } from './datasets/dataset.routes.js';
-import { DATASET_MAX_BYTES, DatasetService } from './datasets/dataset.service.js';
-import { KyselyModelVersionStore } from './models/model-version.kysely-store.js';
-import { KyselyModelStore } from './models/model.kysely-store.js';
+import { DATASET_MAX_BYTES, type DatasetService } from './datasets/dataset.service.js';
+import {
+  createAliasService,
+  createDatasetService,
+  createLearningStores,
+  createModelService,
+  createServingService,
+  createTrainingService,
+} from './learning-services.js';
 import { modelRoutes } from './models/model.routes.js';
-import { ModelService } from './models/model.service.js';
+import type { ModelService } from './models/model.service.js';
 import { servingRoutes } from './serving/serving.routes.js';
-import { ServingService } from './serving/serving.service.js';
-import { KyselyTrainingDataStore } from './training/training-data.kysely-store.js';
-import { KyselyTrainingJobStore } from './training/training-job.kysely-store.js';
+import type { ServingService } from './serving/serving.service.js';
 import { PiscinaTrainingRunner, type TrainingRunner } from './training/training-pool.js';
 import { trainingRoutes } from './training/training.routes.js';
-import { DEFAULT_TRAINING_OPTIONS, TrainingService, type TrainingOptions } from './training/training.service.js';
+import { DEFAULT_TRAINING_OPTIONS, type TrainingOptions, type TrainingService } from './training/training.service.js';
 
 export interface LearningServices {
   modelService: ModelService;
@@ -77,26 +80,18 @@ export function createLearningModule({
   training,
   observeJob = (_name, run) => run(),
 }: LearningDependencies): LearningModule {
-  const modelStore = new KyselyModelStore(database.db);
-  // Instances share the queue: where the database can, claims use FOR UPDATE SKIP LOCKED (see the stores).
-  const jobStore = new KyselyTrainingJobStore(database.db, database.capabilities);
-  const versionStore = new KyselyModelVersionStore(database.db, database.capabilities);
-  const datasetStore = new KyselyDatasetStore(database.db);
+  // Registering a model queues its first run in the same transaction, through the job store's writer.
+  const stores = createLearningStores(database);
   const trainingRunner = runner ?? new PiscinaTrainingRunner();
-  const modelService = new ModelService(modelStore, versionStore, clock);
-  const trainingService = new TrainingService(
-    modelStore,
-    jobStore,
-    versionStore,
-    datasetStore,
-    new KyselyTrainingDataStore(database.db),
-    trainingRunner,
+  const modelService = createModelService(stores, clock);
+  const trainingService = createTrainingService(stores, {
     clock,
-    { ...DEFAULT_TRAINING_OPTIONS, owner: `${hostname()}:${process.pid}:${newId()}`, ...training },
-  );
-  const servingService = new ServingService(modelStore, versionStore);
-  const datasetService = new DatasetService(modelStore, datasetStore, jobStore, trainingService, clock);
-  const aliasService = new AliasService(new KyselyAliasStore(database.db), modelStore, versionStore, clock);
+    runner: trainingRunner,
+    options: { ...DEFAULT_TRAINING_OPTIONS, owner: `${hostname()}:${process.pid}:${newId()}`, ...training },
+  });
+  const servingService = createServingService(stores);
+  const datasetService = createDatasetService(stores, { clock, training: trainingService });
+  const aliasService = createAliasService(stores, clock);
   const modelCatalog: ModelCatalogPort = {
     resolveRankable: (modelId, version) => aliasService.checkRankable(modelId, version),
     score: async (modelId, version, input) => ({ scores: await servingService.scoreVersion(modelId, version, input) }),

@@ -2,8 +2,7 @@ import { toIso, type Clock } from '../../common/clock.js';
 import { newId } from '../../common/ids.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../common/errors.js';
 import { decodeCursor, toPage, type Page } from '../../common/pagination.js';
-import type { ModelVersionStore } from '../models/model-version.store.js';
-import type { ModelStore } from '../models/model.store.js';
+import type { ModelLookup, ModelVersionReads } from '../ports/model-registry.js';
 import type { AliasEventView, AliasView } from './alias.schemas.js';
 import type { AliasChange, AliasEvent, AliasRecord, AliasStore } from './alias.store.js';
 
@@ -31,28 +30,31 @@ const eventView = (e: AliasEvent): AliasEventView => ({
   experimentId: e.experimentId,
 });
 
+/** The alias store and what an alias may point at (the registry's reads, as ports). */
+export interface AliasServiceDependencies {
+  store: AliasStore;
+  models: ModelLookup;
+  versions: Pick<ModelVersionReads, 'getState' | 'listVersions'>;
+  clock: Clock;
+}
+
 /**
  * Model aliases: named pointers at a ranker's version (or at whatever version is active) that
  * POST /api/nous/rank serves and promotions move; every move is kept in an append-only history.
  */
 export class AliasService {
-  constructor(
-    private readonly store: AliasStore,
-    private readonly models: Pick<ModelStore, 'get'>,
-    private readonly versions: Pick<ModelVersionStore, 'getState' | 'listVersions'>,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: AliasServiceDependencies) {}
 
   /** The model exists, is a ranker, and the version (when given) exists. */
   async checkRankable(modelId: string, version?: number): Promise<RankableCheck> {
-    const model = await this.models.get(modelId);
+    const model = await this.deps.models.get(modelId);
     if (!model) return { ok: false, field: 'modelId', message: `model ${modelId} not found` };
     if (model.type !== 'ranker') return { ok: false, field: 'modelId', message: `model ${modelId} is a ${model.type}, not a ranker` };
     if (version !== undefined) {
-      const [found] = await this.versions.listVersions(modelId, 1, version + 1);
+      const [found] = await this.deps.versions.listVersions(modelId, 1, version + 1);
       if (found?.version !== version) return { ok: false, field: 'version', message: `model ${modelId} has no version ${version}` };
     }
-    return { ok: true, activeVersion: (await this.versions.getState(modelId))?.activeVersion ?? null };
+    return { ok: true, activeVersion: (await this.deps.versions.getState(modelId))?.activeVersion ?? null };
   }
 
   private async view(a: AliasRecord): Promise<AliasView> {
@@ -67,13 +69,13 @@ export class AliasService {
   }
 
   private async resolveRecord(a: AliasRecord): Promise<{ modelId: string; version: number } | null> {
-    const version = a.version ?? (await this.versions.getState(a.modelId))?.activeVersion ?? null;
+    const version = a.version ?? (await this.deps.versions.getState(a.modelId))?.activeVersion ?? null;
     return version === null ? null : { modelId: a.modelId, version };
   }
 
   /** Where the alias sends a query now, or null (unset, or following a model with no version yet). */
   async resolve(alias: string): Promise<{ alias: string; modelId: string; version: number } | null> {
-    const a = await this.store.get(alias);
+    const a = await this.deps.store.get(alias);
     const target = a ? await this.resolveRecord(a) : null;
     return target ? { alias, ...target } : null;
   }
@@ -81,8 +83,8 @@ export class AliasService {
   async put(alias: string, body: { modelId: string; version?: number; reason?: string }, actor: string): Promise<AliasView> {
     const check = await this.checkRankable(body.modelId, body.version);
     if (!check.ok) throw ValidationError.field(`/${check.field}`, check.message);
-    const now = this.clock.now();
-    await this.store.move(
+    const now = this.deps.clock.now();
+    await this.deps.store.move(
       this.change({ alias, modelId: body.modelId, version: body.version ?? null, actor, reason: body.reason ?? null, at: now }),
     );
     return this.get(alias);
@@ -113,26 +115,26 @@ export class AliasService {
   }
 
   async get(alias: string): Promise<AliasView> {
-    const a = await this.store.get(alias);
+    const a = await this.deps.store.get(alias);
     if (!a) throw new NotFoundError(`alias ${alias} not found`);
     return this.view(a);
   }
 
   /** Where the alias points now (unresolved), for a conclusion to record what it replaced. */
   async target(alias: string): Promise<{ modelId: string; version: number | null } | null> {
-    const a = await this.store.get(alias);
+    const a = await this.deps.store.get(alias);
     return a ? { modelId: a.modelId, version: a.version } : null;
   }
 
   async list(query: { limit: number; cursor?: string }): Promise<Page<AliasView>> {
-    const rows = await this.store.list(decodeCursor(query.cursor), query.limit + 1);
+    const rows = await this.deps.store.list(decodeCursor(query.cursor), query.limit + 1);
     const page = toPage(rows, query.limit, (a) => a.alias);
     return { items: await Promise.all(page.items.map((a) => this.view(a))), nextCursor: page.nextCursor };
   }
 
   async events(alias: string, query: { limit: number; cursor?: string }): Promise<Page<AliasEventView>> {
-    if (!(await this.store.get(alias))) throw new NotFoundError(`alias ${alias} not found`);
-    const rows = await this.store.listEvents(alias, decodeCursor(query.cursor), query.limit + 1);
+    if (!(await this.deps.store.get(alias))) throw new NotFoundError(`alias ${alias} not found`);
+    const rows = await this.deps.store.listEvents(alias, decodeCursor(query.cursor), query.limit + 1);
     const page = toPage(rows, query.limit, (e) => e.id);
     return { items: page.items.map(eventView), nextCursor: page.nextCursor };
   }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
-import type { DatasetInfo, DatasetRecord, DatasetStore } from './dataset.store.js';
+import type { DatasetStore } from './dataset.store.js';
+import type { DatasetInfo, DatasetRecord } from '../model/dataset-record.js';
 
 export class KyselyDatasetStore implements DatasetStore {
   constructor(private readonly db: Kysely<Database>) {}

@@ -3,7 +3,7 @@ import { AppError } from '../../common/errors.js';
 import { Envelope, errorResponses, ok } from '../../http/envelope.js';
 import type { DatasetService } from './dataset.service.js';
 import { DatasetView } from './dataset.schemas.js';
-import { ModelIdParams } from '../models/model.schemas.js';
+import { ModelIdParams } from '../model/learning.schemas.js';
 
 export interface DatasetRoutesOptions {
   datasetService: Pick<DatasetService, 'upload'>;

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { TrainingJobView } from '../training/training.schemas.js';
+import { TrainingJobView } from '../model/learning.schemas.js';
 
 export const DatasetView = Type.Object({
   modelId: Type.String(),

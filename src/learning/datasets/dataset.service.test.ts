@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeLearningData } from '../fake-learning-data.js';
-import { FakeModelStore } from '../models/fake-model.store.js';
-import { FakeTrainingJobStore } from '../training/fake-training-job.store.js';
-import { DatasetService } from './dataset.service.js';
-import { FakeDatasetStore } from './fake-dataset.store.js';
+import { createFakeDatasetService, createFakeLearningStores } from '../fake-learning.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 
@@ -12,8 +8,7 @@ async function* chunks(...parts: string[]) {
 }
 
 function setup(maxBytes?: number) {
-  const data = new FakeLearningData();
-  const models = new FakeModelStore(data);
+  const stores = createFakeLearningStores();
   const newJob = (modelId: string, reason: 'dataset') => ({
     id: `job-${modelId}`,
     modelId,
@@ -22,17 +17,10 @@ function setup(maxBytes?: number) {
     runAfter: NOW,
     requestedAt: NOW,
   });
-  const service = new DatasetService(
-    models,
-    new FakeDatasetStore(data),
-    new FakeTrainingJobStore(data),
-    { newJob },
-    { now: () => NOW },
-    maxBytes,
-  );
+  const service = createFakeDatasetService({ clock: { now: () => NOW }, training: { newJob }, maxBytes, stores });
   const model = (id: string, config: Record<string, unknown>, type: 'ranker' | 'click_model' = 'ranker') =>
-    models.insert({ id, name: id, type, status: 'pending', config, metrics: {}, error: null, createdAt: NOW, updatedAt: NOW });
-  return { data, service, model };
+    stores.models.insert({ id, name: id, type, status: 'pending', config, metrics: {}, error: null, createdAt: NOW, updatedAt: NOW });
+  return { data: stores.data, service, model };
 }
 
 describe('DatasetService (fake stores)', () => {

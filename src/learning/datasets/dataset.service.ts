@@ -3,14 +3,25 @@ import { toIso, type Clock } from '../../common/clock.js';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../../common/errors.js';
 import type { DatasetView } from './dataset.schemas.js';
 import type { DatasetStore } from './dataset.store.js';
-import { resolveSettings } from '../models/model-config.js';
-import type { ModelStore } from '../models/model.store.js';
+import { resolveSettings } from '../model/model-config.js';
+import type { ModelLookup } from '../ports/model-registry.js';
+import type { JobFactory, JobQueue } from '../ports/training-queue.js';
 import { LetorParseError, LetorParser } from '../../ranker/index.js';
-import { toJobView, type TrainingService } from '../training/training.service.js';
-import type { TrainingJobStore } from '../training/training-job.store.js';
+import { toJobView } from '../model/training-job-view.js';
 
 /** Largest LETOR upload: the whole text is kept (as the dataset row) and parsed by the worker. */
 export const DATASET_MAX_BYTES = 50 * 1024 * 1024;
+
+/** What an upload needs: the model it belongs to, where it is kept, and the training queue (ports filled by training/). */
+export interface DatasetServiceDependencies {
+  models: ModelLookup;
+  datasets: Pick<DatasetStore, 'save'>;
+  jobs: JobQueue;
+  training: JobFactory;
+  clock: Clock;
+  /** Largest upload; DATASET_MAX_BYTES unless a test sets a smaller one. */
+  maxBytes?: number;
+}
 
 /**
  * Uploaded LETOR / SVMlight training sets for rankers. The body is parsed as it streams in,
@@ -18,17 +29,14 @@ export const DATASET_MAX_BYTES = 50 * 1024 * 1024;
  * the limit is refused once the limit is crossed.
  */
 export class DatasetService {
-  constructor(
-    private readonly models: ModelStore,
-    private readonly datasets: Pick<DatasetStore, 'save'>,
-    private readonly jobs: Pick<TrainingJobStore, 'enqueue'>,
-    private readonly training: Pick<TrainingService, 'newJob'>,
-    private readonly clock: Clock,
-    private readonly maxBytes = DATASET_MAX_BYTES,
-  ) {}
+  private readonly maxBytes: number;
+
+  constructor(private readonly deps: DatasetServiceDependencies) {
+    this.maxBytes = deps.maxBytes ?? DATASET_MAX_BYTES;
+  }
 
   async upload(modelId: string, body: AsyncIterable<Buffer | string>): Promise<DatasetView> {
-    const model = await this.models.get(modelId);
+    const model = await this.deps.models.get(modelId);
     if (!model) throw new NotFoundError(`model ${modelId} not found`);
     if (model.type !== 'ranker') throw new ConflictError(`model ${modelId} is a ${model.type}; datasets are uploaded to rankers`);
     const settings = resolveSettings(model.type, model.config);
@@ -64,10 +72,10 @@ export class DatasetService {
       throw error;
     }
     if (summary.queries < 2) throw ValidationError.field('/', `needs at least 2 queries (qid:), found ${summary.queries}`);
-    const uploadedAt = this.clock.now();
-    await this.datasets.save({ modelId, format: 'letor', content: parts.join(''), bytes, ...summary, uploadedAt });
-    const job = this.training.newJob(modelId, 'dataset');
-    const queued = (await this.jobs.enqueue(job)) === 'queued';
+    const uploadedAt = this.deps.clock.now();
+    await this.deps.datasets.save({ modelId, format: 'letor', content: parts.join(''), bytes, ...summary, uploadedAt });
+    const job = this.deps.training.newJob(modelId, 'dataset');
+    const queued = (await this.deps.jobs.enqueue(job)) === 'queued';
     return { modelId, format: 'letor', bytes, ...summary, uploadedAt: toIso(uploadedAt), training: queued ? toJobView(job) : null };
   }
 }

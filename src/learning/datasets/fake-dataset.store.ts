@@ -1,5 +1,6 @@
-import { FakeLearningData } from '../fake-learning-data.js';
-import type { DatasetRecord, DatasetStore } from './dataset.store.js';
+import { FakeLearningData } from '../model/fake-learning-data.js';
+import type { DatasetStore } from './dataset.store.js';
+import type { DatasetRecord } from '../model/dataset-record.js';
 
 /** In-memory DatasetStore; test/contract holds it to the Kysely store. */
 export class FakeDatasetStore implements DatasetStore {

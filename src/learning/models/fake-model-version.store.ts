@@ -1,5 +1,6 @@
-import { FakeLearningData } from '../fake-learning-data.js';
-import type { ModelVersion, ModelVersionStore, TrainingState } from './model-version.store.js';
+import { FakeLearningData } from '../model/fake-learning-data.js';
+import type { ModelVersionStore } from './model-version.store.js';
+import type { ModelVersion, TrainingState } from '../model/model-version.js';
 
 /** In-memory ModelVersionStore over the shared fake tables; test/contract holds it to the Kysely store. */
 export class FakeModelVersionStore implements ModelVersionStore {

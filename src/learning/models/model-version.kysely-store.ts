@@ -1,7 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DatabaseCapabilities } from '../../storage/database.js';
 import type { Database, ModelVersionTable } from '../../storage/schema.js';
-import type { LastOutcome, ModelVersion, ModelVersionStore, TrainingState, VersionOutcome } from './model-version.store.js';
+import type { ModelVersionStore } from './model-version.store.js';
+import type { LastOutcome, ModelVersion, TrainingState, VersionOutcome } from '../model/model-version.js';
 
 function versionFromRow(row: Omit<Selectable<ModelVersionTable>, 'artifact'>): ModelVersion {
   return {

@@ -2,9 +2,10 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, ModelTable } from '../../storage/schema.js';
 import { newestFirstPage } from '../../storage/newest-first.js';
 import { isUniqueViolation } from '../../storage/sql-errors.js';
-import type { ModelStatus, ModelType } from './model-types.js';
-import type { ModelFilter, ModelRecord, ModelStore } from './model.store.js';
-import type { NewJob } from '../training/training-job.store.js';
+import type { ModelRecord, ModelStatus, ModelType } from '../model/model-types.js';
+import type { ModelFilter, ModelStore } from './model.store.js';
+import type { NewJob } from '../model/training-job.js';
+import type { WriteQueuedJob } from '../ports/training-queue.js';
 
 function fromRow(row: Selectable<ModelTable>): ModelRecord {
   return {
@@ -21,7 +22,11 @@ function fromRow(row: Selectable<ModelTable>): ModelRecord {
 }
 
 export class KyselyModelStore implements ModelStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** The training-job store's insert: the first job is written in the model's transaction, by its one writer. */
+    private readonly writeQueuedJob: WriteQueuedJob<Kysely<Database>>,
+  ) {}
 
   async insert(model: ModelRecord, initialJob?: NewJob): Promise<'inserted' | 'duplicate'> {
     try {
@@ -40,20 +45,7 @@ export class KyselyModelStore implements ModelStore {
             updated_at: model.updatedAt,
           })
           .execute();
-        if (initialJob) {
-          await trx
-            .insertInto('training_jobs')
-            .values({
-              id: initialJob.id,
-              model_id: initialJob.modelId,
-              status: 'queued',
-              reason: initialJob.reason,
-              force: initialJob.force ? 1 : 0,
-              run_after: initialJob.runAfter,
-              requested_at: initialJob.requestedAt,
-            })
-            .execute();
-        }
+        if (initialJob) await this.writeQueuedJob(trx, initialJob);
       });
       return 'inserted';
     } catch (error) {

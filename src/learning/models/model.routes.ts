@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, errorResponses, ok } from '../../http/envelope.js';
-import { ModelCreateBody, ModelIdParams, ModelListQuery, ModelPage, ModelView, VersionListQuery, VersionPage } from './model.schemas.js';
+import { ModelCreateBody, ModelListQuery, ModelPage, ModelView, VersionListQuery, VersionPage } from './model.schemas.js';
 import type { ModelService } from './model.service.js';
+import { ModelIdParams } from '../model/learning.schemas.js';
 
 export interface ModelRoutesOptions {
   modelService: Pick<ModelService, 'register' | 'get' | 'list' | 'listVersions'>;

@@ -1,10 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { Page, PageQuery } from '../../http/page.js';
 import { StringEnum } from '../../http/string-enum.js';
-import { MODEL_STATUSES, MODEL_TYPES } from './model-types.js';
-import { TRAINING_OUTCOMES, VERSION_OUTCOMES } from './model-version.store.js';
-
-export const MODEL_CONFIG_MAX_BYTES = 16 * 1024;
+import { MODEL_STATUSES, MODEL_TYPES } from '../model/model-types.js';
+import { TRAINING_OUTCOMES, VERSION_OUTCOMES } from '../model/model-version.js';
 
 const ModelTypeSchema = StringEnum(MODEL_TYPES);
 const ModelStatusSchema = StringEnum(MODEL_STATUSES);
@@ -59,8 +57,6 @@ export const ModelView = Type.Object({
   }),
 });
 export type ModelView = Static<typeof ModelView>;
-
-export const ModelIdParams = Type.Object({ modelId: Type.String({ minLength: 1, maxLength: 64 }) });
 
 export const ModelListQuery = PageQuery(
   { type: Type.Optional(ModelTypeSchema), status: Type.Optional(ModelStatusSchema) },

@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { FakeLearningData } from '../fake-learning-data.js';
-import { FakeTrainingJobStore } from '../training/fake-training-job.store.js';
-import { FakeModelVersionStore } from './fake-model-version.store.js';
-import { FakeModelStore } from './fake-model.store.js';
-import { ModelService } from './model.service.js';
+import { createFakeLearningStores, createFakeModelService } from '../fake-learning.js';
 
 function setup() {
-  const data = new FakeLearningData();
-  const clock = { now: () => Date.parse('2026-11-22T12:00:00Z') };
-  const service = new ModelService(new FakeModelStore(data), new FakeModelVersionStore(data), clock);
-  return { data, service, jobs: new FakeTrainingJobStore(data) };
+  const stores = createFakeLearningStores();
+  const service = createFakeModelService({ clock: { now: () => Date.parse('2026-11-22T12:00:00Z') }, stores });
+  return { data: stores.data, service, jobs: stores.jobs };
 }
 
 describe('ModelService (fake stores)', () => {

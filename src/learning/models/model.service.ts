@@ -2,18 +2,13 @@ import { toIso, type Clock } from '../../common/clock.js';
 import { newId } from '../../common/ids.js';
 import { decodeCursor, decodeNewestFirstCursor, keyOfNewestFirst, toPage, type Page } from '../../common/pagination.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../common/errors.js';
-import { resolveSettings } from './model-config.js';
-import type { ModelVersion, ModelVersionStore, TrainingState } from './model-version.store.js';
-import {
-  MODEL_CONFIG_MAX_BYTES,
-  type ModelCreateBody,
-  type ModelListQuery,
-  type ModelView,
-  type VersionListQuery,
-  type VersionView,
-} from './model.schemas.js';
-import type { ModelRecord, ModelStore } from './model.store.js';
-import type { NewJob } from '../training/training-job.store.js';
+import { MODEL_CONFIG_MAX_BYTES, resolveSettings } from '../model/model-config.js';
+import type { ModelVersionStore } from './model-version.store.js';
+import type { ModelCreateBody, ModelListQuery, ModelView, VersionListQuery, VersionView } from './model.schemas.js';
+import type { ModelStore } from './model.store.js';
+import type { ModelVersion, TrainingState } from '../model/model-version.js';
+import type { ModelRecord } from '../model/model-types.js';
+import type { NewJob } from '../model/training-job.js';
 
 export function toModelView(m: ModelRecord, state?: TrainingState): ModelView {
   const last = state?.lastOutcome ?? null;

@@ -3,8 +3,8 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { Envelope, errorResponses, ok } from '../../http/envelope.js';
 import { ExportQuery, JudgmentsQuery, RankBody, RankQuery, RankResponse } from './serving.schemas.js';
-import { ModelIdParams } from '../models/model.schemas.js';
 import type { FileAnswer, ServingService } from './serving.service.js';
+import { ModelIdParams } from '../model/learning.schemas.js';
 
 export interface ServingRoutesOptions {
   servingService: Pick<ServingService, 'rank' | 'judgments' | 'export'>;

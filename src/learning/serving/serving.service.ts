@@ -8,7 +8,7 @@ import {
   type SerializedClickModel,
 } from '../../click-models/index.js';
 import type { ExportQuery, JudgmentsQuery, RankBody, RankResponse } from './serving.schemas.js';
-import type { ModelRecord, ModelStore } from '../models/model.store.js';
+import type { ModelLookup, ModelVersionReads } from '../ports/model-registry.js';
 import {
   compileModel,
   deserializeModel,
@@ -21,11 +21,10 @@ import {
   type CompiledForest,
   type Model,
 } from '../../ranker/index.js';
-import { behaviourRow } from '../training/runs/behaviour-features.js';
-import { encodeExamples } from '../training/runs/engagement-run.js';
-import type { EngagementArtifact, RankerArtifact } from '../training/runs/ranker-artifact.js';
-import { isUnknownResult } from '../training/runs/sessions.js';
-import type { ModelVersionStore } from '../models/model-version.store.js';
+import type { EngagementArtifact, RankerArtifact } from '../model/artifacts.js';
+import type { ModelRecord } from '../model/model-types.js';
+import { behaviourRow, encodeExamples } from '../model/feature-rows.js';
+import { isUnknownResult } from '../model/artifacts.js';
 
 type Loaded =
   | { kind: 'click'; click: ClickModel }
@@ -70,8 +69,8 @@ export class ServingService {
   private readonly cache = new Map<string, Loaded>();
 
   constructor(
-    private readonly models: ModelStore,
-    private readonly versions: Pick<ModelVersionStore, 'getState' | 'getArtifact'>,
+    private readonly models: ModelLookup,
+    private readonly versions: Pick<ModelVersionReads, 'getState' | 'getArtifact'>,
   ) {}
 
   /** The active version, or `pinned` when given (an experiment's arm, an alias's fixed version). */

@@ -1,8 +1,25 @@
-import { FakeLearningData } from '../fake-learning-data.js';
-import type { LastOutcome } from '../models/model-version.store.js';
-import type { CompletedRun, NewJob, TrainingJob, TrainingJobStore } from './training-job.store.js';
+import { FakeLearningData } from '../model/fake-learning-data.js';
+import type { CompletedRun, TrainingJobStore } from './training-job.store.js';
+import type { LastOutcome } from '../model/model-version.js';
+import type { NewJob, TrainingJob } from '../model/training-job.js';
+import type { WriteQueuedJob } from '../ports/training-queue.js';
 
 const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+/** The one writer of a queued job in the fake tables, as `writeQueuedJob` is in the database. */
+export const writeFakeQueuedJob: WriteQueuedJob<FakeLearningData> = async (data, job) => {
+  data.jobs.set(job.id, {
+    ...job,
+    status: 'queued',
+    startedAt: null,
+    finishedAt: null,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    attempts: 0,
+    error: null,
+    version: null,
+  });
+};
 
 /** In-memory TrainingJobStore over the shared fake tables; test/contract holds it to the Kysely store. */
 export class FakeTrainingJobStore implements TrainingJobStore {
@@ -14,17 +31,7 @@ export class FakeTrainingJobStore implements TrainingJobStore {
 
   async enqueue(job: NewJob) {
     if (this.jobs.some((j) => j.modelId === job.modelId && j.status === 'queued')) return 'already-queued' as const;
-    this.data.jobs.set(job.id, {
-      ...job,
-      status: 'queued',
-      startedAt: null,
-      finishedAt: null,
-      leaseOwner: null,
-      leaseExpiresAt: null,
-      attempts: 0,
-      error: null,
-      version: null,
-    });
+    await writeFakeQueuedJob(this.data, job);
     return 'queued' as const;
   }
 

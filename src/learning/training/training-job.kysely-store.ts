@@ -2,8 +2,10 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DatabaseCapabilities } from '../../storage/database.js';
 import type { Database, TrainingJobTable } from '../../storage/schema.js';
 import { isUniqueViolation } from '../../storage/sql-errors.js';
-import type { LastOutcome } from '../models/model-version.store.js';
-import type { CompletedRun, JobReason, JobStatus, NewJob, TrainingJob, TrainingJobStore } from './training-job.store.js';
+import type { CompletedRun, TrainingJobStore } from './training-job.store.js';
+import type { LastOutcome } from '../model/model-version.js';
+import type { JobReason, JobStatus, NewJob, TrainingJob } from '../model/training-job.js';
+import type { WriteQueuedJob } from '../ports/training-queue.js';
 
 function jobFromRow(row: Selectable<TrainingJobTable>): TrainingJob {
   return {
@@ -24,6 +26,26 @@ function jobFromRow(row: Selectable<TrainingJobTable>): TrainingJob {
   };
 }
 
+/**
+ * The one INSERT of a queued job. `enqueue` runs it on its own; registering a model runs it
+ * inside the model's transaction (learning.module.ts hands it to the model store), so the
+ * model and its first job commit together and this store stays the one writer of the rows.
+ */
+export const writeQueuedJob: WriteQueuedJob<Kysely<Database>> = async (db, job) => {
+  await db
+    .insertInto('training_jobs')
+    .values({
+      id: job.id,
+      model_id: job.modelId,
+      status: 'queued',
+      reason: job.reason,
+      force: job.force ? 1 : 0,
+      run_after: job.runAfter,
+      requested_at: job.requestedAt,
+    })
+    .execute();
+};
+
 export class KyselyTrainingJobStore implements TrainingJobStore {
   constructor(
     private readonly db: Kysely<Database>,
@@ -33,18 +55,7 @@ export class KyselyTrainingJobStore implements TrainingJobStore {
 
   async enqueue(job: NewJob): Promise<'queued' | 'already-queued'> {
     try {
-      await this.db
-        .insertInto('training_jobs')
-        .values({
-          id: job.id,
-          model_id: job.modelId,
-          status: 'queued',
-          reason: job.reason,
-          force: job.force ? 1 : 0,
-          run_after: job.runAfter,
-          requested_at: job.requestedAt,
-        })
-        .execute();
+      await writeQueuedJob(this.db, job);
       return 'queued';
     } catch (error) {
       if (isUniqueViolation(error)) return 'already-queued';

@@ -1,31 +1,7 @@
-import type { ModelStatus } from '../models/model-types.js';
-import type { LastOutcome, ModelVersion } from '../models/model-version.store.js';
-
-export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
-/** Why a job was queued: registration, `POST …/train`, the retrain schedule, a dataset upload. */
-export const JOB_REASONS = ['created', 'manual', 'schedule', 'dataset'] as const;
-export type JobReason = (typeof JOB_REASONS)[number];
-
-export interface TrainingJob {
-  id: string;
-  modelId: string;
-  status: JobStatus;
-  reason: JobReason;
-  /** Activate the new version even when it is worse than the active one. */
-  force: boolean;
-  runAfter: number;
-  requestedAt: number;
-  startedAt: number | null;
-  finishedAt: number | null;
-  leaseOwner: string | null;
-  leaseExpiresAt: number | null;
-  attempts: number;
-  error: string | null;
-  version: number | null;
-}
-
-export type NewJob = Pick<TrainingJob, 'id' | 'modelId' | 'reason' | 'force' | 'runAfter' | 'requestedAt'>;
+import type { ModelStatus } from '../model/model-types.js';
+import type { LastOutcome, ModelVersion } from '../model/model-version.js';
+import type { TrainingJob } from '../model/training-job.js';
+import type { JobQueue } from '../ports/training-queue.js';
 
 /** Everything that finishing a run writes, in one transaction. */
 export interface CompletedRun {
@@ -43,9 +19,7 @@ export interface CompletedRun {
 }
 
 /** The training queue: a job row is both the lock across instances and the record of a run. */
-export interface TrainingJobStore {
-  /** 'already-queued' (nothing written) when the model has a job waiting. */
-  enqueue(job: NewJob): Promise<'queued' | 'already-queued'>;
+export interface TrainingJobStore extends JobQueue {
   /** Queued and running jobs of a model. */
   openJobs(modelId: string): Promise<TrainingJob[]>;
   /**

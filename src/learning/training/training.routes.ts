@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, errorResponses, ok } from '../../http/envelope.js';
-import { ModelIdParams } from '../models/model.schemas.js';
-import { TrainBody, TrainingJobView } from './training.schemas.js';
+import { TrainBody } from './training.schemas.js';
 import type { TrainingService } from './training.service.js';
+import { ModelIdParams, TrainingJobView } from '../model/learning.schemas.js';
 
 export interface TrainingRoutesOptions {
   trainingService: Pick<TrainingService, 'requestTraining'>;

@@ -1,6 +1,4 @@
 import { Type, type Static } from 'typebox';
-import { StringEnum } from '../../http/string-enum.js';
-import { JOB_REASONS, JOB_STATUSES } from './training-job.store.js';
 
 export const TrainBody = Type.Object(
   {
@@ -11,13 +9,3 @@ export const TrainBody = Type.Object(
   { additionalProperties: false },
 );
 export type TrainBody = Static<typeof TrainBody>;
-
-export const TrainingJobView = Type.Object({
-  jobId: Type.String(),
-  modelId: Type.String(),
-  status: StringEnum(JOB_STATUSES),
-  reason: StringEnum(JOB_REASONS),
-  force: Type.Boolean(),
-  requestedAt: Type.String({ format: 'date-time' }),
-});
-export type TrainingJobView = Static<typeof TrainingJobView>;

@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { FakeDatasetStore } from '../datasets/fake-dataset.store.js';
-import { FakeLearningData } from '../fake-learning-data.js';
-import { FakeModelVersionStore } from '../models/fake-model-version.store.js';
-import { FakeModelStore } from '../models/fake-model.store.js';
-import { ModelService } from '../models/model.service.js';
-import { FakeTrainingDataStore, type TrainingFeedbackRow } from './fake-training-data.store.js';
-import { FakeTrainingJobStore } from './fake-training-job.store.js';
+import { createFakeLearningStores, createFakeModelService, createFakeTrainingService } from '../fake-learning.js';
+import type { TrainingFeedbackRow } from './fake-training-data.store.js';
 import type { TrainingInput, TrainingOutput } from './runs/protocol.js';
 import type { TrainingRunner } from './training-pool.js';
-import { DEFAULT_TRAINING_OPTIONS, TrainingService } from './training.service.js';
 
 const row = (id: string, eventTime: number): TrainingFeedbackRow => ({
   id,
@@ -32,7 +26,6 @@ const row = (id: string, eventTime: number): TrainingFeedbackRow => ({
 function setup() {
   let now = Date.parse('2026-11-22T12:00:00Z');
   const clock = { now: () => now };
-  const data = new FakeLearningData();
   const feedback = [row('a', now - 2000), row('b', now - 1000), row('old', now - 40 * 86_400_000)];
   const inputs: TrainingInput[] = [];
   const outputs: TrainingOutput[] = [];
@@ -43,23 +36,10 @@ function setup() {
     },
     close: async () => undefined,
   };
-  const models = new FakeModelStore(data);
-  const versions = new FakeModelVersionStore(data);
-  const training = new TrainingService(
-    models,
-    new FakeTrainingJobStore(data),
-    versions,
-    new FakeDatasetStore(data),
-    new FakeTrainingDataStore(() => feedback),
-    runner,
-    clock,
-    {
-      ...DEFAULT_TRAINING_OPTIONS,
-      owner: 'test',
-      pageSize: 1,
-    },
-  );
-  return { data, inputs, outputs, training, registry: new ModelService(models, versions, clock), advance: (ms: number) => (now += ms) };
+  const stores = createFakeLearningStores({ feedback: () => feedback });
+  const training = createFakeTrainingService({ clock, runner, options: { owner: 'test', pageSize: 1 }, stores });
+  const registry = createFakeModelService({ clock, stores });
+  return { data: stores.data, inputs, outputs, training, registry, advance: (ms: number) => (now += ms) };
 }
 
 const trained = (value: number, active: number | null): TrainingOutput => ({

@@ -2,17 +2,20 @@ import { performance } from 'node:perf_hooks';
 import { toIso, type Clock } from '../../common/clock.js';
 import { newId } from '../../common/ids.js';
 import { ConflictError, NotFoundError } from '../../common/errors.js';
-import type { DatasetStore } from '../datasets/dataset.store.js';
-import type { ModelVersionStore } from '../models/model-version.store.js';
-import { resolveSettings, type ModelSettings } from '../models/model-config.js';
-import type { ModelStatus } from '../models/model-types.js';
-import type { ModelRecord, ModelStore } from '../models/model.store.js';
+import type { DatasetReads } from '../ports/dataset-reads.js';
+import type { ModelLookup, ModelVersionReads, RetrainSchedule } from '../ports/model-registry.js';
+import { resolveSettings, type ModelSettings } from '../model/model-config.js';
+import type { ModelStatus } from '../model/model-types.js';
 import { appendRow, emptyColumns, type FeedbackColumns } from './runs/feedback-columns.js';
 import type { TrainingInput, TrainingOutput } from './runs/protocol.js';
 import type { TrainingDataStore, FeedbackCursor } from './training-data.store.js';
 import type { TrainingRunner } from './training-pool.js';
-import type { CompletedRun, NewJob, TrainingJob, TrainingJobStore } from './training-job.store.js';
-import type { TrainBody, TrainingJobView } from './training.schemas.js';
+import type { CompletedRun, TrainingJobStore } from './training-job.store.js';
+import type { TrainBody } from './training.schemas.js';
+import type { ModelRecord } from '../model/model-types.js';
+import type { NewJob, TrainingJob } from '../model/training-job.js';
+import type { TrainingJobView } from '../model/learning.schemas.js';
+import { toJobView } from '../model/training-job-view.js';
 
 export interface TrainingOptions {
   /** Identifies this instance in job leases. */
@@ -39,40 +42,30 @@ export const DEFAULT_TRAINING_OPTIONS: Omit<TrainingOptions, 'owner'> = {
 /** Feedback may be stamped up to 5 minutes ahead of the receive time (feedback rules). */
 const FUTURE_SKEW_MS = 5 * 60_000;
 
-export function toJobView(
-  job: Pick<TrainingJob, 'id' | 'modelId' | 'reason' | 'force' | 'requestedAt'> & { status?: TrainingJob['status'] },
-): TrainingJobView {
-  return {
-    jobId: job.id,
-    modelId: job.modelId,
-    status: job.status ?? 'queued',
-    reason: job.reason,
-    force: job.force,
-    requestedAt: toIso(job.requestedAt),
-  };
-}
-
 function needsFeedback(s: ModelSettings): boolean {
   return s.kind !== 'ranker' || s.trainingData === 'feedback';
 }
 
 const fmt = (x: number | null): string => (x === null ? 'n/a' : x.toPrecision(5));
 
+/** What the training service works with: the registry's reads (ports), its own queue and read model, the worker runner. */
+export interface TrainingServiceDependencies {
+  models: ModelLookup;
+  jobs: TrainingJobStore;
+  versions: Pick<ModelVersionReads, 'getState' | 'getArtifact'> & RetrainSchedule;
+  datasets: DatasetReads;
+  data: TrainingDataStore;
+  runner: TrainingRunner;
+  clock: Clock;
+  options: TrainingOptions;
+}
+
 /**
  * The training lifecycle: queue a run, claim it, read its data, fit it in a worker thread,
  * record a version and decide whether it replaces the active one.
  */
 export class TrainingService {
-  constructor(
-    private readonly models: ModelStore,
-    private readonly jobs: TrainingJobStore,
-    private readonly versions: Pick<ModelVersionStore, 'getState' | 'getArtifact' | 'takeDueRetrains'>,
-    private readonly datasets: Pick<DatasetStore, 'get' | 'getInfo'>,
-    private readonly data: TrainingDataStore,
-    private readonly runner: TrainingRunner,
-    private readonly clock: Clock,
-    private readonly options: TrainingOptions,
-  ) {}
+  constructor(private readonly deps: TrainingServiceDependencies) {}
 
   private stopped = false;
 
@@ -82,7 +75,7 @@ export class TrainingService {
   }
 
   private async model(modelId: string): Promise<ModelRecord> {
-    const model = await this.models.get(modelId);
+    const model = await this.deps.models.get(modelId);
     if (!model) throw new NotFoundError(`model ${modelId} not found`);
     return model;
   }
@@ -91,43 +84,44 @@ export class TrainingService {
   async requestTraining(modelId: string, body: TrainBody): Promise<TrainingJobView> {
     const model = await this.model(modelId);
     if (model.status === 'archived') throw new ConflictError(`model ${modelId} is archived`);
-    const open = await this.jobs.openJobs(modelId);
+    const open = await this.deps.jobs.openJobs(modelId);
     if (open.length > 0) {
       const running = open.some((j) => j.status === 'running');
       throw new ConflictError(`model ${modelId} ${running ? 'is already training' : 'already has a training run queued'}`);
     }
     const settings = resolveSettings(model.type, model.config);
-    if (settings.kind === 'ranker' && settings.trainingData === 'dataset' && !(await this.datasets.getInfo(modelId))) {
+    if (settings.kind === 'ranker' && settings.trainingData === 'dataset' && !(await this.deps.datasets.getInfo(modelId))) {
       throw new ConflictError(
         `ranker ${modelId} trains from an uploaded dataset and none was uploaded: POST it to /api/nous/learn/models/${modelId}/dataset`,
       );
     }
     const job = this.newJob(modelId, 'manual', body.force ?? false);
-    if ((await this.jobs.enqueue(job)) === 'already-queued') throw new ConflictError(`model ${modelId} already has a training run queued`);
+    if ((await this.deps.jobs.enqueue(job)) === 'already-queued')
+      throw new ConflictError(`model ${modelId} already has a training run queued`);
     return toJobView(job);
   }
 
   newJob(modelId: string, reason: NewJob['reason'], force = false): NewJob {
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     return { id: newId(), modelId, reason, force, runAfter: now, requestedAt: now };
   }
 
   /** Queues retrains whose schedule is due; returns how many were queued. */
   async scheduleDue(): Promise<number> {
     let queued = 0;
-    for (const modelId of await this.versions.takeDueRetrains(this.clock.now(), 100)) {
-      if ((await this.jobs.enqueue(this.newJob(modelId, 'schedule'))) === 'queued') queued += 1;
+    for (const modelId of await this.deps.versions.takeDueRetrains(this.deps.clock.now(), 100)) {
+      if ((await this.deps.jobs.enqueue(this.newJob(modelId, 'schedule'))) === 'queued') queued += 1;
     }
     return queued;
   }
 
   /** Claims and runs one due job; false when there was none. */
   async runNext(): Promise<boolean> {
-    const job = await this.jobs.claim(this.options.owner, this.clock.now(), this.options.leaseMs);
+    const job = await this.deps.jobs.claim(this.deps.options.owner, this.deps.clock.now(), this.deps.options.leaseMs);
     if (!job) return false;
     const heartbeat = setInterval(() => {
-      this.jobs.extendLease(job.id, this.options.owner, this.clock.now() + this.options.leaseMs).catch(() => undefined);
-    }, this.options.heartbeatMs);
+      this.deps.jobs.extendLease(job.id, this.deps.options.owner, this.deps.clock.now() + this.deps.options.leaseMs).catch(() => undefined);
+    }, this.deps.options.heartbeatMs);
     heartbeat.unref();
     try {
       await this.execute(job);
@@ -148,29 +142,29 @@ export class TrainingService {
     const cols = emptyColumns();
     let after: FeedbackCursor | undefined;
     for (;;) {
-      const page = await this.data.readPage(window, after, this.options.pageSize);
+      const page = await this.deps.data.readPage(window, after, this.deps.options.pageSize);
       for (const row of page.rows) appendRow(cols, row);
-      if (page.rows.length < this.options.pageSize) return cols;
+      if (page.rows.length < this.deps.options.pageSize) return cols;
       after = page.last;
     }
   }
 
   private async execute(job: TrainingJob): Promise<void> {
-    const now = this.clock.now();
-    const model = await this.models.get(job.modelId);
-    const state = await this.versions.getState(job.modelId);
+    const now = this.deps.clock.now();
+    const model = await this.deps.models.get(job.modelId);
+    const state = await this.deps.versions.getState(job.modelId);
     const activeVersion = state?.activeVersion ?? null;
-    const base = { jobId: job.id, owner: this.options.owner };
+    const base = { jobId: job.id, owner: this.deps.options.owner };
     const fail = (message: string, retrainEveryMs?: number) =>
       this.complete({
         ...base,
-        finishedAt: this.clock.now(),
+        finishedAt: this.deps.clock.now(),
         jobStatus: 'failed',
         jobError: message,
         // A failed retrain leaves the active version serving: the model stays ready and says why.
         model: { status: activeVersion === null ? 'failed' : 'ready', error: message },
-        outcome: { at: this.clock.now(), outcome: 'failed', message },
-        nextRetrainAt: retrainEveryMs === undefined ? null : this.clock.now() + retrainEveryMs,
+        outcome: { at: this.deps.clock.now(), outcome: 'failed', message },
+        nextRetrainAt: retrainEveryMs === undefined ? null : this.deps.clock.now() + retrainEveryMs,
       });
     if (!model) return void (await fail('the model no longer exists'));
     let settings: ModelSettings;
@@ -179,9 +173,9 @@ export class TrainingService {
     } catch (error) {
       return void (await fail(`invalid config: ${(error as Error).message}`));
     }
-    if (job.attempts > this.options.maxAttempts) {
+    if (job.attempts > this.deps.options.maxAttempts) {
       return void (await fail(
-        `gave up after ${this.options.maxAttempts} attempts: the instance running it stopped each time`,
+        `gave up after ${this.deps.options.maxAttempts} attempts: the instance running it stopped each time`,
         settings.retrainEveryMs,
       ));
     }
@@ -190,26 +184,26 @@ export class TrainingService {
     try {
       if (needsFeedback(settings)) input.feedback = await this.readWindow(window);
       if (settings.kind === 'ranker' && settings.trainingData === 'dataset') {
-        const dataset = await this.datasets.get(job.modelId);
+        const dataset = await this.deps.datasets.get(job.modelId);
         if (dataset) input.dataset = dataset.content;
       }
       if (settings.kind === 'ranker' && settings.trainingData === 'feedback' && settings.clickModel !== undefined) {
-        const source = await this.models.get(settings.clickModel);
+        const source = await this.deps.models.get(settings.clickModel);
         if (!source || source.type !== 'click_model')
           return void (await fail(`config.clickModel ${settings.clickModel} is not a click_model`, settings.retrainEveryMs));
-        const sourceState = await this.versions.getState(source.id);
+        const sourceState = await this.deps.versions.getState(source.id);
         if (sourceState?.activeVersion == null)
           return void (await fail(`click model ${source.id} has no trained version yet`, settings.retrainEveryMs));
-        input.judgmentsArtifact = await this.versions.getArtifact(source.id, sourceState.activeVersion);
+        input.judgmentsArtifact = await this.deps.versions.getArtifact(source.id, sourceState.activeVersion);
       }
-      if (activeVersion !== null) input.activeArtifact = await this.versions.getArtifact(job.modelId, activeVersion);
+      if (activeVersion !== null) input.activeArtifact = await this.deps.versions.getArtifact(job.modelId, activeVersion);
     } catch (error) {
       return void (await fail(`could not read the training data: ${(error as Error).message}`, settings.retrainEveryMs));
     }
     const started = performance.now();
     let output: TrainingOutput;
     try {
-      output = await this.runner.run(input);
+      output = await this.deps.runner.run(input);
     } catch (error) {
       if (this.stopped) return;
       return void (await fail(`training failed: ${(error as Error).message}`, settings.retrainEveryMs));
@@ -226,8 +220,8 @@ export class TrainingService {
     window: { start: number; end: number },
     activeVersion: number | null,
   ) {
-    const finishedAt = this.clock.now();
-    const base = { jobId: job.id, owner: this.options.owner, finishedAt };
+    const finishedAt = this.deps.clock.now();
+    const base = { jobId: job.id, owner: this.deps.options.owner, finishedAt };
     const every = settings.retrainEveryMs;
     if (output.kind === 'no-data') {
       if (activeVersion === null && every === undefined) {
@@ -243,7 +237,7 @@ export class TrainingService {
       }
       // Scheduled models wait for data: soon while they have no version, at the next retrain otherwise.
       const status: ModelStatus = activeVersion === null ? 'pending' : 'ready';
-      const next = activeVersion === null ? finishedAt + this.options.noDataRetryMs : finishedAt + (every as number);
+      const next = activeVersion === null ? finishedAt + this.deps.options.noDataRetryMs : finishedAt + (every as number);
       await this.complete({
         ...base,
         jobStatus: 'succeeded',
@@ -290,6 +284,6 @@ export class TrainingService {
 
   private async complete(run: CompletedRun): Promise<void> {
     // 'lease-lost': another instance took the job over after ours looked dead; its result stands.
-    await this.jobs.complete(run);
+    await this.deps.jobs.complete(run);
   }
 }

@@ -1,23 +1,16 @@
 import { FakeFeedbackStore } from '../../../src/feedback/fake-feedback.store.js';
 import { KyselyFeedbackStore } from '../../../src/feedback/feedback.kysely-store.js';
 import type { FeedbackStore } from '../../../src/feedback/feedback.store.js';
-import { KyselyDatasetStore } from '../../../src/learning/datasets/dataset.kysely-store.js';
 import type { DatasetStore } from '../../../src/learning/datasets/dataset.store.js';
-import { FakeDatasetStore } from '../../../src/learning/datasets/fake-dataset.store.js';
-import { FakeLearningData } from '../../../src/learning/fake-learning-data.js';
-import { FakeModelVersionStore } from '../../../src/learning/models/fake-model-version.store.js';
-import { FakeModelStore } from '../../../src/learning/models/fake-model.store.js';
-import { KyselyModelVersionStore } from '../../../src/learning/models/model-version.kysely-store.js';
+import { createFakeLearningStores } from '../../../src/learning/fake-learning.js';
+import { createLearningStores } from '../../../src/learning/learning-services.js';
 import type { ModelVersionStore } from '../../../src/learning/models/model-version.store.js';
-import { KyselyModelStore } from '../../../src/learning/models/model.kysely-store.js';
-import type { ModelRecord, ModelStore } from '../../../src/learning/models/model.store.js';
-import { FakeTrainingDataStore } from '../../../src/learning/training/fake-training-data.store.js';
-import { FakeTrainingJobStore } from '../../../src/learning/training/fake-training-job.store.js';
-import { KyselyTrainingDataStore } from '../../../src/learning/training/training-data.kysely-store.js';
+import type { ModelStore } from '../../../src/learning/models/model.store.js';
 import type { TrainingDataStore } from '../../../src/learning/training/training-data.store.js';
-import { KyselyTrainingJobStore } from '../../../src/learning/training/training-job.kysely-store.js';
-import type { CompletedRun, NewJob, TrainingJobStore } from '../../../src/learning/training/training-job.store.js';
+import type { CompletedRun, TrainingJobStore } from '../../../src/learning/training/training-job.store.js';
 import type { DatabaseHandle } from '../../../src/storage/database.js';
+import type { ModelRecord } from '../../../src/learning/model/model-types.js';
+import type { NewJob } from '../../../src/learning/model/training-job.js';
 
 /** Every store the learning module uses, and the feedback its training read model reads. */
 export interface LearningWorld {
@@ -31,42 +24,35 @@ export interface LearningWorld {
 
 export const learningWorld = {
   kysely: (database: DatabaseHandle): LearningWorld => ({
-    models: new KyselyModelStore(database.db),
-    jobs: new KyselyTrainingJobStore(database.db, database.capabilities),
-    versions: new KyselyModelVersionStore(database.db, database.capabilities),
-    datasets: new KyselyDatasetStore(database.db),
+    // The stores wired as learning.module.ts wires them (the model store queues through the job store's writer).
+    ...createLearningStores(database),
     feedback: new KyselyFeedbackStore(database.db),
-    trainingData: new KyselyTrainingDataStore(database.db),
   }),
   fake: (): LearningWorld => {
-    const data = new FakeLearningData();
     const feedback = new FakeFeedbackStore();
     return {
-      models: new FakeModelStore(data),
-      jobs: new FakeTrainingJobStore(data),
-      versions: new FakeModelVersionStore(data),
-      datasets: new FakeDatasetStore(data),
+      ...createFakeLearningStores({
+        feedback: () =>
+          feedback.items.map((i) => ({
+            id: i.id,
+            queryId: i.queryId,
+            queryHash: i.queryHash,
+            resultId: i.resultId,
+            position: i.position,
+            action: i.userAction,
+            eventTime: i.eventTime,
+            rating: i.rating,
+            dwellTime: i.dwellTime,
+            deviceType: i.deviceType,
+            searchType: i.searchType,
+            language: i.language,
+            category: i.category,
+            viewportWidth: i.viewportWidth,
+            viewportHeight: i.viewportHeight,
+            extra: i.extraMetadata,
+          })),
+      }),
       feedback,
-      trainingData: new FakeTrainingDataStore(() =>
-        feedback.items.map((i) => ({
-          id: i.id,
-          queryId: i.queryId,
-          queryHash: i.queryHash,
-          resultId: i.resultId,
-          position: i.position,
-          action: i.userAction,
-          eventTime: i.eventTime,
-          rating: i.rating,
-          dwellTime: i.dwellTime,
-          deviceType: i.deviceType,
-          searchType: i.searchType,
-          language: i.language,
-          category: i.category,
-          viewportWidth: i.viewportWidth,
-          viewportHeight: i.viewportHeight,
-          extra: i.extraMetadata,
-        })),
-      ),
     };
   },
 };

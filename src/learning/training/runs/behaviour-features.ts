@@ -1,7 +1,8 @@
 import type { SearchSession } from '../../../click-models/index.js';
 import { isClick, isSatisfiedClick } from '../../../vocabulary/index.js';
 import type { FeedbackColumns } from './feedback-columns.js';
-import { isUnknownResult } from './sessions.js';
+import { isUnknownResult } from '../../model/artifacts.js';
+import type { BehaviourTable } from '../../model/artifacts.js';
 
 /**
  * Behavioural features computed from feedback, Metarank-style: per (query, result) and per
@@ -16,15 +17,6 @@ export const BEHAVIOUR_FEATURES = [
   'meanRating',
   'meanPosition',
 ] as const;
-
-export interface BehaviourTable {
-  names: string[];
-  /** queryHash → resultId → values in `names` order (resultCtr filled from `results`). */
-  pairs: Record<string, Record<string, (number | null)[]>>;
-  /** Client features (`customMetadata.features`) seen in training, by name, latest value per pair. */
-  clientFeatureNames: string[];
-  clientFeatures: Record<string, Record<string, Record<string, number>>>;
-}
 
 interface PairAcc {
   impressions: number;
@@ -147,27 +139,4 @@ export function buildBehaviourTable(cols: FeedbackColumns, sessions: readonly Se
     if (Object.keys(feats).length > 0) table.clientFeatures[q] = feats;
   }
   return table;
-}
-
-/** Feature names of a feedback-trained ranker: behavioural first, then the client's. */
-export function featureNamesOf(table: BehaviourTable): string[] {
-  return [...table.names, ...table.clientFeatureNames];
-}
-
-/** One row for (queryHash, resultId): stored behaviour, then client features (request values win). */
-export function behaviourRow(
-  table: BehaviourTable,
-  queryHash: string | undefined,
-  resultId: string,
-  sent?: Readonly<Record<string, number>>,
-): Float32Array {
-  const row = new Float32Array(table.names.length + table.clientFeatureNames.length).fill(Number.NaN);
-  const stored = queryHash === undefined ? undefined : table.pairs[queryHash]?.[resultId];
-  if (stored) stored.forEach((v, j) => (row[j] = v ?? Number.NaN));
-  const storedClient = queryHash === undefined ? undefined : table.clientFeatures[queryHash]?.[resultId];
-  table.clientFeatureNames.forEach((name, k) => {
-    const v = sent?.[name] ?? storedClient?.[name];
-    if (v !== undefined) row[table.names.length + k] = v;
-  });
-  return row;
 }

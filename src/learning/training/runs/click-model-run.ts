@@ -1,5 +1,5 @@
 import { evaluate, fitClickModel, restoreClickModel, splitByTime, type SerializedClickModel } from '../../../click-models/index.js';
-import type { ClickModelSettings } from '../../models/model-config.js';
+import type { ClickModelSettings } from '../../model/model-config.js';
 import { emptyColumns } from './feedback-columns.js';
 import { finiteOrNull, type TrainingInput, type TrainingOutput } from './protocol.js';
 import { buildSessions } from './sessions.js';

@@ -1,4 +1,4 @@
-import type { EngagementSettings } from '../../models/model-config.js';
+import type { EngagementSettings } from '../../model/model-config.js';
 import {
   binaryReport,
   compileModel,
@@ -13,21 +13,9 @@ import { trainThreaded } from '../ranker-threads.js';
 import { isClick, isImpression, isSatisfiedClick } from '../../../vocabulary/index.js';
 import { emptyColumns, groupBySearch, type FeedbackColumns } from './feedback-columns.js';
 import { finiteOrNull, type TrainingInput, type TrainingOutput } from './protocol.js';
-import { CATEGORICAL_FEATURES, ENGAGEMENT_FEATURES, type CategoricalFeature, type EngagementArtifact } from './ranker-artifact.js';
+import { CATEGORICAL_FEATURES, ENGAGEMENT_FEATURES, type CategoricalFeature, type EngagementArtifact } from '../../model/artifacts.js';
 import { trainParams } from './tree-params.js';
-
-/** One shown result with its context: what the predictor sees. */
-export interface EngagementExample {
-  position: number;
-  deviceType: string | null;
-  searchType: string | null;
-  language: string | null;
-  category: string | null;
-  viewportWidth: number | null;
-  viewportHeight: number | null;
-  /** UTC hour 0–23 of the search. */
-  hour: number | null;
-}
+import { encodeExamples, type EngagementExample } from '../../model/feature-rows.js';
 
 /**
  * Every impression with a position is an example; its label is a click on the same result in
@@ -80,24 +68,6 @@ export function buildVocabulary(examples: readonly EngagementExample[]): Record<
     vocab[f] = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([v]) => v);
   }
   return vocab;
-}
-
-/** Row-major features in ENGAGEMENT_FEATURES order; categories by their vocabulary index, unseen = NaN. */
-export function encodeExamples(examples: readonly EngagementExample[], vocab: Record<CategoricalFeature, string[]>): Float32Array {
-  const F = ENGAGEMENT_FEATURES.length;
-  const index = Object.fromEntries(CATEGORICAL_FEATURES.map((f) => [f, new Map(vocab[f].map((v, i) => [v, i]))])) as Record<
-    CategoricalFeature,
-    Map<string, number>
-  >;
-  const out = new Float32Array(examples.length * F).fill(Number.NaN);
-  examples.forEach((e, r) => {
-    ENGAGEMENT_FEATURES.forEach((name, j) => {
-      const v = e[name];
-      if (v === null) return;
-      out[r * F + j] = typeof v === 'number' ? v : (index[name as CategoricalFeature].get(v) ?? Number.NaN);
-    });
-  });
-  return out;
 }
 
 /** Fits on the earlier examples, reports AUC / log-loss / calibration / base rate on the latest slice. */

@@ -1,4 +1,4 @@
-import type { ModelSettings } from '../../models/model-config.js';
+import type { ModelSettings } from '../../model/model-config.js';
 import type { FeedbackColumns } from './feedback-columns.js';
 
 /** What the job runner sends a worker thread: plain data only. */

@@ -1,5 +1,5 @@
 import { fitClickModel, restoreClickModel, toJudgments, type SerializedClickModel } from '../../../click-models/index.js';
-import type { RankerSettings } from '../../models/model-config.js';
+import type { RankerSettings } from '../../model/model-config.js';
 import {
   compareToBaselines,
   compileModel,
@@ -12,12 +12,14 @@ import {
   type Dataset,
 } from '../../../ranker/index.js';
 import { trainThreaded } from '../ranker-threads.js';
-import { behaviourRow, buildBehaviourTable, featureNamesOf, type BehaviourTable } from './behaviour-features.js';
+import { buildBehaviourTable } from './behaviour-features.js';
 import { emptyColumns } from './feedback-columns.js';
 import { finiteOrNull, type TrainingInput, type TrainingOutput } from './protocol.js';
-import type { RankerArtifact } from './ranker-artifact.js';
-import { buildSessions, isUnknownResult } from './sessions.js';
+import type { RankerArtifact } from '../../model/artifacts.js';
+import { buildSessions } from './sessions.js';
 import { trainParams } from './tree-params.js';
+import { behaviourRow, featureNamesOf } from '../../model/feature-rows.js';
+import { type BehaviourTable, isUnknownResult } from '../../model/artifacts.js';
 
 const TOP_FEATURES = 25;
 

@@ -1,14 +1,7 @@
 import { inferSessionsFromClicksOnly, type SearchSession } from '../../../click-models/index.js';
 import { isClick, isImpression } from '../../../vocabulary/index.js';
 import { groupBySearch, type FeedbackColumns } from './feedback-columns.js';
-
-/**
- * A rank above the last click of a click-only search whose result id nobody logged: the
- * cascade assumption says it was examined, so it stays in the session under this id (it
- * informs examination) and is left out of judgments, exports and ranking.
- */
-export const UNKNOWN_RESULT_PREFIX = '\u0000rank:';
-export const isUnknownResult = (id: string): boolean => id.startsWith(UNKNOWN_RESULT_PREFIX);
+import { UNKNOWN_RESULT_PREFIX } from '../../model/artifacts.js';
 
 export interface SessionStats {
   searches: number;

@@ -1,5 +1,5 @@
 import type { TrainParams } from '../../../ranker/index.js';
-import type { TreeSettings } from '../../models/model-config.js';
+import type { TreeSettings } from '../../model/model-config.js';
 
 /** The config names of the issue → the trainer's parameters (unset ones keep the trainer's defaults). */
 export function trainParams(tree: TreeSettings): Partial<TrainParams> {

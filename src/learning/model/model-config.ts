@@ -9,6 +9,8 @@ import { DAY_MS } from '../../common/time.js';
  */
 export const DEFAULT_WINDOW_MS = 30 * DAY_MS;
 export const DEFAULT_HELD_OUT_FRACTION = 0.2;
+/** A model's `config`, serialized, is at most this long (checked at registration). */
+export const MODEL_CONFIG_MAX_BYTES = 16 * 1024;
 
 export interface CommonConfig {
   /** Retrain on this interval (ms); absent = only on request. */

@@ -1,7 +1,7 @@
-import type { DatasetRecord } from './datasets/dataset.store.js';
-import type { ModelVersion, TrainingState } from './models/model-version.store.js';
-import type { ModelRecord } from './models/model.store.js';
-import type { TrainingJob } from './training/training-job.store.js';
+import type { DatasetRecord } from './dataset-record.js';
+import type { ModelVersion, TrainingState } from './model-version.js';
+import type { ModelRecord } from './model-types.js';
+import type { TrainingJob } from './training-job.js';
 
 /**
  * The in-memory tables the learning fakes share, as the Kysely stores share one database (a model

@@ -1,5 +1,4 @@
-import type { Model } from '../../../ranker/index.js';
-import type { BehaviourTable } from './behaviour-features.js';
+import type { Model } from '../../ranker/index.js';
 
 /** A stored ranker version: the tree model plus what serving needs to build its feature rows. */
 export interface RankerArtifact {
@@ -32,3 +31,21 @@ export interface EngagementArtifact {
   vocabulary: Record<CategoricalFeature, string[]>;
   model: Model;
 }
+
+/** What a feedback-trained ranker stores to build its behavioural feature rows at serving time. */
+export interface BehaviourTable {
+  names: string[];
+  /** queryHash → resultId → values in `names` order (resultCtr filled from `results`). */
+  pairs: Record<string, Record<string, (number | null)[]>>;
+  /** Client features (`customMetadata.features`) seen in training, by name, latest value per pair. */
+  clientFeatureNames: string[];
+  clientFeatures: Record<string, Record<string, Record<string, number>>>;
+}
+
+/**
+ * A rank above the last click of a click-only search whose result id nobody logged: the
+ * cascade assumption says it was examined, so it stays in the session under this id (it
+ * informs examination) and is left out of judgments, exports and ranking.
+ */
+export const UNKNOWN_RESULT_PREFIX = '\u0000rank:';
+export const isUnknownResult = (id: string): boolean => id.startsWith(UNKNOWN_RESULT_PREFIX);

@@ -1,0 +1,76 @@
+import type { Clock } from '../common/clock.js';
+import type { DatabaseHandle } from '../storage/database.js';
+import { KyselyAliasStore } from './aliases/alias.kysely-store.js';
+import { AliasService } from './aliases/alias.service.js';
+import type { AliasStore } from './aliases/alias.store.js';
+import { KyselyDatasetStore } from './datasets/dataset.kysely-store.js';
+import { DatasetService } from './datasets/dataset.service.js';
+import type { DatasetStore } from './datasets/dataset.store.js';
+import { KyselyModelVersionStore } from './models/model-version.kysely-store.js';
+import type { ModelVersionStore } from './models/model-version.store.js';
+import { KyselyModelStore } from './models/model.kysely-store.js';
+import { ModelService } from './models/model.service.js';
+import type { ModelStore } from './models/model.store.js';
+import type { JobFactory } from './ports/training-queue.js';
+import { ServingService } from './serving/serving.service.js';
+import { KyselyTrainingDataStore } from './training/training-data.kysely-store.js';
+import type { TrainingDataStore } from './training/training-data.store.js';
+import { KyselyTrainingJobStore, writeQueuedJob } from './training/training-job.kysely-store.js';
+import type { TrainingJobStore } from './training/training-job.store.js';
+import type { TrainingRunner } from './training/training-pool.js';
+import { TrainingService, type TrainingOptions } from './training/training.service.js';
+
+// One create…Service() per sub-domain, as Unleash's createFeature…Service: each takes the
+// module's stores (Kysely ones from createLearningStores, fakes from fake-learning.ts) and
+// hands every service the ports it needs from the other sub-domains. learning.module.ts and
+// the unit tests build the services the same way.
+
+/** Every store of the learning module, one instance each. */
+export interface LearningStores {
+  models: ModelStore;
+  versions: ModelVersionStore;
+  jobs: TrainingJobStore;
+  datasets: DatasetStore;
+  trainingData: TrainingDataStore;
+  aliases: AliasStore;
+}
+
+export function createLearningStores(database: DatabaseHandle): LearningStores {
+  return {
+    // Registering a model queues its first run in the same transaction, through the job store's writer.
+    models: new KyselyModelStore(database.db, writeQueuedJob),
+    versions: new KyselyModelVersionStore(database.db, database.capabilities),
+    // Instances share the queue: where the database can, claims use FOR UPDATE SKIP LOCKED (see the stores).
+    jobs: new KyselyTrainingJobStore(database.db, database.capabilities),
+    datasets: new KyselyDatasetStore(database.db),
+    trainingData: new KyselyTrainingDataStore(database.db),
+    aliases: new KyselyAliasStore(database.db),
+  };
+}
+
+export function createModelService(stores: LearningStores, clock: Clock): ModelService {
+  return new ModelService(stores.models, stores.versions, clock);
+}
+
+export function createTrainingService(
+  stores: LearningStores,
+  { clock, runner, options }: { clock: Clock; runner: TrainingRunner; options: TrainingOptions },
+): TrainingService {
+  const { models, jobs, versions, datasets, trainingData: data } = stores;
+  return new TrainingService({ models, jobs, versions, datasets, data, runner, clock, options });
+}
+
+export function createServingService(stores: LearningStores): ServingService {
+  return new ServingService(stores.models, stores.versions);
+}
+
+export function createDatasetService(
+  stores: LearningStores,
+  { clock, training, maxBytes }: { clock: Clock; training: JobFactory; maxBytes?: number },
+): DatasetService {
+  return new DatasetService({ models: stores.models, datasets: stores.datasets, jobs: stores.jobs, training, clock, maxBytes });
+}
+
+export function createAliasService(stores: LearningStores, clock: Clock): AliasService {
+  return new AliasService({ store: stores.aliases, models: stores.models, versions: stores.versions, clock });
+}

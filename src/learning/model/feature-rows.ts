@@ -1,0 +1,58 @@
+import { CATEGORICAL_FEATURES, ENGAGEMENT_FEATURES, type BehaviourTable, type CategoricalFeature } from './artifacts.js';
+
+// How a stored version turns one result into a feature row: training builds its rows with these
+// and serving scores with the same functions, so the two cannot drift apart.
+
+/** Feature names of a feedback-trained ranker: behavioural first, then the client's. */
+export function featureNamesOf(table: BehaviourTable): string[] {
+  return [...table.names, ...table.clientFeatureNames];
+}
+
+/** One row for (queryHash, resultId): stored behaviour, then client features (request values win). */
+export function behaviourRow(
+  table: BehaviourTable,
+  queryHash: string | undefined,
+  resultId: string,
+  sent?: Readonly<Record<string, number>>,
+): Float32Array {
+  const row = new Float32Array(table.names.length + table.clientFeatureNames.length).fill(Number.NaN);
+  const stored = queryHash === undefined ? undefined : table.pairs[queryHash]?.[resultId];
+  if (stored) stored.forEach((v, j) => (row[j] = v ?? Number.NaN));
+  const storedClient = queryHash === undefined ? undefined : table.clientFeatures[queryHash]?.[resultId];
+  table.clientFeatureNames.forEach((name, k) => {
+    const v = sent?.[name] ?? storedClient?.[name];
+    if (v !== undefined) row[table.names.length + k] = v;
+  });
+  return row;
+}
+
+/** One shown result with its context: what the predictor sees. */
+export interface EngagementExample {
+  position: number;
+  deviceType: string | null;
+  searchType: string | null;
+  language: string | null;
+  category: string | null;
+  viewportWidth: number | null;
+  viewportHeight: number | null;
+  /** UTC hour 0–23 of the search. */
+  hour: number | null;
+}
+
+/** Row-major features in ENGAGEMENT_FEATURES order; categories by their vocabulary index, unseen = NaN. */
+export function encodeExamples(examples: readonly EngagementExample[], vocab: Record<CategoricalFeature, string[]>): Float32Array {
+  const F = ENGAGEMENT_FEATURES.length;
+  const index = Object.fromEntries(CATEGORICAL_FEATURES.map((f) => [f, new Map(vocab[f].map((v, i) => [v, i]))])) as Record<
+    CategoricalFeature,
+    Map<string, number>
+  >;
+  const out = new Float32Array(examples.length * F).fill(Number.NaN);
+  examples.forEach((e, r) => {
+    ENGAGEMENT_FEATURES.forEach((name, j) => {
+      const v = e[name];
+      if (v === null) return;
+      out[r * F + j] = typeof v === 'number' ? v : (index[name as CategoricalFeature].get(v) ?? Number.NaN);
+    });
+  });
+  return out;
+}
