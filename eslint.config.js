@@ -11,7 +11,8 @@ const boundaries = { rules: {} };
 
 /** Domain modules: each is used by the others only through `<domain>/<domain>.module.ts`. */
 const MODULES = ['auth', 'feedback', 'experiments', 'learning', 'analytics'];
-const ROOT_FILES = ['app', 'container', 'main', 'cli', 'cli-keys', 'config', 'scheduler'];
+/** `ls src/*.ts` (tests aside): the composition root. The CLI that drives it lives in src/cli/. */
+const ROOT_FILES = ['app', 'config', 'container', 'main', 'scheduler'];
 const TESTS = ['**/*.test.ts'];
 
 /**
@@ -116,15 +117,24 @@ export default [
     ['src/storage/**/*.ts'],
     [['(^|/)(http|observability)/', 'storage/ sits below http/: it imports common/ and vocabulary/']],
   ),
+  // Root files and the CLI (issue 24): src/cli/ sits beside the root files at the top, so it may use
+  // them (config, main); nothing else below imports a root file, and nothing but the root imports src/cli/.
   boundary(
     'root-files',
     ['src/*/**/*.ts'],
     [
       [
         `^(\\.\\./)+(${ROOT_FILES.join('|')})\\.js$`,
-        `the root files (${ROOT_FILES.join(', ')}) compose the service; nothing below imports them`,
+        `the root files (${ROOT_FILES.join(', ')}) compose the service; nothing below imports them (src/cli/ drives them)`,
       ],
     ],
+    ['src/cli/**'],
+  ),
+  boundary(
+    'cli-on-top',
+    ['src/*/**/*.ts'],
+    [['^(\\.\\./)+cli/', 'src/cli/ is the command line on top of the service: only the root files may import it']],
+    ['src/cli/**'],
   ),
   boundary(
     'frozen-migrations',
@@ -146,11 +156,11 @@ export default [
   ),
   boundary(
     'module-entry-root',
-    ['src/*.ts'],
+    ['src/*.ts', 'src/cli/**/*.ts'],
     [
       [
-        `^\\./(${MODULES.join('|')})/(?!(${MODULES.join('|')})\\.module\\.js$)`,
-        'the root knows modules only through their <domain>.module.ts',
+        `^\\.\\.?/(${MODULES.join('|')})/(?!(${MODULES.join('|')})\\.module\\.js$)`,
+        'the root and the CLI know modules only through their <domain>.module.ts',
       ],
     ],
   ),

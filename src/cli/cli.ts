@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { runDemoCommand } from './cli-demo.js';
+import { runDemoCommand } from './demo-command.js';
 import { IMPORT_HELP, runExportCommand, runImportCommand } from './cli-import.js';
-import { KEYS_HELP, runKeysCommand } from './cli-keys.js';
-import { ConfigError, databaseOptions, loadConfig } from './config.js';
-import { serveUntilSignalled } from './main.js';
-import { openDatabase } from './storage/database.js';
-import { migrateToLatest } from './storage/migrator.js';
-import { VERSION } from './version.js';
+import { KEYS_HELP, runKeysCommand } from './keys-command.js';
+import { ConfigError, databaseOptions, loadConfig } from '../config.js';
+import { serveUntilSignalled } from '../main.js';
+import { openDatabase } from '../storage/database.js';
+import { migrateToLatest } from '../storage/migrator.js';
+import { VERSION } from '../common/version.js';
 
 const HELP = `searchloop ${VERSION} — search feedback, learned models and A/B experiments
 

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { systemClock } from './common/clock.js';
+import { systemClock } from '../common/clock.js';
 import { ImportProgress } from './import-progress.js';
-import { databaseOptions, type AppConfig } from './config.js';
+import { databaseOptions, type AppConfig } from '../config.js';
 import {
   LineParser,
   createFeedbackModule,
@@ -14,9 +14,9 @@ import {
   type ImportBatchReport,
   type ImportFormat,
   startImportPreparer,
-} from './feedback/feedback.module.js';
-import { openDatabase } from './storage/database.js';
-import { migrateToLatest } from './storage/migrator.js';
+} from '../feedback/feedback.module.js';
+import { openDatabase } from '../storage/database.js';
+import { migrateToLatest } from '../storage/migrator.js';
 
 export const IMPORT_HELP = `searchloop import <file|-> [options]
 
