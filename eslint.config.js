@@ -136,6 +136,18 @@ export default [
     [['^(\\.\\./)+cli/', 'src/cli/ is the command line on top of the service: only the root files may import it']],
     ['src/cli/**'],
   ),
+  // Migrations are self-contained (issue 24): a landed migration must not change when runtime code
+  // does, so it imports only kysely and its own folder (copy what it needs, frozen, into the file).
+  boundary(
+    'migrations-self-contained',
+    ['src/storage/migrations/**/*.ts'],
+    [
+      [
+        '^(?!kysely$|\\./)',
+        'a migration is frozen history: it imports only kysely and its own folder (inline a frozen copy of what it needs)',
+      ],
+    ],
+  ),
   boundary(
     'frozen-migrations',
     ['src/**/*.ts'],
