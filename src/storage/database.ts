@@ -12,9 +12,9 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import BetterSqlite3 from 'better-sqlite3';
-import { SqliteSyncingDriver } from './sqlite-driver.js';
-import { attachAnalytics } from './sqlite-analytics-file.js';
-import { CurrentSchemaIntrospector } from './postgres-introspector.js';
+import { SqliteSyncingDriver } from './sqlite/sqlite-driver.js';
+import { attachAnalytics } from './sqlite/sqlite-analytics-file.js';
+import { CurrentSchemaIntrospector } from './postgres/postgres-introspector.js';
 import type { Database } from './schema.js';
 
 /** Where the data lives: the embedded SQLite file or a PostgreSQL server. */

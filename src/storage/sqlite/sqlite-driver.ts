@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
-import { stopWorker } from '../common/worker-threads.js';
+import { stopWorker } from '../../common/worker-threads.js';
 import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
 import { analyticsFileOf } from './sqlite-analytics-file.js';
 
