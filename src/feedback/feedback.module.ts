@@ -16,7 +16,7 @@ import { ubiRoutes } from './ubi/ubi.routes.js';
 import { UbiService } from './ubi/ubi.service.js';
 
 // What the CLI's import and export use (the root knows the module only through this file).
-export { exportFeedback, type ExportFormat } from './ubi/feedback-export.js';
+export { exportFeedback, type ExportFormat } from './export/feedback-export.js';
 export { LineParser, splitCsvLine, type ImportFormat } from './import/import-lines.js';
 export type { ImportBatchReport, ParsedImportLine } from './import/import.service.js';
 export { startImportPreparer } from './import/import-preparer.js';

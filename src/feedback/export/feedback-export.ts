@@ -6,7 +6,7 @@
 import type { Static } from 'typebox';
 import { encodeCursor } from '../../common/pagination.js';
 import type { FeedbackItemView, FeedbackListQuery } from '../feedback.schemas.js';
-import { isUbiQueryItem, itemToUbiEvent, itemsToUbiQuery } from './ubi-export.js';
+import { isUbiQueryItem, itemToUbiEvent, itemsToUbiQuery } from '../ubi/ubi-export.js';
 
 type Item = Static<typeof FeedbackItemView>;
 export type ExportFormat = 'ubi' | 'ndjson' | 'csv';
