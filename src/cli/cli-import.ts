@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../common/clock.js';
 import { ImportProgress } from './import-progress.js';
-import { databaseOptions, type AppConfig } from '../config.js';
+import { databaseOptions, loadImportConfig, type AppConfig, type ImportCommandConfig } from '../config.js';
 import {
   LineParser,
   createFeedbackModule,
@@ -109,6 +109,7 @@ export async function runImportCommand(
   args: string[],
   config: () => AppConfig,
   io: { out: (t: string) => void; err: (t: string) => void; tty: boolean; columns?: number },
+  settings: ImportCommandConfig = loadImportConfig(),
 ): Promise<number> {
   const { positionals, values } = parseArgs({
     args,
@@ -154,7 +155,7 @@ export async function runImportCommand(
     const feedback = createFeedbackModule({ database, clock: systemClock });
     const service = feedback.services.importService;
     // Parsing and checking run on a worker thread while this one writes the previous batch.
-    const preparer = await startImportPreparer(service, format, state?.csvHeader, process.env.SEARCHLOOP_IMPORT_INLINE === '1');
+    const preparer = await startImportPreparer(service, format, state?.csvHeader, settings.inline);
     importer = (lines, p) => {
       const prepared = preparer.prepare(lines);
       return async () => {
@@ -170,8 +171,7 @@ export async function runImportCommand(
   }
 
   const input = fromStdin ? process.stdin : fs.createReadStream(file, { start: state?.offset ?? 0, highWaterMark: 1 << 20 });
-  // SEARCHLOOP_PROGRESS_MS: the redraw interval (tests set 0 to see every batch).
-  const intervalMs = process.env.SEARCHLOOP_PROGRESS_MS === undefined ? undefined : Number(process.env.SEARCHLOOP_PROGRESS_MS);
+  const intervalMs = settings.progressIntervalMs;
   const progress = new ImportProgress(
     stat?.size,
     { isTTY: io.tty, ...(io.columns ? { columns: io.columns } : {}), write: io.err },

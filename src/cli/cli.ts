@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { runDemoCommand } from './demo-command.js';
 import { IMPORT_HELP, runExportCommand, runImportCommand } from './cli-import.js';
 import { KEYS_HELP, runKeysCommand } from './keys-command.js';
-import { ConfigError, databaseOptions, loadConfig } from '../config.js';
+import { ConfigError, databaseOptions, loadConfig, loadImportConfig } from '../config.js';
 import { serveUntilSignalled } from '../main.js';
 import { openDatabase } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrator.js';
@@ -61,7 +61,9 @@ async function main(argv: string[]): Promise<number> {
       tty: process.stderr.isTTY === true,
       ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
     };
-    return argv[0] === 'import' ? runImportCommand(argv.slice(1), loadConfig, io) : runExportCommand(argv.slice(1), loadConfig, io);
+    return argv[0] === 'import'
+      ? runImportCommand(argv.slice(1), loadConfig, io, loadImportConfig())
+      : runExportCommand(argv.slice(1), loadConfig, io);
   }
   const { positionals, values } = parseArgs({
     args: argv,
