@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { runDemoCommand } from './demo-command.js';
-import { IMPORT_HELP, runExportCommand, runImportCommand } from './cli-import.js';
+import { runExportCommand } from './export-command.js';
+import { IMPORT_HELP, runImportCommand } from './import-command.js';
 import { KEYS_HELP, runKeysCommand } from './keys-command.js';
 import { ConfigError, databaseOptions, loadConfig, loadImportConfig } from '../config.js';
 import { serveUntilSignalled } from '../main.js';
