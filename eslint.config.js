@@ -202,11 +202,14 @@ export default [
     ],
   ),
 
-  // Kysely stays in storage/ and the *.kysely-store.ts files.
+  // Kysely and the two database drivers (better-sqlite3, pg: issue 24) stay in storage/ and the
+  // *.kysely-store.ts files. Named exception: feedback/import/bulk-insert.ts takes better-sqlite3's
+  // statement type for the import's prepared statements; it is a store in all but name and is to be
+  // retired into the store layer (issue 24, multi-row writes), which removes this ignore.
   boundary(
     'kysely',
     ['src/**/*.ts'],
-    [['^kysely$', 'only storage/ and *.kysely-store.ts files import Kysely']],
-    ['src/storage/**', 'src/**/*.kysely-store.ts'],
+    [['^(kysely|better-sqlite3|pg)$', 'only storage/ and *.kysely-store.ts files import Kysely or a database driver (better-sqlite3, pg)']],
+    ['src/storage/**', 'src/**/*.kysely-store.ts', 'src/feedback/import/bulk-insert.ts'],
   ),
 ];
