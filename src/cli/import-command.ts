@@ -21,6 +21,8 @@ export const IMPORT_HELP = `searchloop import <file|-> [options]
   --batch N                        lines per transaction (default 5000; 1000 over HTTP)
   --rejects FILE                   rejected lines with line numbers and reasons (default <file>.rejects.ndjson)
   --restart                        ignore a saved position (<file>.import-state.json) and start from line 1
+  Environment: SEARCHLOOP_PROGRESS_MS  least ms between progress redraws (default 200 on a terminal, else 5000)
+               SEARCHLOOP_IMPORT_INLINE=1  parse on the importing thread instead of a worker thread
 
 searchloop export [options]        feedback out, oldest first, streamed
   --format ubi|ndjson|csv  --session ID  --since ISO  --until ISO  --cursor C  -o FILE (default stdout)
