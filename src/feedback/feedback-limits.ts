@@ -1,5 +1,5 @@
 /**
- * Bounds a client can rely on; the README's limits table repeats them. Rules, not HTTP: the
+ * Bounds a client can rely on; the limits table of docs/api/conventions.md repeats them. Rules, not HTTP: the
  * services check them and the request schemas (feedback.schemas.ts) declare them.
  */
 export const FEEDBACK_LIMITS = {
