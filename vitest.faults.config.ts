@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Crash-safety and fault tests (issue #6): real `node dist/cli.js serve` child processes killed,
+ * Crash-safety and fault tests (issue #6): real `node dist/cli/cli.js serve` child processes killed,
  * signalled and starved of their database. Run with `npm run test:faults`, which builds first.
  */
 export default defineConfig({

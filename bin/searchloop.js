@@ -1,3 +1,3 @@
 #!/usr/bin/env node
 // Thin launcher so `npx searchloop` works from the compiled output.
-import '../dist/cli.js';
+import '../dist/cli/cli.js';

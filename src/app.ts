@@ -16,7 +16,7 @@ import { healthRoutes } from './http/health.routes.js';
 import { registerOpenApi } from './http/openapi.js';
 import { systemRoutes } from './http/system.routes.js';
 import { registerValidation } from './http/validation.js';
-import { VERSION } from './version.js';
+import { VERSION } from './common/version.js';
 
 export type AppOptions = Pick<AppConfig, 'bodyLimitBytes' | 'logLevel'> &
   Partial<

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, databaseOptions, loadConfig, parseDatabaseUrl } from './config.js';
+import { ConfigError, databaseOptions, loadConfig, loadImportConfig, parseDatabaseUrl } from './config.js';
 
 describe('configuration', () => {
   it('defaults to port 3000 on 127.0.0.1 with ./data/searchloop.db', () => {
@@ -66,5 +66,14 @@ describe('configuration', () => {
       poolSize: 4,
       sqliteMaxPageCount: 3000,
     });
+  });
+
+  it("reads the import command's two settings apart from the service's configuration", () => {
+    expect(loadImportConfig({})).toEqual({ inline: false, progressIntervalMs: undefined });
+    expect(loadImportConfig({ SEARCHLOOP_IMPORT_INLINE: '1', SEARCHLOOP_PROGRESS_MS: '0' })).toEqual({
+      inline: true,
+      progressIntervalMs: 0,
+    });
+    expect(() => loadImportConfig({ SEARCHLOOP_PROGRESS_MS: 'soon' })).toThrow(ConfigError);
   });
 });

@@ -146,6 +146,25 @@ function sqliteMaxPageCount(raw: string | undefined): number | undefined {
   return Number(raw);
 }
 
+/**
+ * What `searchloop import` reads from the environment. Apart from AppConfig: an import over HTTP
+ * (--url) never loads the service's configuration, so a DATABASE_URL it does not use cannot stop it.
+ */
+export interface ImportCommandConfig {
+  /** SEARCHLOOP_IMPORT_INLINE=1: lines are parsed on the importing thread, not on a worker (tests compare both). */
+  inline: boolean;
+  /** SEARCHLOOP_PROGRESS_MS: least time between two progress redraws (tests set 0); unset: 200 ms on a terminal, 5 s otherwise. */
+  progressIntervalMs: number | undefined;
+}
+
+export function loadImportConfig(env: NodeJS.ProcessEnv = process.env): ImportCommandConfig {
+  const progress = env.SEARCHLOOP_PROGRESS_MS;
+  return {
+    inline: booleanVar(env, 'SEARCHLOOP_IMPORT_INLINE', false),
+    progressIntervalMs: progress === undefined || progress === '' ? undefined : integerVar(env, 'SEARCHLOOP_PROGRESS_MS', 0, 0, 3_600_000),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): AppConfig {
   const logLevel = (env.LOG_LEVEL ?? 'info').trim();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {

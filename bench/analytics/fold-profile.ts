@@ -20,7 +20,7 @@ import { buildApp } from '../../src/app.js';
 import { createContainer } from '../../src/container.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
-import { SqliteSyncingDriver } from '../../src/storage/sqlite-driver.js';
+import { SqliteSyncingDriver } from '../../src/storage/sqlite/sqlite-driver.js';
 import { eventLoopCpuMs } from '../support/processes.js';
 import { body } from './run.js';
 

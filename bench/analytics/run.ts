@@ -39,7 +39,7 @@ import { LOWEST_PRIORITY_NICE } from '../../src/common/thread-priority.js';
 import { createContainer } from '../../src/container.js';
 import { openDatabase, type DatabaseHandle, type DatabaseTarget } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
-import { attachAnalytics } from '../../src/storage/sqlite-analytics-file.js';
+import { attachAnalytics } from '../../src/storage/sqlite/sqlite-analytics-file.js';
 import { eventLoopCpuMs, machineLine } from '../support/processes.js';
 import { generateHours, ITEMS_PER_SEARCH } from './aggregates.js';
 

@@ -65,7 +65,7 @@ for (let round = 1; round <= ROUNDS; round += 1) {
         : [];
       const server = await startProcess(
         process.execPath,
-        [...profile, path.join(root, 'dist/cli.js'), 'serve'],
+        [...profile, path.join(root, 'dist/cli/cli.js'), 'serve'],
         { LOG_LEVEL: 'warn', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0', ...env },
         3750 + n,
       );

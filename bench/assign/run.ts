@@ -82,7 +82,7 @@ const sqliteDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-assign-'));
 const searchloop = (env: Record<string, string>, port: number) =>
   startProcess(
     process.execPath,
-    [path.join(BUILD, 'dist/cli.js'), 'serve'],
+    [path.join(BUILD, 'dist/cli/cli.js'), 'serve'],
     { LOG_LEVEL: 'warn', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0', ...env },
     port,
   );

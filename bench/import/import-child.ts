@@ -6,8 +6,8 @@
 // The compiled command (dist/, `npm run build:server`), as `searchloop import` runs for a user: no
 // TypeScript loader on the main thread or in the import's worker.
 const { runImportCommand } = (await import(
-  new URL('../../dist/cli-import.js', import.meta.url).href
-)) as typeof import('../../src/cli-import.js');
+  new URL('../../dist/cli/import-command.js', import.meta.url).href
+)) as typeof import('../../src/cli/import-command.js');
 const { loadConfig } = (await import(new URL('../../dist/config.js', import.meta.url).href)) as typeof import('../../src/config.js');
 
 let peak = process.memoryUsage().rss;

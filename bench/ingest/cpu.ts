@@ -41,7 +41,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cpu-'));
 const serve = (root: string, env: Record<string, string>, port: number) =>
   startProcess(
     process.execPath,
-    [path.join(root, 'dist/cli.js'), 'serve'],
+    [path.join(root, 'dist/cli/cli.js'), 'serve'],
     { LOG_LEVEL: 'warn', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0', ...env },
     port,
   );

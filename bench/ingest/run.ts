@@ -174,7 +174,7 @@ await databaseCeiling('(b) database ceiling, SQLite', { kind: 'sqlite', path: pa
 const serve = (env: Record<string, string>, port: number) =>
   startProcess(
     process.execPath,
-    [path.join(ROOT, 'dist/cli.js'), 'serve'],
+    [path.join(ROOT, 'dist/cli/cli.js'), 'serve'],
     { LOG_LEVEL: 'warn', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0', ...env },
     port,
   );

@@ -17,7 +17,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-soak-'));
 const server = await startProcess(
   process.execPath,
-  [path.join(ROOT, 'dist/cli.js'), 'serve'],
+  [path.join(ROOT, 'dist/cli/cli.js'), 'serve'],
   { LOG_LEVEL: 'warn', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0', DATABASE_URL: `sqlite://${tmp}/soak.db` },
   3410,
 );

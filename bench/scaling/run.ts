@@ -98,7 +98,7 @@ for (const n of COUNTS) {
       servers.push(
         await startProcess(
           process.execPath,
-          [path.join(ROOT, 'dist/cli.js'), 'serve'],
+          [path.join(ROOT, 'dist/cli/cli.js'), 'serve'],
           { LOG_LEVEL: 'warn', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0', DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema },
           3600 + i,
         ),

@@ -1,5 +1,5 @@
 import type { ErrorDetail } from '../common/errors.js';
-import { FEEDBACK_LIMITS } from './feedback.schemas.js';
+import { FEEDBACK_LIMITS } from './feedback-limits.js';
 
 /** customMetadata fields that have their own columns; everything else is client metadata. */
 export const KNOWN_CUSTOM_FIELDS = new Set([

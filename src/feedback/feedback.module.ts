@@ -8,6 +8,7 @@ import { KyselyFeedbackRetentionStore } from './feedback-retention.kysely-store.
 import { FeedbackRetentionService } from './feedback-retention.service.js';
 import { KyselyFeedbackStore } from './feedback.kysely-store.js';
 import { feedbackRoutes } from './feedback.routes.js';
+import { FeedbackExchangeService } from './feedback-exchange.service.js';
 import { FeedbackService } from './feedback.service.js';
 import { KyselyFeedbackImportStore } from './import/import.kysely-store.js';
 import { importRoutes } from './import/import.routes.js';
@@ -15,11 +16,13 @@ import { FeedbackImportService } from './import/import.service.js';
 import { ubiRoutes } from './ubi/ubi.routes.js';
 import { UbiService } from './ubi/ubi.service.js';
 
-// What the CLI's import and export use (the root knows the module only through this file).
-export { exportFeedback, type ExportFormat } from './ubi/feedback-export.js';
-export { LineParser, splitCsvLine, type ImportFormat } from './import/import-lines.js';
-export type { ImportBatchReport, ParsedImportLine } from './import/import.service.js';
-export { startImportPreparer } from './import/import-preparer.js';
+// The vocabulary of services.exchange, for the CLI (which knows the module only through this file).
+export type { ExportFilter, ExportFormat } from './export/feedback-export.js';
+export type { ImportFormat } from './import/import-lines.js';
+export type { ImportBatchReport } from './import/import.service.js';
+export type { FeedbackExchangeService, ImportRun } from './feedback-exchange.service.js';
+/** One CSV record of one line: `searchloop import --url` reads a CSV file's header with it, to send along with each batch. */
+export { splitCsvLine } from './import/import-lines.js';
 
 export interface FeedbackDependencies {
   database: DatabaseHandle;
@@ -44,6 +47,8 @@ export const FEEDBACK_PERSONAL_DATA: PersonalDataTable[] = [
 export type FeedbackModule = DomainModule<{
   feedbackService: FeedbackService;
   importService: FeedbackImportService;
+  /** Feedback files in and out in bulk: what `searchloop import` and `export` call. */
+  exchange: FeedbackExchangeService;
   retention: FeedbackRetentionService;
 }>;
 
@@ -61,7 +66,7 @@ export function createFeedbackModule({ database, clock, metrics, eraser, retenti
   );
   const importService = new FeedbackImportService(new KyselyFeedbackImportStore(database), feedbackService, clock);
   return {
-    services: { feedbackService, importService, retention },
+    services: { feedbackService, importService, exchange: new FeedbackExchangeService(importService, feedbackService), retention },
     routes: async (app) => {
       await app.register(feedbackRoutes, { feedbackService });
       await app.register(ubiRoutes, { ubiService: new UbiService(feedbackService), feedbackService });

@@ -1,20 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Page, PageQuery } from '../http/page.js';
 import { StringEnum } from '../http/string-enum.js';
-
-/** Bounds a client can rely on; the limits table of docs/api/conventions.md repeats them. */
-export const FEEDBACK_LIMITS = {
-  maxItems: 1000,
-  maxIdLength: 256,
-  maxShortText: 64,
-  maxDurationMs: 86_400_000,
-  maxExtraKeys: 32,
-  maxExtraBytes: 4096,
-  maxExtraDepth: 3,
-  maxFutureSkewMs: 5 * 60 * 1000,
-  maxFeatures: 256,
-  maxFeatureName: 128,
-} as const;
+import { FEEDBACK_LIMITS } from './feedback-limits.js';
 
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: FEEDBACK_LIMITS.maxIdLength, description });
 const Short = (description: string) => Type.String({ minLength: 1, maxLength: FEEDBACK_LIMITS.maxShortText, description });

@@ -8,7 +8,8 @@ import { DAY_MS } from '../common/time.js';
 import { decodeCursor, toPage, type Page } from '../common/pagination.js';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../common/errors.js';
 import { extractExtraMetadata } from './custom-metadata.js';
-import { FEEDBACK_LIMITS, type FeedbackItemInput, type FeedbackListQuery, type FeedbackSubmissionBody } from './feedback.schemas.js';
+import { FEEDBACK_LIMITS } from './feedback-limits.js';
+import type { FeedbackItemInput, FeedbackListQuery, FeedbackSubmissionBody } from './feedback.schemas.js';
 import type { FeedbackRecord, FeedbackStore, NewSubmission } from './feedback.store.js';
 
 export interface FeedbackResult {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UNIT_STAT_COLUMNS as MIGRATION_0002_COLUMNS } from '../storage/migrations/0002-running-experiments.js';
+import { UNIT_STAT_COLUMNS as MIGRATION_0002_COLUMNS } from '../storage/migrations/0001-0019/0002-running-experiments.js';
 import { METRIC_CATALOGUE, METRIC_NAMES, UNIT_STAT_COLUMNS, UNIT_STAT_FOLDS, emptyStats, linearValue } from './metrics.js';
 
 const item = { userAction: null, rating: null, position: null, dwellTime: null, timeToClick: null, scrollDepth: null };

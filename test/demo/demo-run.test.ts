@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDemoOptions } from '../../src/demo/options.js';
 import { runDemo, type DemoSummary } from '../../src/demo/run-demo.js';
 
-const CLI = path.resolve('src/cli.ts');
+const CLI = path.resolve('src/cli/cli.ts');
 
 async function freePort(): Promise<number> {
   const server = net.createServer();

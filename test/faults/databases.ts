@@ -7,7 +7,7 @@ export type FaultDatabaseKind = DatabaseKind;
 export const faultDatabaseKinds = databaseKinds;
 
 export interface FaultDatabase {
-  /** Environment for `node dist/cli.js serve`. */
+  /** Environment for `node dist/cli/cli.js serve`. */
   env: Record<string, string>;
   /** For SQLite: the database file. */
   file?: string;

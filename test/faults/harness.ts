@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { mulberry32 } from '../../src/random/index.js';
 
 /** The built CLI the fault tests run as a real child process (`npm run test:faults` builds it first). */
-export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli.js');
+export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli/cli.js');
 
 /** A free TCP port: bind to 0, read the port, close. */
 export function freePort(): Promise<number> {
@@ -34,7 +34,7 @@ export interface LogLine {
   [key: string]: unknown;
 }
 
-/** `node dist/cli.js serve` as a child process, with its JSON log lines kept in order. */
+/** `node dist/cli/cli.js serve` as a child process, with its JSON log lines kept in order. */
 export class ServerProcess {
   readonly lines: LogLine[] = [];
   readonly raw: string[] = [];

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runExportCommand, runImportCommand } from '../../src/cli-import.js';
+import { runExportCommand } from '../../src/cli/export-command.js';
+import { runImportCommand } from '../../src/cli/import-command.js';
 import { loadConfig } from '../../src/config.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { createTestDatabase, describeOnEveryDatabase, type TestDatabase } from '../support/test-database.js';
@@ -188,7 +189,7 @@ it('resumes after being killed: the second run starts where the first stopped an
     }),
   );
   const input = file('resume.ndjson', `${lines.join('\n')}\n`);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'src/cli.ts'), 'import', input, '--batch', '500'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'src/cli/cli.ts'), 'import', input, '--batch', '500'], {
     cwd: REPO,
     env,
     stdio: 'ignore',

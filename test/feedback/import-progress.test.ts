@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ImportProgress, formatDuration } from '../../src/import-progress.js';
+import { ImportProgress, formatDuration } from '../../src/cli/import-progress.js';
 import { createTestDatabase, describeOnEveryDatabase, type TestDatabase } from '../support/test-database.js';
 
 const REPO = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -130,7 +130,7 @@ describeOnEveryDatabase('searchloop import progress', (kind) => {
     { timeout: 120_000 },
     async () => {
       const input = feedbackFile(`tty-${kind}.ndjson`);
-      const cli = `stty cols 90 rows 24; exec node --import tsx src/cli.ts import '${input}' --batch 100`;
+      const cli = `stty cols 90 rows 24; exec node --import tsx src/cli/cli.ts import '${input}' --batch 100`;
       const { code, output } = await run('script', ['-qfec', cli, '/dev/null'], env);
       expect(code).toBe(0);
       const redraws = output.split('\r').filter((r) => r.startsWith('['));
@@ -147,7 +147,7 @@ describeOnEveryDatabase('searchloop import progress', (kind) => {
 
   it('not on a terminal (a pipe) writes plain lines with items/s and the ETA, no carriage returns', { timeout: 120_000 }, async () => {
     const input = feedbackFile(`pipe-${kind}.ndjson`);
-    const { code, output } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'import', input, '--batch', '100'], env);
+    const { code, output } = await run(process.execPath, ['--import', 'tsx', 'src/cli/cli.ts', 'import', input, '--batch', '100'], env);
     expect(code).toBe(0);
     expect(output).not.toMatch(/\r|\x1b/);
     const lines = output.split('\n').filter((l) => l.startsWith('import: '));

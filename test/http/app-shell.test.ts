@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { expectError, getJson, request } from '../support/http.js';
 import { buildTestApp, useTestApp } from '../support/test-app.js';
 import { describeOnEveryDatabase } from '../support/test-database.js';
-import { VERSION } from '../../src/version.js';
+import { VERSION } from '../../src/common/version.js';
 
 describeOnEveryDatabase('HTTP shell', (kind) => {
   const t = useTestApp(kind);

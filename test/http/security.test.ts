@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runKeysCommand } from '../../src/cli-keys.js';
+import { runKeysCommand } from '../../src/cli/keys-command.js';
 import { loadConfig } from '../../src/config.js';
 import { startServer } from '../../src/main.js';
 import { expectError, getJson, postJson, request } from '../support/http.js';

@@ -158,7 +158,7 @@ describe('SQLite driver (fsync off the event loop)', () => {
 
   it("syncs the analytics file's WAL too after a commit that wrote an analytics table, and only then", async () => {
     const { handle } = await open();
-    // The analytics file (storage/sqlite-analytics-file.ts) is attached as `analytics`; its tables are named analytics_*.
+    // The analytics file (storage/sqlite/sqlite-analytics-file.ts) is attached as `analytics`; its tables are named analytics_*.
     await sql`create table analytics.analytics_probe (id integer primary key)`.execute(handle.db);
     const synced: string[] = [];
     const original = fs.fdatasync;

@@ -8,7 +8,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import type { ErrorDetail } from '../../common/errors.js';
 import { FeedbackSubmissionBody, type FeedbackItemInput } from '../feedback.schemas.js';
-import { CSV_ITEM_COLUMNS } from '../ubi/feedback-export.js';
+import { CSV_ITEM_COLUMNS } from '../export/feedback-export.js';
 import { eventToItem, queryToItems, type MappedItem } from '../ubi/ubi-mapping.js';
 import { checkUbiEvent, checkUbiQuery } from '../ubi/ubi-rules.js';
 

@@ -6,7 +6,7 @@ import { Envelope, errorResponses, ok } from '../../http/envelope.js';
 import { StringEnum } from '../../http/string-enum.js';
 import { IdempotencyHeaders } from '../feedback.schemas.js';
 import type { FeedbackService } from '../feedback.service.js';
-import { exportFeedback, type ExportFormat } from './feedback-export.js';
+import { exportFeedback, type ExportFormat } from '../export/feedback-export.js';
 import type { UbiKind, UbiService } from './ubi.service.js';
 
 export interface UbiRoutesOptions {

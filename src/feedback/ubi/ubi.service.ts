@@ -1,5 +1,5 @@
 import { ValidationError, type ErrorDetail } from '../../common/errors.js';
-import { FEEDBACK_LIMITS } from '../feedback.schemas.js';
+import { FEEDBACK_LIMITS } from '../feedback-limits.js';
 import type { FeedbackService } from '../feedback.service.js';
 import { eventToItem, queryToItems, toSubmissions, type MappedItem } from './ubi-mapping.js';
 import { checkUbiEvent, checkUbiQuery } from './ubi-rules.js';

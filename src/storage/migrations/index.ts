@@ -1,26 +1,26 @@
 import type { Migration } from 'kysely';
-import * as initial from './0001-initial.js';
-import * as runningExperiments from './0002-running-experiments.js';
-import * as experimentCovariates from './0003-experiment-covariates.js';
-import * as modelTraining from './0004-model-training.js';
-import * as variantSums from './0005-variant-sums.js';
-import * as apiKeys from './0006-api-keys.js';
-import * as dropJobState from './0007-drop-job-state.js';
-import * as closedLoop from './0010-closed-loop.js';
-import * as searchAnalytics from './0020-search-analytics.js';
-import * as analyticsWindows from './0021-analytics-windows.js';
-import * as sliceSums from './0030-slice-sums.js';
-import * as attributeSlices from './0031-attribute-slices.js';
-import * as quantileSums from './0032-quantile-sums.js';
-import * as feedbackImportKeys from './0040-feedback-import-keys.js';
-import * as erasure from './0060-erasure.js';
-import * as feedbackRetention from './0061-feedback-retention.js';
-import * as analyticsWindowListIndex from './0070-analytics-window-list-index.js';
-import * as analyticsResults from './0075-analytics-results.js';
-import * as experimentQueryCoverage from './0080-experiment-query-coverage.js';
-import * as analyticsCursor from './0085-analytics-cursor.js';
-import * as analyticsFile from './0090-analytics-file.js';
-import * as analyticsXidCursor from './0095-analytics-xid-cursor.js';
+import * as initial from './0001-0019/0001-initial.js';
+import * as runningExperiments from './0001-0019/0002-running-experiments.js';
+import * as experimentCovariates from './0001-0019/0003-experiment-covariates.js';
+import * as modelTraining from './0001-0019/0004-model-training.js';
+import * as variantSums from './0001-0019/0005-variant-sums.js';
+import * as apiKeys from './0001-0019/0006-api-keys.js';
+import * as dropJobState from './0001-0019/0007-drop-job-state.js';
+import * as closedLoop from './0001-0019/0010-closed-loop.js';
+import * as searchAnalytics from './0020-0059/0020-search-analytics.js';
+import * as analyticsWindows from './0020-0059/0021-analytics-windows.js';
+import * as sliceSums from './0020-0059/0030-slice-sums.js';
+import * as attributeSlices from './0020-0059/0031-attribute-slices.js';
+import * as quantileSums from './0020-0059/0032-quantile-sums.js';
+import * as feedbackImportKeys from './0020-0059/0040-feedback-import-keys.js';
+import * as erasure from './0060-0099/0060-erasure.js';
+import * as feedbackRetention from './0060-0099/0061-feedback-retention.js';
+import * as analyticsWindowListIndex from './0060-0099/0070-analytics-window-list-index.js';
+import * as analyticsResults from './0060-0099/0075-analytics-results.js';
+import * as experimentQueryCoverage from './0060-0099/0080-experiment-query-coverage.js';
+import * as analyticsCursor from './0060-0099/0085-analytics-cursor.js';
+import * as analyticsFile from './0060-0099/0090-analytics-file.js';
+import * as analyticsXidCursor from './0060-0099/0095-analytics-xid-cursor.js';
 
 /**
  * Migrations are listed here rather than read from the directory so that the compiled

@@ -23,7 +23,7 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * `searchloop serve` (src/cli.ts through tsx) as a child process on a SQLite file: the service a
+ * `searchloop serve` (src/cli/cli.ts through tsx) as a child process on a SQLite file: the service a
  * client meets, which a test can kill -9 and start again on the same port and file.
  */
 export class Service {
@@ -50,7 +50,7 @@ export class Service {
 
   async boot(): Promise<void> {
     let log = '';
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'src/cli.ts'), 'serve'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'src/cli/cli.ts'), 'serve'], {
       cwd: REPO,
       env: {
         PATH: process.env.PATH ?? '',

@@ -15,28 +15,29 @@ type Ok<Op> = Op extends { responses: infer Rs }
 type Query<Op> = Op extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 type Body<Op> = Op extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 
-const EXP = '/api/nous/ab-testing/experiments' as const;
-const MODEL = '/api/nous/learn/models/{modelId}' as const;
+/** Path prefixes, as types only (the file declares types, no values). */
+type EXP = '/api/nous/ab-testing/experiments';
+type MODEL = '/api/nous/learn/models/{modelId}';
 
-export type Experiment = Ok<paths[`${typeof EXP}/{experimentId}`]['get']>;
-export type ExperimentPage = Ok<paths[typeof EXP]['get']>;
+export type Experiment = Ok<paths[`${EXP}/{experimentId}`]['get']>;
+export type ExperimentPage = Ok<paths[EXP]['get']>;
 export type ExperimentStatus = Experiment['status'];
-export type ExperimentListQuery = Query<paths[typeof EXP]['get']>;
-export type ExperimentCreate = Body<paths[typeof EXP]['post']>;
+export type ExperimentListQuery = Query<paths[EXP]['get']>;
+export type ExperimentCreate = Body<paths[EXP]['post']>;
 export type LifecycleAction = Experiment['allowedActions'][number];
-export type ConcludeBody = Body<paths[`${typeof EXP}/{experimentId}/conclude`]['post']>;
-export type Results = Ok<paths[`${typeof EXP}/{experimentId}/results`]['get']>;
+export type ConcludeBody = Body<paths[`${EXP}/{experimentId}/conclude`]['post']>;
+export type Results = Ok<paths[`${EXP}/{experimentId}/results`]['get']>;
 export type MetricResult = Results['metrics'][number];
 export type Comparison = MetricResult['comparisons'][number];
 export type SeriesPoint = Results['series'][number]['points'][number];
-export type AuditEvent = Ok<paths[`${typeof EXP}/{experimentId}/events`]['get']>['items'][number];
+export type AuditEvent = Ok<paths[`${EXP}/{experimentId}/events`]['get']>['items'][number];
 export type Power = Ok<paths['/api/nous/ab-testing/power']['post']>;
 export type PowerBody = Body<paths['/api/nous/ab-testing/power']['post']>;
 
-export type Model = Ok<paths[typeof MODEL]['get']>;
+export type Model = Ok<paths[MODEL]['get']>;
 export type ModelPage = Ok<paths['/api/nous/learn/models']['get']>;
-export type ModelVersion = Ok<paths[`${typeof MODEL}/versions`]['get']>['items'][number];
-export type TrainingJob = Ok<paths[`${typeof MODEL}/train`]['post']>;
+export type ModelVersion = Ok<paths[`${MODEL}/versions`]['get']>['items'][number];
+export type TrainingJob = Ok<paths[`${MODEL}/train`]['post']>;
 
 export type FeedbackPage = Ok<paths['/api/cortex/feedback']['get']>;
 export type FeedbackItem = FeedbackPage['items'][number];

@@ -6,10 +6,17 @@
 import type { Static } from 'typebox';
 import { encodeCursor } from '../../common/pagination.js';
 import type { FeedbackItemView, FeedbackListQuery } from '../feedback.schemas.js';
-import { isUbiQueryItem, itemToUbiEvent, itemsToUbiQuery } from './ubi-export.js';
+import { isUbiQueryItem, itemToUbiEvent, itemsToUbiQuery } from '../ubi/ubi-export.js';
 
 type Item = Static<typeof FeedbackItemView>;
 export type ExportFormat = 'ubi' | 'ndjson' | 'csv';
+/** Which feedback to export: one session, a time range, after a cursor. */
+export interface ExportFilter {
+  sessionId?: string;
+  since?: string;
+  until?: string;
+  cursor?: string;
+}
 export type PageReader = (query: FeedbackListQuery) => Promise<{ items: Item[]; nextCursor: string | null }>;
 
 /** The CSV columns that carry an item's own fields: what `searchloop import` reads back from a CSV file. */
@@ -60,7 +67,7 @@ function csvLine(item: Item): string {
 export async function* exportFeedback(
   read: PageReader,
   format: ExportFormat,
-  filter: { sessionId?: string; since?: string; until?: string; cursor?: string },
+  filter: ExportFilter,
   pageSize = 1000,
 ): AsyncGenerator<string> {
   if (format === 'csv') yield `${CSV_COLUMNS.join(',')}\n`;

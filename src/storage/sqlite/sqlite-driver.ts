@@ -1,9 +1,9 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
-import { stopWorker } from '../common/worker-threads.js';
 import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
+import { Checkpointer } from './checkpointer.js';
+import { FileSync } from './file-sync.js';
+import { Mutex } from './mutex.js';
+import { SqliteConnection } from './sqlite-connection.js';
 import { analyticsFileOf } from './sqlite-analytics-file.js';
 
 /**
@@ -36,195 +36,10 @@ import { analyticsFileOf } from './sqlite-analytics-file.js';
  * on the thread, and on the event loop that stalls every request. Only the opener runs the checkpointer.
  */
 
-/**
- * The checkpoint thread's body, run from its source text (so it works from src/ under tsx and
- * vitest as from dist/): it may use only `require` and `workerData`.
- */
-function checkpointThread(): void {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
-  const options = workerData as { file: string; analyticsFile: string; betterSqlite3: string; intervalMs: number; catchUpWaitMs: number };
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const Database = require(options.betterSqlite3) as typeof BetterSqlite3;
-  const db = new Database(options.file);
-  db.pragma('busy_timeout = 0');
-  // The analytics file too (sqlite-analytics-file.ts): wal_checkpoint without a schema checkpoints every attached file.
-  db.prepare('attach database ? as analytics').run(options.analyticsFile);
-  const timer = setInterval(() => {
-    try {
-      db.pragma('wal_checkpoint(PASSIVE)');
-    } catch {
-      // Busy (another instance checkpointing) or out of space: the WAL keeps the data; try again.
-    }
-  }, options.intervalMs);
-  parentPort!.on('message', (message: string) => {
-    if (message === 'checkpoint main' || message === 'checkpoint analytics') {
-      // The writes of this process pause meanwhile (catchUp), for one file: the analytics file
-      // is written by the fold thread, which these pauses do not stop, so checkpointing it too would
-      // lengthen them for nothing. RESTART waits (in SQLite's busy handler, here, at most
-      // catchUpWaitMs) for readers still on older snapshots, such as the fold thread reading
-      // feedback, so that the next commit starts the WAL again; PASSIVE would skip them and leave
-      // the WAL as long as it was.
-      try {
-        db.pragma(`busy_timeout = ${options.catchUpWaitMs}`);
-        db.pragma(`${message.slice('checkpoint '.length)}.wal_checkpoint(RESTART)`);
-      } catch {
-        // as above
-      } finally {
-        db.pragma('busy_timeout = 0');
-      }
-      parentPort!.postMessage('checkpointed');
-      return;
-    }
-    clearInterval(timer);
-    try {
-      db.pragma('wal_checkpoint(PASSIVE)');
-    } catch {
-      // as above
-    }
-    db.close();
-    parentPort!.close();
-  });
-}
-
-class Checkpointer {
-  private readonly worker: Worker;
-
-  constructor(file: string, intervalMs = 100) {
-    const betterSqlite3 = createRequire(import.meta.url).resolve('better-sqlite3');
-    this.worker = new Worker(`(${checkpointThread.toString()})()`, {
-      eval: true,
-      workerData: { file, analyticsFile: analyticsFileOf(file), betterSqlite3, intervalMs, catchUpWaitMs: CATCH_UP_WAIT_MS },
-    });
-    this.worker.unref();
-    this.worker.on('error', () => undefined);
-  }
-
-  /** One checkpoint of one file now; resolves when it is done (or the thread is gone). */
-  checkpoint(schema: 'main' | 'analytics'): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        this.worker.off('message', done);
-        this.worker.off('exit', done);
-        this.worker.unref();
-        resolve();
-      };
-      this.worker.ref();
-      this.worker.on('message', done);
-      this.worker.on('exit', done);
-      this.worker.postMessage(`checkpoint ${schema}`);
-    });
-  }
-
-  async close(): Promise<void> {
-    // Held (ref'd) until it has exited, so closing keeps the process alive until then.
-    await stopWorker(this.worker, 'close');
-  }
-}
-
 /** WAL size past which writes pause for one checkpoint that catches up (see catchUp). */
 const WAL_CATCH_UP_BYTES = 32 * 1024 * 1024;
-/** How long that checkpoint waits for readers of older snapshots (the analytics fold thread's) to finish. */
-const CATCH_UP_WAIT_MS = 250;
 /** What a restarted WAL file is truncated to (journal_size_limit). */
 const WAL_KEEP_BYTES = 4 * 1024 * 1024;
-
-/** Coalesced fdatasync of one file: callers during a running sync share the next one. */
-class FileSync {
-  private fd: number | undefined;
-  private running: Promise<void> | undefined;
-  private next: Promise<void> | undefined;
-
-  constructor(private readonly file: string) {}
-
-  sync(): Promise<void> {
-    if (!this.running) {
-      this.running = this.run().finally(() => {
-        this.running = undefined;
-      });
-      return this.running;
-    }
-    // The running sync may have started before this caller's commit: wait for the next one.
-    this.next ??= this.running
-      .catch(() => undefined)
-      .then(() => {
-        this.next = undefined;
-        return this.sync();
-      });
-    return this.next;
-  }
-
-  private async run(): Promise<void> {
-    this.fd ??= fs.openSync(this.file, 'r+');
-    const fd = this.fd;
-    await new Promise<void>((resolve, reject) =>
-      fs.fdatasync(fd, (error) => {
-        if (!error) return resolve();
-        // Mapped like SQLite's own failed sync: 503 UNAVAILABLE, and the write is not acknowledged.
-        reject(Object.assign(new Error(`fsync of ${this.file} failed: ${error.message}`), { code: 'SQLITE_IOERR_FSYNC' }));
-      }),
-    );
-  }
-
-  /** The file's size in bytes (0 before the first sync). */
-  size(): number {
-    return this.fd === undefined ? 0 : fs.fstatSync(this.fd).size;
-  }
-
-  close(): void {
-    if (this.fd !== undefined) fs.closeSync(this.fd);
-    this.fd = undefined;
-  }
-}
-
-/** One holder at a time (a transaction holds it from BEGIN to COMMIT/ROLLBACK). */
-class Mutex {
-  private held = false;
-  private readonly waiters: (() => void)[] = [];
-
-  lock(): Promise<void> | undefined {
-    if (!this.held) {
-      this.held = true;
-      return undefined;
-    }
-    return new Promise<void>((resolve) => this.waiters.push(resolve));
-  }
-
-  unlock(): void {
-    const next = this.waiters.shift();
-    if (next) next();
-    else this.held = false;
-  }
-}
-
-class SqliteConnection implements DatabaseConnection {
-  constructor(
-    private readonly driver: SqliteSyncingDriver,
-    /** Whether this acquisition holds the mutex (it gives it back as soon as it commits). */
-    public held: boolean,
-  ) {}
-
-  async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    if (!this.held) {
-      // A pinned connection (db.connection()) going on after its commit: take the mutex again.
-      await this.driver.lock();
-      this.held = true;
-    }
-    const statement = this.driver.prepared(compiledQuery.sql);
-    const { result, committed } = this.driver.run(statement, compiledQuery.parameters);
-    if (committed) {
-      this.held = false;
-      this.driver.unlock();
-      await this.driver.durable();
-    }
-    return result as QueryResult<R>;
-  }
-
-  async *streamQuery<R>(compiledQuery: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
-    const result = await this.executeQuery<R>(compiledQuery);
-    for (const row of result.rows) yield { rows: [row] };
-  }
-}
 
 export class SqliteSyncingDriver implements Driver {
   private readonly mutex = new Mutex();

@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
-import { createAuthModule } from './auth/auth.module.js';
-import { systemClock } from './common/clock.js';
-import { API_SCOPES, type ApiScope } from './common/scopes.js';
-import { databaseOptions, type AppConfig } from './config.js';
-import { openDatabase } from './storage/database.js';
-import { migrateToLatest } from './storage/migrator.js';
+import { createAuthModule } from '../auth/auth.module.js';
+import { systemClock } from '../common/clock.js';
+import { API_SCOPES, type ApiScope } from '../common/scopes.js';
+import { databaseOptions, type AppConfig } from '../config.js';
+import { openDatabase } from '../storage/database.js';
+import { migrateToLatest } from '../storage/migrator.js';
 
 export const KEYS_HELP = `searchloop keys <create|list|revoke>
 

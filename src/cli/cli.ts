@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { runDemoCommand } from './cli-demo.js';
-import { IMPORT_HELP, runExportCommand, runImportCommand } from './cli-import.js';
-import { KEYS_HELP, runKeysCommand } from './cli-keys.js';
-import { ConfigError, databaseOptions, loadConfig } from './config.js';
-import { serveUntilSignalled } from './main.js';
-import { openDatabase } from './storage/database.js';
-import { migrateToLatest } from './storage/migrator.js';
-import { VERSION } from './version.js';
+import { runDemoCommand } from './demo-command.js';
+import { runExportCommand } from './export-command.js';
+import { IMPORT_HELP, runImportCommand } from './import-command.js';
+import { KEYS_HELP, runKeysCommand } from './keys-command.js';
+import { ConfigError, databaseOptions, loadConfig, loadImportConfig } from '../config.js';
+import { serveUntilSignalled } from '../main.js';
+import { openDatabase } from '../storage/database.js';
+import { migrateToLatest } from '../storage/migrator.js';
+import { VERSION } from '../common/version.js';
 
 const HELP = `searchloop ${VERSION} — search feedback, learned models and A/B experiments
 
@@ -61,7 +62,9 @@ async function main(argv: string[]): Promise<number> {
       tty: process.stderr.isTTY === true,
       ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
     };
-    return argv[0] === 'import' ? runImportCommand(argv.slice(1), loadConfig, io) : runExportCommand(argv.slice(1), loadConfig, io);
+    return argv[0] === 'import'
+      ? runImportCommand(argv.slice(1), loadConfig, io, loadImportConfig())
+      : runExportCommand(argv.slice(1), loadConfig, io);
   }
   const { positionals, values } = parseArgs({
     args: argv,

@@ -1,5 +1,22 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
-import { FEEDBACK_PARTITIONS_AHEAD_DAYS, partitionDdl } from '../feedback-partitions.js';
+
+// A frozen copy of storage/feedback-partitions.ts as it was when this migration landed: a landed
+// migration must not change when runtime code does (the retention store keeps its own, live copy).
+const DAY_MS = 86_400_000;
+const FEEDBACK_PARTITIONS_AHEAD_DAYS = 7;
+
+/** DDL for the partitions of the day holding `now` and the `ahead` days after it. */
+function partitionDdl(now: number, ahead: number): { name: string; create: string }[] {
+  const today = Math.floor(now / DAY_MS) * DAY_MS;
+  return Array.from({ length: ahead + 1 }, (_, i) => {
+    const from = today + i * DAY_MS;
+    const name = `feedback_items_p${new Date(from).toISOString().slice(0, 10).replaceAll('-', '')}`;
+    return {
+      name,
+      create: `create table if not exists ${name} partition of feedback_items for values from (${from}) to (${from + DAY_MS})`,
+    };
+  });
+}
 
 /**
  * Retention removes feedback by `received_at`, so both feedback tables get an index on it. On

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { DEMO_HELP, parseDemoOptions } from './demo/options.js';
-import { runDemo } from './demo/run-demo.js';
+import { DEMO_HELP, parseDemoOptions } from '../demo/options.js';
+import { runDemo } from '../demo/run-demo.js';
 
 /** How this process was started, so the child service runs the same way (built JS, or source under tsx). */
 function serverCommand(): string[] {

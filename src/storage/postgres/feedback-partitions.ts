@@ -1,7 +1,7 @@
 /**
- * PostgreSQL's daily partitions of `feedback_items` (by `received_at`, UTC days). Shared by the
- * migration that creates the partitioned table and by the retention store that keeps partitions
- * ahead of the clock and drops old ones; plain strings, no database access.
+ * PostgreSQL's daily partitions of `feedback_items` (by `received_at`, UTC days), for the retention
+ * store that keeps partitions ahead of the clock and drops old ones; plain strings, no database
+ * access. Migration 0061, which created the partitioned table, keeps its own frozen copy.
  */
 export const DAY_MS = 86_400_000;
 

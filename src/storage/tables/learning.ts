@@ -1,0 +1,96 @@
+import type { Generated } from 'kysely';
+
+/** The learning module's tables: models, their versions and training state, training jobs and datasets, aliases. Composed into `Database` by storage/schema.ts. */
+export interface LearningTables {
+  models: ModelTable;
+  training_jobs: TrainingJobTable;
+  model_versions: ModelVersionTable;
+  model_training_state: ModelTrainingStateTable;
+  training_datasets: TrainingDatasetTable;
+  model_aliases: ModelAliasTable;
+  model_alias_events: ModelAliasEventTable;
+}
+
+export interface ModelTable {
+  id: string;
+  name: string;
+  type: string;
+  status: string;
+  config: string;
+  metrics: string;
+  error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TrainingJobTable {
+  id: string;
+  model_id: string;
+  status: string;
+  reason: string;
+  force: Generated<number>;
+  run_after: number;
+  requested_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  attempts: Generated<number>;
+  error: string | null;
+  version: number | null;
+}
+
+export interface ModelVersionTable {
+  model_id: string;
+  version: number;
+  job_id: string;
+  outcome: string;
+  message: string | null;
+  metrics: string;
+  counts: string;
+  window_start: number | null;
+  window_end: number | null;
+  training_seconds: number;
+  artifact: string;
+  created_at: number;
+}
+
+export interface ModelTrainingStateTable {
+  model_id: string;
+  active_version: number | null;
+  latest_version: Generated<number>;
+  last_outcome: string | null;
+  next_retrain_at: number | null;
+}
+
+export interface TrainingDatasetTable {
+  model_id: string;
+  format: string;
+  content: string;
+  bytes: number;
+  rows: number;
+  queries: number;
+  features: number;
+  uploaded_at: number;
+}
+
+export interface ModelAliasTable {
+  alias: string;
+  model_id: string;
+  version: number | null;
+  updated_at: number;
+  updated_by: string;
+}
+
+export interface ModelAliasEventTable {
+  id: string;
+  alias: string;
+  at: number;
+  actor: string;
+  from_model_id: string | null;
+  from_version: number | null;
+  to_model_id: string;
+  to_version: number | null;
+  reason: string | null;
+  experiment_id: string | null;
+}
