@@ -1,7 +1,8 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseCapabilities } from '../storage/database.js';
-import { DAY_MS, FEEDBACK_PARTITIONS_AHEAD_DAYS, partitionDay, partitionDdl } from '../storage/postgres/feedback-partitions.js';
+import { DAY_MS } from '../common/time.js';
+import { FEEDBACK_PARTITIONS_AHEAD_DAYS, partitionDay, partitionDdl } from '../storage/postgres/feedback-partitions.js';
 import type { Database } from '../storage/schema.js';
 import type { FeedbackRetentionStore, RetentionOutcome } from './feedback-retention.store.js';
 

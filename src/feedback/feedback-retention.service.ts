@@ -1,7 +1,7 @@
 import type { Clock } from '../common/clock.js';
 import type { FeedbackRetentionStore, RetentionOutcome } from './feedback-retention.store.js';
+import { DAY_MS } from '../common/time.js';
 
-const DAY_MS = 86_400_000;
 /** Rows per delete statement: small enough that a batch never holds the writer for long. */
 export const RETENTION_BATCH_ROWS = 1000;
 

@@ -3,7 +3,7 @@
  * store that keeps partitions ahead of the clock and drops old ones; plain strings, no database
  * access. Migration 0061, which created the partitioned table, keeps its own frozen copy.
  */
-export const DAY_MS = 86_400_000;
+import { DAY_MS } from '../../common/time.js';
 
 /** Partitions exist for today and this many days ahead, so inserts never land in the default one. */
 export const FEEDBACK_PARTITIONS_AHEAD_DAYS = 7;
