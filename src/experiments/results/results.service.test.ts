@@ -9,9 +9,9 @@ import { FakeExperimentStore } from '../definition/fake-experiment.store.js';
 import { FakeExposureStore } from '../exposure/fake-exposure.store.js';
 import { FakeExperimentData } from '../fake-experiment-data.js';
 import { ExperimentLifecycleService } from '../lifecycle/experiment-lifecycle.service.js';
-import { FakePlanningStore } from './fake-planning.store.js';
+import { FakePlanningStore } from '../planning/fake-planning.store.js';
 import { FakeResultsStore } from './fake-results.store.js';
-import { PowerService } from './power.service.js';
+import { PowerService } from '../planning/power.service.js';
 import { ResultsService } from './results.service.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');

@@ -24,7 +24,7 @@ import { summarise } from './results-summary.js';
 import type { ResultsQuery, ResultsView } from './results.schemas.js';
 import type { CovariateSums, ResultsStore } from './results.store.js';
 import type { InterleavedQueryStore } from '../ranking/interleaved-query.store.js';
-import { interleavingResults } from './interleaving-results.js';
+import { interleavingResults } from '../interleaving-results/interleaving-results.js';
 
 export interface SrmVerdict {
   pValue: number | null;

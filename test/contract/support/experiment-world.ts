@@ -15,9 +15,9 @@ import { KyselyExposureStore } from '../../../src/experiments/exposure/exposure.
 import type { ExposureStore } from '../../../src/experiments/exposure/exposure.store.js';
 import { FakeExposureStore } from '../../../src/experiments/exposure/fake-exposure.store.js';
 import { FakeExperimentData } from '../../../src/experiments/fake-experiment-data.js';
-import { FakePlanningStore } from '../../../src/experiments/results/fake-planning.store.js';
+import { FakePlanningStore } from '../../../src/experiments/planning/fake-planning.store.js';
 import { FakeResultsStore } from '../../../src/experiments/results/fake-results.store.js';
-import { KyselyPlanningStore } from '../../../src/experiments/results/planning.kysely-store.js';
+import { KyselyPlanningStore } from '../../../src/experiments/planning/planning.kysely-store.js';
 import { KyselyResultsStore } from '../../../src/experiments/results/results.kysely-store.js';
 import type { PlanningStore, ResultsStore } from '../../../src/experiments/results/results.store.js';
 import { FakeFeedbackStore } from '../../../src/feedback/fake-feedback.store.js';

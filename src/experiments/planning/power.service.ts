@@ -4,9 +4,9 @@ import { ValidationError } from '../../common/errors.js';
 import { armMoments, sampleSize, type RatioSums } from '../../stats/index.js';
 import type { ExperimentRecord } from '../definition/experiment.store.js';
 import { METRIC_NAMES, type MetricName } from '../../vocabulary/index.js';
-import { addSums, ZERO_SUMS } from './results-analysis.js';
-import type { PowerBody } from './results.schemas.js';
-import type { PlanningStore, ResultsStore } from './results.store.js';
+import { addSums, ZERO_SUMS } from '../results/results-analysis.js';
+import type { PowerBody } from '../results/results.schemas.js';
+import type { PlanningStore, ResultsStore } from '../results/results.store.js';
 
 export const PLANNING_WINDOW_DAYS = 14;
 

@@ -1,6 +1,6 @@
 import { ConflictError } from '../../common/errors.js';
 import type { ExperimentRecord, ExperimentStore } from '../definition/experiment.store.js';
-import type { GuardrailView } from './results-guardrails.js';
+import type { GuardrailView } from '../results/results-guardrails.js';
 
 export interface GuardrailBreach {
   metric: string;
