@@ -61,8 +61,8 @@ export default [
   ),
   boundary(
     'pure-experiment-algorithms',
-    ['src/experiments/assignment/**/*.ts', 'src/experiments/lifecycle/lifecycle.ts'],
-    [['^(?!\\./)', pure('experiments/assignment and the lifecycle state machine')]],
+    ['src/experiments/bucketing/**/*.ts', 'src/experiments/lifecycle/lifecycle.ts'],
+    [['^(?!\\./)', pure('experiments/bucketing and the lifecycle state machine')]],
   ),
   boundary(
     'pure-interleaving',

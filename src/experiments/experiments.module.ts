@@ -68,7 +68,7 @@ export const EXPERIMENTS_PERSONAL_DATA: PersonalDataTable[] = [
 
 /**
  * A/B experiments: definition (create, read, list), lifecycle (moves, edits, phases, the audit
- * log), exposure (assign over the pure assignment/ hashing), attribution (feedback → per-unit
+ * log), exposure (assign over the pure bucketing/ hashing), attribution (feedback → per-unit
  * sums), results (statistics, SRM, power) and coverage (which experiments cover a query). The
  * sub-domains talk through the callbacks wired here.
  */

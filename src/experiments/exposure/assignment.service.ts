@@ -2,7 +2,7 @@ import type { Clock } from '../../common/clock.js';
 import { GroupCommit } from '../../common/group-commit.js';
 import { snapTiny } from '../../common/numbers.js';
 import { ValidationError } from '../../common/errors.js';
-import { assign, type AssignableExperiment, type Attributes } from '../assignment/index.js';
+import { assign, type AssignableExperiment, type Attributes } from '../bucketing/index.js';
 import { isRankingExperiment, phaseSeed } from '../definition/experiment-rules.js';
 import type { ExperimentRecord, ExperimentStore } from '../definition/experiment.store.js';
 import type { AssignmentView } from './assignment.schemas.js';
