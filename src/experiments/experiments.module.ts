@@ -13,9 +13,9 @@ import { QueryCoverageService } from './query-coverage/query-coverage.service.js
 import { KyselyExperimentStore } from './definition/experiment.kysely-store.js';
 import { experimentRoutes } from './definition/experiment.routes.js';
 import { ExperimentService } from './definition/experiment.service.js';
-import { assignmentRoutes } from './exposure/assignment.routes.js';
-import { AssignmentService } from './exposure/assignment.service.js';
-import { KyselyExposureStore } from './exposure/exposure.kysely-store.js';
+import { assignmentRoutes } from './assignment/assignment.routes.js';
+import { AssignmentService } from './assignment/assignment.service.js';
+import { KyselyExposureStore } from './assignment/exposure.kysely-store.js';
 import { experimentLifecycleRoutes } from './lifecycle/experiment-lifecycle.routes.js';
 import { ExperimentLifecycleService } from './lifecycle/experiment-lifecycle.service.js';
 import { GuardrailMonitor } from './lifecycle/guardrail-monitor.js';
@@ -68,9 +68,10 @@ export const EXPERIMENTS_PERSONAL_DATA: PersonalDataTable[] = [
 
 /**
  * A/B experiments: definition (create, read, list), lifecycle (moves, edits, phases, the audit
- * log), exposure (assign over the pure bucketing/ hashing), attribution (feedback → per-unit
- * sums), results (statistics, SRM, power) and coverage (which experiments cover a query). The
- * sub-domains talk through the callbacks wired here.
+ * log), assignment (assign and record exposures over the pure bucketing/ hashing), attribution
+ * (feedback → per-unit sums), results (statistics, SRM), planning (power), interleaving results,
+ * ranking and coverage (which experiments cover a query). The sub-domains talk through the
+ * callbacks wired here.
  */
 export function createExperimentsModule({
   database,

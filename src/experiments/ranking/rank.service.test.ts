@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ExperimentService } from '../definition/experiment.service.js';
 import { FakeExperimentStore } from '../definition/fake-experiment.store.js';
-import { AssignmentService } from '../exposure/assignment.service.js';
-import { FakeExposureStore } from '../exposure/fake-exposure.store.js';
+import { AssignmentService } from '../assignment/assignment.service.js';
+import { FakeExposureStore } from '../assignment/fake-exposure.store.js';
 import { FakeExperimentData } from '../fake-experiment-data.js';
 import { ExperimentLifecycleService } from '../lifecycle/experiment-lifecycle.service.js';
 import { FakeInterleavedQueryStore } from './fake-interleaved-query.store.js';

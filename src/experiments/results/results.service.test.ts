@@ -6,7 +6,7 @@ import { FakeAttributionStore } from '../attribution/fake-attribution.store.js';
 import { FakePreExposureCovariates } from '../attribution/fake-pre-exposure-covariates.store.js';
 import { ExperimentService } from '../definition/experiment.service.js';
 import { FakeExperimentStore } from '../definition/fake-experiment.store.js';
-import { FakeExposureStore } from '../exposure/fake-exposure.store.js';
+import { FakeExposureStore } from '../assignment/fake-exposure.store.js';
 import { FakeExperimentData } from '../fake-experiment-data.js';
 import { ExperimentLifecycleService } from '../lifecycle/experiment-lifecycle.service.js';
 import { FakePlanningStore } from '../planning/fake-planning.store.js';

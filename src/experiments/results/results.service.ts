@@ -4,7 +4,7 @@ import { ValidationError } from '../../common/errors.js';
 import { ANALYSIS_DEFAULTS } from '../definition/experiment-rules.js';
 import { srmCheck, type RatioSums } from '../../stats/index.js';
 import type { ExperimentRecord, ExperimentStore, VariantRecord } from '../definition/experiment.store.js';
-import type { ExposureStore } from '../exposure/exposure.store.js';
+import type { ExposureStore } from '../assignment/exposure.store.js';
 import {
   isQuantileMetric,
   metricDirection,

@@ -11,9 +11,9 @@ import type { QueryCoverageStore } from '../../../src/experiments/query-coverage
 import { KyselyExperimentStore } from '../../../src/experiments/definition/experiment.kysely-store.js';
 import type { ExperimentStore } from '../../../src/experiments/definition/experiment.store.js';
 import { FakeExperimentStore } from '../../../src/experiments/definition/fake-experiment.store.js';
-import { KyselyExposureStore } from '../../../src/experiments/exposure/exposure.kysely-store.js';
-import type { ExposureStore } from '../../../src/experiments/exposure/exposure.store.js';
-import { FakeExposureStore } from '../../../src/experiments/exposure/fake-exposure.store.js';
+import { KyselyExposureStore } from '../../../src/experiments/assignment/exposure.kysely-store.js';
+import type { ExposureStore } from '../../../src/experiments/assignment/exposure.store.js';
+import { FakeExposureStore } from '../../../src/experiments/assignment/fake-exposure.store.js';
 import { FakeExperimentData } from '../../../src/experiments/fake-experiment-data.js';
 import { FakePlanningStore } from '../../../src/experiments/planning/fake-planning.store.js';
 import { FakeResultsStore } from '../../../src/experiments/results/fake-results.store.js';
