@@ -23,7 +23,7 @@ import { KyselyPlanningStore } from './planning/planning.kysely-store.js';
 import { PowerService } from './planning/power.service.js';
 import { KyselyResultsStore } from './results/results.kysely-store.js';
 import { resultsRoutes } from './results/results.routes.js';
-import { NO_MODELS, type AliasMove, type ModelCatalog } from './ranking/model-catalog.js';
+import { NO_MODELS, type AliasMove, type ModelCatalog } from './ports/model-catalog.js';
 import { KyselyInterleavedQueryStore } from './ranking/interleaved-query.kysely-store.js';
 import { rankRoutes } from './ranking/rank.routes.js';
 import { RankService } from './ranking/rank.service.js';

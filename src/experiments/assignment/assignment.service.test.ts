@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ExperimentService } from '../definition/experiment.service.js';
 import { FakeExperimentStore } from '../definition/fake-experiment.store.js';
-import { FakeExperimentData } from '../fake-experiment-data.js';
+import { FakeExperimentData } from '../model/fake-experiment-data.js';
 import { ExperimentLifecycleService } from '../lifecycle/experiment-lifecycle.service.js';
 import { AssignmentService } from './assignment.service.js';
 import type { ExposureRecord } from './exposure.store.js';

@@ -1,6 +1,6 @@
 import { emptyStats } from '../../vocabulary/index.js';
 import { exposureDay } from '../attribution/attribution.js';
-import { FakeExperimentData, unitKey } from '../fake-experiment-data.js';
+import { FakeExperimentData, unitKey } from '../model/fake-experiment-data.js';
 import type { ExposureRecord, ExposureStore } from './exposure.store.js';
 
 /** In-memory ExposureStore for service unit tests; test/contract holds it to the Kysely store. */

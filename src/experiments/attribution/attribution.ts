@@ -7,7 +7,7 @@ import {
   type SliceDimension,
 } from '../definition/slice-dimensions.js';
 import { addUnitChange, emptyGridDelta, type QuantileGridDelta } from '../../stats/index.js';
-import { QUANTILE_GRID, gridPosition } from '../quantile-grid.js';
+import { QUANTILE_GRID, gridPosition } from '../model/stored-quantile-grid.js';
 import {
   QUANTILE_SOURCES,
   quantileValue,

@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import { addGridDelta, emptyGridDelta, type QuantileGridDelta } from '../../stats/index.js';
 import type { Database, QuantileGridColumns } from '../../storage/schema.js';
-import { decodeGridArray, encodeGridArray, QUANTILE_GRID } from '../quantile-grid.js';
+import { decodeGridArray, encodeGridArray, QUANTILE_GRID } from '../model/stored-quantile-grid.js';
 import type { QuantileSumDelta, SliceQuantileSumDelta } from './attribution.js';
 
 /** A stored row's grid sums (arrays decoded to the grid's length). */

@@ -4,7 +4,7 @@ import { newestFirstPage } from '../../storage/newest-first.js';
 import { isUniqueViolation } from '../../storage/sql-errors.js';
 import { ANALYSIS_DEFAULTS } from './experiment-rules.js';
 import type { ExperimentState } from '../lifecycle/lifecycle.js';
-import type { AliasMove } from '../ranking/model-catalog.js';
+import type { AliasMove } from '../ports/model-catalog.js';
 import type {
   Conclusion,
   ExperimentChange,

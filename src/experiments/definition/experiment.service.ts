@@ -12,7 +12,7 @@ import {
 } from './experiment.schemas.js';
 import type { ExperimentEvent, ExperimentRecord, ExperimentStore } from './experiment.store.js';
 import { allowedActions } from '../lifecycle/lifecycle.js';
-import { NO_MODELS, type ModelCatalog } from '../ranking/model-catalog.js';
+import { NO_MODELS, type ModelCatalog } from '../ports/model-catalog.js';
 
 /** Every model-backed variant must name an existing ranker (and an existing version when it fixes one). */
 export async function checkVariantModels(

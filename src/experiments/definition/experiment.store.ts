@@ -1,4 +1,4 @@
-import type { AliasMove } from '../ranking/model-catalog.js';
+import type { AliasMove } from '../ports/model-catalog.js';
 import type { NewestFirstKey } from '../../common/pagination.js';
 import type { ExperimentState } from '../lifecycle/lifecycle.js';
 import type { Condition } from '../bucketing/index.js';

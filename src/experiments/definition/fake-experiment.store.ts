@@ -1,6 +1,6 @@
-import type { AliasMove } from '../ranking/model-catalog.js';
+import type { AliasMove } from '../ports/model-catalog.js';
 import { pageNewestFirst } from '../../common/pagination.js';
-import { FakeExperimentData } from '../fake-experiment-data.js';
+import { FakeExperimentData } from '../model/fake-experiment-data.js';
 import type {
   ExperimentChange,
   ExperimentEvent,

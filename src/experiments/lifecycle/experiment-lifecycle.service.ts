@@ -3,7 +3,7 @@ import type { Clock } from '../../common/clock.js';
 import { newId } from '../../common/ids.js';
 import { ConflictError, ValidationError, type ErrorDetail } from '../../common/errors.js';
 import { checkDates, normaliseConfiguration, phaseSeed, type ConfigurationInput } from '../definition/experiment-rules.js';
-import { NO_MODELS, type ModelCatalog } from '../ranking/model-catalog.js';
+import { NO_MODELS, type ModelCatalog } from '../ports/model-catalog.js';
 import { checkOneRankingExperiment, pinModels, pinnedVersions } from './model-pinning.js';
 import type { ConcludeBody, PatchBody } from './experiment-change.schemas.js';
 import type { ExperimentSnapshot, ExperimentView } from '../definition/experiment.schemas.js';

@@ -1,6 +1,6 @@
 import { isClick, linearValue, metricDefinition, type MetricName } from '../../vocabulary/index.js';
 import type { AttributableItem } from '../attribution/attribution.js';
-import { FakeExperimentData, foldSession } from '../fake-experiment-data.js';
+import { FakeExperimentData, foldSession } from '../model/fake-experiment-data.js';
 import type { PlanningStore, RecentMetricSums } from '../results/results.store.js';
 
 /**

@@ -3,10 +3,10 @@ import { ExperimentService } from '../definition/experiment.service.js';
 import { FakeExperimentStore } from '../definition/fake-experiment.store.js';
 import { AssignmentService } from '../assignment/assignment.service.js';
 import { FakeExposureStore } from '../assignment/fake-exposure.store.js';
-import { FakeExperimentData } from '../fake-experiment-data.js';
+import { FakeExperimentData } from '../model/fake-experiment-data.js';
 import { ExperimentLifecycleService } from '../lifecycle/experiment-lifecycle.service.js';
 import { FakeInterleavedQueryStore } from './fake-interleaved-query.store.js';
-import type { ModelCatalog } from './model-catalog.js';
+import type { ModelCatalog } from '../ports/model-catalog.js';
 import { RankService } from './rank.service.js';
 
 /** Two "models": `up` scores by the feature x, `down` by −x; the production alias is set per test. */

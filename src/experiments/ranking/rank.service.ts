@@ -5,7 +5,7 @@ import type { ExperimentRecord, VariantRecord } from '../definition/experiment.s
 import type { AssignInput, AssignmentService } from '../assignment/assignment.service.js';
 import { duplicateIndexes, interleave, validateInterleaving, type InterleavedList, type Ranking } from '../interleaving/index.js';
 import type { InterleavedQueryStore } from './interleaved-query.store.js';
-import type { ModelCatalog } from './model-catalog.js';
+import type { ModelCatalog } from '../ports/model-catalog.js';
 import type { InterleaveBody, InterleaveResponse, SearchRankBody, SearchRankResponse } from './rank.schemas.js';
 
 /** The alias that serves units outside any ranking experiment. */

@@ -1,5 +1,5 @@
 import { linearValue, metricDefinition, startingValues, type MetricName, type QuantileSource } from '../../vocabulary/index.js';
-import { FakeExperimentData, unitKey } from '../fake-experiment-data.js';
+import { FakeExperimentData, unitKey } from '../model/fake-experiment-data.js';
 import { sliceRows } from './slice-rows.js';
 import type {
   CovariateSums,

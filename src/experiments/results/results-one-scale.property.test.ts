@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { quantileGridSums, type RatioSums } from '../../stats/index.js';
 import type { AnalysisMetricName } from '../../vocabulary/index.js';
-import { QUANTILE_GRID } from '../quantile-grid.js';
+import { QUANTILE_GRID } from '../model/stored-quantile-grid.js';
 import type { AnalysisSettings, ExperimentRecord } from '../definition/experiment.store.js';
 import { ResultsService } from './results.service.js';
 import type { DailyMetricSums, DailyQuantileSums, ResultsStore } from './results.store.js';

@@ -12,7 +12,7 @@ import {
   type QuantileGridDelta,
 } from '../../stats/index.js';
 import { quantileMetricDefinition, type QuantileMetricName } from '../../vocabulary/index.js';
-import { QUANTILE_GRID } from '../quantile-grid.js';
+import { QUANTILE_GRID } from '../model/stored-quantile-grid.js';
 import { comparisonResult, priorFor, type ComparisonResult, type ReadSettings } from './results-analysis.js';
 
 /** Sums grid rows (e.g. an arm's days, or the slices merged into "(other)"). */

@@ -7,7 +7,7 @@ import { FakePreExposureCovariates } from '../attribution/fake-pre-exposure-cova
 import { ExperimentService } from '../definition/experiment.service.js';
 import { FakeExperimentStore } from '../definition/fake-experiment.store.js';
 import { FakeExposureStore } from '../assignment/fake-exposure.store.js';
-import { FakeExperimentData } from '../fake-experiment-data.js';
+import { FakeExperimentData } from '../model/fake-experiment-data.js';
 import { ExperimentLifecycleService } from '../lifecycle/experiment-lifecycle.service.js';
 import { FakePlanningStore } from '../planning/fake-planning.store.js';
 import { FakeResultsStore } from './fake-results.store.js';

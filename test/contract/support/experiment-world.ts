@@ -14,7 +14,7 @@ import { FakeExperimentStore } from '../../../src/experiments/definition/fake-ex
 import { KyselyExposureStore } from '../../../src/experiments/assignment/exposure.kysely-store.js';
 import type { ExposureStore } from '../../../src/experiments/assignment/exposure.store.js';
 import { FakeExposureStore } from '../../../src/experiments/assignment/fake-exposure.store.js';
-import { FakeExperimentData } from '../../../src/experiments/fake-experiment-data.js';
+import { FakeExperimentData } from '../../../src/experiments/model/fake-experiment-data.js';
 import { FakePlanningStore } from '../../../src/experiments/planning/fake-planning.store.js';
 import { FakeResultsStore } from '../../../src/experiments/results/fake-results.store.js';
 import { KyselyPlanningStore } from '../../../src/experiments/planning/planning.kysely-store.js';

@@ -1,5 +1,5 @@
-import { gridIndex, logGrid } from '../stats/index.js';
-import { QUANTILE_GRID_SPEC } from '../vocabulary/index.js';
+import { gridIndex, logGrid } from '../../stats/index.js';
+import { QUANTILE_GRID_SPEC } from '../../vocabulary/index.js';
 
 /**
  * The fixed threshold grid (ms) of the quantile metrics' grid sums, shared by attribution (which keeps

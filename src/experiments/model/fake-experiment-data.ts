@@ -1,4 +1,4 @@
-import { emptyStats, type QuantileSource, type UnitStats } from '../vocabulary/index.js';
+import { emptyStats, type QuantileSource, type UnitStats } from '../../vocabulary/index.js';
 import {
   planAttribution,
   type AttributableItem,
@@ -6,9 +6,9 @@ import {
   type QuerySumDelta,
   type SliceQuantileSumDelta,
   type SliceSumDelta,
-} from './attribution/attribution.js';
-import type { ExperimentEvent, ExperimentRecord, PhaseRecord } from './definition/experiment.store.js';
-import type { ExposureRecord } from './assignment/exposure.store.js';
+} from '../attribution/attribution.js';
+import type { ExperimentEvent, ExperimentRecord, PhaseRecord } from '../definition/experiment.store.js';
+import type { ExposureRecord } from '../assignment/exposure.store.js';
 
 /** An exposed unit as experiment_units holds it: the exposure and the unit's sums so far. */
 export interface UnitRow {
