@@ -61,7 +61,7 @@ export default [
   ),
   boundary(
     'pure-experiment-algorithms',
-    ['src/experiments/bucketing/**/*.ts', 'src/experiments/lifecycle/lifecycle.ts'],
+    ['src/experiments/bucketing/**/*.ts', 'src/experiments/model/lifecycle.ts'],
     [['^(?!\\./)', pure('experiments/bucketing and the lifecycle state machine')]],
   ),
   boundary(

@@ -24,7 +24,7 @@ import { PowerService } from './planning/power.service.js';
 import { KyselyResultsStore } from './results/results.kysely-store.js';
 import { resultsRoutes } from './results/results.routes.js';
 import { NO_MODELS, type AliasMove, type ModelCatalog } from './ports/model-catalog.js';
-import { KyselyInterleavedQueryStore } from './ranking/interleaved-query.kysely-store.js';
+import { KyselyInterleavedQueryStore } from './model/interleaved-query.kysely-store.js';
 import { rankRoutes } from './ranking/rank.routes.js';
 import { RankService } from './ranking/rank.service.js';
 import { ResultsService } from './results/results.service.js';

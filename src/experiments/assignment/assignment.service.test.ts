@@ -4,7 +4,7 @@ import { FakeExperimentStore } from '../definition/fake-experiment.store.js';
 import { FakeExperimentData } from '../model/fake-experiment-data.js';
 import { ExperimentLifecycleService } from '../lifecycle/experiment-lifecycle.service.js';
 import { AssignmentService } from './assignment.service.js';
-import type { ExposureRecord } from './exposure.store.js';
+import type { ExposureRecord } from '../model/exposure.store.js';
 import { FakeExposureStore } from './fake-exposure.store.js';
 
 function setup() {

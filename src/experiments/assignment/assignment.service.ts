@@ -3,12 +3,12 @@ import { GroupCommit } from '../../common/group-commit.js';
 import { snapTiny } from '../../common/numbers.js';
 import { ValidationError } from '../../common/errors.js';
 import { assign, type AssignableExperiment, type Attributes } from '../bucketing/index.js';
-import { isRankingExperiment, phaseSeed } from '../definition/experiment-rules.js';
-import type { ExperimentRecord, ExperimentStore } from '../definition/experiment.store.js';
+import { isRankingExperiment, phaseSeed } from '../model/experiment-rules.js';
+import type { ExperimentRecord, ExperimentStore } from '../model/experiment.store.js';
 import type { AssignmentView } from './assignment.schemas.js';
-import type { ExposureRecord, ExposureStore } from './exposure.store.js';
+import type { ExposureRecord, ExposureStore } from '../model/exposure.store.js';
 import { METRIC_NAMES } from '../../vocabulary/index.js';
-import { sliceAttributes } from '../definition/slice-dimensions.js';
+import { sliceAttributes } from '../model/slice-dimensions.js';
 
 type VariantView = AssignmentView['variant'];
 

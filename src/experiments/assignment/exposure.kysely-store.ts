@@ -3,7 +3,7 @@ import { DAY_MS } from '../../common/time.js';
 import type { DatabaseCapabilities } from '../../storage/database.js';
 import type { Database } from '../../storage/schema.js';
 import { exposureDay } from '../attribution/attribution.js';
-import type { ExposureRecord, ExposureStore } from './exposure.store.js';
+import type { ExposureRecord, ExposureStore } from '../model/exposure.store.js';
 
 /**
  * The exposure write is the assign route's one database cost, so it is one fixed SQL text

@@ -1,11 +1,5 @@
 import { DAY_MS } from '../../common/time.js';
-import {
-  SLICE_VALUE_MAX,
-  UNSET_SLICE,
-  attributeOf,
-  type FeedbackSliceDimension,
-  type SliceDimension,
-} from '../definition/slice-dimensions.js';
+import { SLICE_VALUE_MAX, UNSET_SLICE, attributeOf, type FeedbackSliceDimension, type SliceDimension } from '../model/slice-dimensions.js';
 import { addUnitChange, emptyGridDelta, type QuantileGridDelta } from '../../stats/index.js';
 import { QUANTILE_GRID, gridPosition } from '../model/stored-quantile-grid.js';
 import {
@@ -44,7 +38,7 @@ export {
   SLICE_VALUE_MAX,
   UNSET_SLICE,
   type SliceDimension,
-} from '../definition/slice-dimensions.js';
+} from '../model/slice-dimensions.js';
 
 /** An exposure of the item's session, with the window in which its feedback counts. */
 export interface ExposureWindow {

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import type { SliceSumDelta, UnitSlices } from './attribution.js';
-import { isSliceDimension, type SliceDimension } from '../definition/slice-dimensions.js';
+import { isSliceDimension, type SliceDimension } from '../model/slice-dimensions.js';
 import { addExcluded } from '../../storage/additive-upsert.js';
 
 /** The dimensions a phase keeps slice sums for: its configuration's analysis.dimensions (default deviceType, searchType; `attr:` ones too). */

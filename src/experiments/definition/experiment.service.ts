@@ -2,16 +2,16 @@ import { toIso, type Clock } from '../../common/clock.js';
 import { newId } from '../../common/ids.js';
 import { decodeCursor, decodeNewestFirstCursor, keyOfNewestFirst, toPage, type Page } from '../../common/pagination.js';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../../common/errors.js';
-import { checkDates, normaliseConfiguration } from './experiment-rules.js';
+import { checkDates, normaliseConfiguration } from '../model/experiment-rules.js';
 import {
   MANUAL_LIFECYCLE_ACTIONS,
   type ExperimentCreateBody,
   type ExperimentListQuery,
   type ExperimentSnapshot,
   type ExperimentView,
-} from './experiment.schemas.js';
-import type { ExperimentEvent, ExperimentRecord, ExperimentStore } from './experiment.store.js';
-import { allowedActions } from '../lifecycle/lifecycle.js';
+} from '../model/experiment.schemas.js';
+import type { ExperimentEvent, ExperimentRecord, ExperimentStore } from '../model/experiment.store.js';
+import { allowedActions } from '../model/lifecycle.js';
 import { NO_MODELS, type ModelCatalog } from '../ports/model-catalog.js';
 
 /** Every model-backed variant must name an existing ranker (and an existing version when it fixes one). */

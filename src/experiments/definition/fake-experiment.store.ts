@@ -8,7 +8,7 @@ import type {
   ExperimentRecord,
   ExperimentStore,
   PhaseRecord,
-} from './experiment.store.js';
+} from '../model/experiment.store.js';
 
 /** In-memory ExperimentStore for service unit tests; test/contract holds it to the Kysely store. */
 export class FakeExperimentStore implements ExperimentStore {

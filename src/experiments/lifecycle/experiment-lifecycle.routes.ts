@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, errorResponses, ok } from '../../http/envelope.js';
 import { actorOf } from '../../http/actor.js';
 import { ConcludeBody, EventPage, EventsQuery, PatchBody } from './experiment-change.schemas.js';
-import { ExperimentIdParams, ExperimentView } from '../definition/experiment.schemas.js';
+import { ExperimentIdParams, ExperimentView } from '../model/experiment.schemas.js';
 import type { ExperimentLifecycleService, ManualAction } from './experiment-lifecycle.service.js';
 import type { ExperimentService } from '../definition/experiment.service.js';
 

@@ -1,5 +1,5 @@
 import { ConflictError } from '../../common/errors.js';
-import type { ExperimentRecord, ExperimentStore } from '../definition/experiment.store.js';
+import type { ExperimentRecord, ExperimentStore } from '../model/experiment.store.js';
 import type { GuardrailView } from '../results/results-guardrails.js';
 
 export interface GuardrailBreach {

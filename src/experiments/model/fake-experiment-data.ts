@@ -7,8 +7,8 @@ import {
   type SliceQuantileSumDelta,
   type SliceSumDelta,
 } from '../attribution/attribution.js';
-import type { ExperimentEvent, ExperimentRecord, PhaseRecord } from '../definition/experiment.store.js';
-import type { ExposureRecord } from '../assignment/exposure.store.js';
+import type { ExperimentEvent, ExperimentRecord, PhaseRecord } from './experiment.store.js';
+import type { ExposureRecord } from './exposure.store.js';
 
 /** An exposed unit as experiment_units holds it: the exposure and the unit's sums so far. */
 export interface UnitRow {

@@ -2,7 +2,7 @@ import type { Clock } from '../../common/clock.js';
 import { DAY_MS } from '../../common/time.js';
 import { ValidationError } from '../../common/errors.js';
 import { armMoments, sampleSize, type RatioSums } from '../../stats/index.js';
-import type { ExperimentRecord } from '../definition/experiment.store.js';
+import type { ExperimentRecord } from '../model/experiment.store.js';
 import { METRIC_NAMES, type MetricName } from '../../vocabulary/index.js';
 import { addSums, ZERO_SUMS } from '../results/results-analysis.js';
 import type { PowerBody } from '../results/results.schemas.js';

@@ -5,7 +5,7 @@ import { AssignmentService } from '../assignment/assignment.service.js';
 import { FakeExposureStore } from '../assignment/fake-exposure.store.js';
 import { FakeExperimentData } from '../model/fake-experiment-data.js';
 import { ExperimentLifecycleService } from '../lifecycle/experiment-lifecycle.service.js';
-import { FakeInterleavedQueryStore } from './fake-interleaved-query.store.js';
+import { FakeInterleavedQueryStore } from '../model/fake-interleaved-query.store.js';
 import type { ModelCatalog } from '../ports/model-catalog.js';
 import { RankService } from './rank.service.js';
 

@@ -1,10 +1,10 @@
 import type { Clock } from '../../common/clock.js';
 import { ConflictError, ValidationError } from '../../common/errors.js';
-import { phaseSeed } from '../definition/experiment-rules.js';
-import type { ExperimentRecord, VariantRecord } from '../definition/experiment.store.js';
+import { phaseSeed } from '../model/experiment-rules.js';
+import type { ExperimentRecord, VariantRecord } from '../model/experiment.store.js';
 import type { AssignInput, AssignmentService } from '../assignment/assignment.service.js';
 import { duplicateIndexes, interleave, validateInterleaving, type InterleavedList, type Ranking } from '../interleaving/index.js';
-import type { InterleavedQueryStore } from './interleaved-query.store.js';
+import type { InterleavedQueryStore } from '../model/interleaved-query.store.js';
 import type { ModelCatalog } from '../ports/model-catalog.js';
 import type { InterleaveBody, InterleaveResponse, SearchRankBody, SearchRankResponse } from './rank.schemas.js';
 

@@ -15,7 +15,7 @@ import {
   type RatioSums,
   type Scale,
 } from '../../stats/index.js';
-import type { AnalysisSettings } from '../definition/experiment.store.js';
+import type { AnalysisSettings } from '../model/experiment.store.js';
 import { metricDefinition, metricDirection, type AnalysisMetricName, type MetricName } from '../../vocabulary/index.js';
 import type { CovariateSums } from './results.store.js';
 

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { quantileGridSums, type RatioSums } from '../../stats/index.js';
 import type { AnalysisMetricName } from '../../vocabulary/index.js';
 import { QUANTILE_GRID } from '../model/stored-quantile-grid.js';
-import type { AnalysisSettings, ExperimentRecord } from '../definition/experiment.store.js';
+import type { AnalysisSettings, ExperimentRecord } from '../model/experiment.store.js';
 import { ResultsService } from './results.service.js';
 import type { DailyMetricSums, DailyQuantileSums, ResultsStore } from './results.store.js';
 

@@ -1,5 +1,5 @@
 import { srmCheck, type RatioSums } from '../../stats/index.js';
-import type { VariantRecord } from '../definition/experiment.store.js';
+import type { VariantRecord } from '../model/experiment.store.js';
 import {
   isQuantileMetric,
   metricDirection,

@@ -1,10 +1,10 @@
 import { toIso, type Clock } from '../../common/clock.js';
 import { DAY_MS } from '../../common/time.js';
 import { ValidationError } from '../../common/errors.js';
-import { ANALYSIS_DEFAULTS } from '../definition/experiment-rules.js';
+import { ANALYSIS_DEFAULTS } from '../model/experiment-rules.js';
 import { srmCheck, type RatioSums } from '../../stats/index.js';
-import type { ExperimentRecord, ExperimentStore, VariantRecord } from '../definition/experiment.store.js';
-import type { ExposureStore } from '../assignment/exposure.store.js';
+import type { ExperimentRecord, ExperimentStore, VariantRecord } from '../model/experiment.store.js';
+import type { ExposureStore } from '../model/exposure.store.js';
 import {
   isQuantileMetric,
   metricDirection,
@@ -23,7 +23,7 @@ import { analyseSlices, type SlicesView } from './results-slices.js';
 import { summarise } from './results-summary.js';
 import type { ResultsQuery, ResultsView } from './results.schemas.js';
 import type { CovariateSums, ResultsStore } from './results.store.js';
-import type { InterleavedQueryStore } from '../ranking/interleaved-query.store.js';
+import type { InterleavedQueryStore } from '../model/interleaved-query.store.js';
 import { interleavingResults } from '../interleaving-results/interleaving-results.js';
 
 export interface SrmVerdict {

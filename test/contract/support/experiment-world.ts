@@ -9,10 +9,10 @@ import { FakeQueryCoverageStore } from '../../../src/experiments/query-coverage/
 import { KyselyQueryCoverageStore } from '../../../src/experiments/query-coverage/query-coverage.kysely-store.js';
 import type { QueryCoverageStore } from '../../../src/experiments/query-coverage/query-coverage.store.js';
 import { KyselyExperimentStore } from '../../../src/experiments/definition/experiment.kysely-store.js';
-import type { ExperimentStore } from '../../../src/experiments/definition/experiment.store.js';
+import type { ExperimentStore } from '../../../src/experiments/model/experiment.store.js';
 import { FakeExperimentStore } from '../../../src/experiments/definition/fake-experiment.store.js';
 import { KyselyExposureStore } from '../../../src/experiments/assignment/exposure.kysely-store.js';
-import type { ExposureStore } from '../../../src/experiments/assignment/exposure.store.js';
+import type { ExposureStore } from '../../../src/experiments/model/exposure.store.js';
 import { FakeExposureStore } from '../../../src/experiments/assignment/fake-exposure.store.js';
 import { FakeExperimentData } from '../../../src/experiments/model/fake-experiment-data.js';
 import { FakePlanningStore } from '../../../src/experiments/planning/fake-planning.store.js';

@@ -2,7 +2,7 @@
  * The experiment lifecycle as a pure state machine: no clock, no storage.
  * The caller passes `now` and the experiment's dates, persists `next`, and
  * turns a rejection into a 409 that lists `allowed`. The full table and the
- * reasons behind it are in README.md next to this file.
+ * reasons behind it are in lifecycle.md next to this file.
  */
 
 export const EXPERIMENT_STATES = ['created', 'scheduled', 'running', 'paused', 'stopped', 'concluded', 'archived'] as const;
