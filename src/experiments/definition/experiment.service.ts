@@ -3,15 +3,9 @@ import { newId } from '../../common/ids.js';
 import { decodeCursor, decodeNewestFirstCursor, keyOfNewestFirst, toPage, type Page } from '../../common/pagination.js';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../../common/errors.js';
 import { checkDates, normaliseConfiguration } from '../model/experiment-rules.js';
-import {
-  MANUAL_LIFECYCLE_ACTIONS,
-  type ExperimentCreateBody,
-  type ExperimentListQuery,
-  type ExperimentSnapshot,
-  type ExperimentView,
-} from '../model/experiment.schemas.js';
+import type { ExperimentCreateBody, ExperimentListQuery, ExperimentSnapshot, ExperimentView } from '../model/experiment.schemas.js';
 import type { ExperimentEvent, ExperimentRecord, ExperimentStore } from '../model/experiment.store.js';
-import { allowedActions } from '../model/lifecycle.js';
+import { allowedActions, MANUAL_LIFECYCLE_ACTIONS } from '../model/lifecycle.js';
 import { NO_MODELS, type ModelCatalog } from '../ports/model-catalog.js';
 
 /** Every model-backed variant must name an existing ranker (and an existing version when it fixes one). */

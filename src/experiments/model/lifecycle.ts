@@ -12,6 +12,9 @@ export type ExperimentState = (typeof EXPERIMENT_STATES)[number];
 export const LIFECYCLE_ACTIONS = ['start', 'pause', 'resume', 'stop', 'conclude', 'archive', 'activate', 'expire'] as const;
 export type LifecycleAction = (typeof LIFECYCLE_ACTIONS)[number];
 
+/** The actions a user may ask for (POST …/{action}); the scheduler applies activate and expire itself. */
+export const MANUAL_LIFECYCLE_ACTIONS = ['start', 'pause', 'resume', 'stop', 'conclude', 'archive'] as const;
+
 export interface TransitionContext {
   readonly now: Date;
   /** Enrollment opens at startDate (inclusive). */
