@@ -20,6 +20,7 @@ import { experimentLifecycleRoutes } from './lifecycle/experiment-lifecycle.rout
 import { ExperimentLifecycleService } from './lifecycle/experiment-lifecycle.service.js';
 import { GuardrailMonitor } from './lifecycle/guardrail-monitor.js';
 import { KyselyPlanningStore } from './planning/planning.kysely-store.js';
+import { planningRoutes } from './planning/planning.routes.js';
 import { PowerService } from './planning/power.service.js';
 import { KyselyResultsStore } from './results/results.kysely-store.js';
 import { resultsRoutes } from './results/results.routes.js';
@@ -137,7 +138,8 @@ export function createExperimentsModule({
       await app.register(experimentRoutes, { experimentService });
       await app.register(experimentLifecycleRoutes, { lifecycleService, experimentService });
       await app.register(assignmentRoutes, { assignmentService });
-      await app.register(resultsRoutes, { resultsService, powerService });
+      await app.register(resultsRoutes, { resultsService });
+      await app.register(planningRoutes, { powerService });
       await app.register(rankRoutes, { rankService });
       await app.register(queryCoverageRoutes, { coverageService });
     },

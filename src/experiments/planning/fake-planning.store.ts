@@ -1,7 +1,7 @@
 import { isClick, linearValue, metricDefinition, type MetricName } from '../../vocabulary/index.js';
 import type { AttributableItem } from '../attribution/attribution.js';
 import { FakeExperimentData, foldSession } from '../model/fake-experiment-data.js';
-import type { PlanningStore, RecentMetricSums } from '../results/results.store.js';
+import type { PlanningStore, RecentMetricSums } from './planning.store.js';
 
 /**
  * In-memory PlanningStore. Session-level metrics use the catalogue's folds where the Kysely store

@@ -4,9 +4,9 @@ import { ValidationError } from '../../common/errors.js';
 import { armMoments, sampleSize, type RatioSums } from '../../stats/index.js';
 import type { ExperimentRecord } from '../model/experiment.store.js';
 import { METRIC_NAMES, type MetricName } from '../../vocabulary/index.js';
-import { addSums, ZERO_SUMS } from '../results/results-analysis.js';
-import type { PowerBody } from '../results/results.schemas.js';
-import type { PlanningStore, ResultsStore } from '../results/results.store.js';
+import { addSums, ZERO_SUMS } from '../model/metric-sums.js';
+import type { PowerBody } from './planning.schemas.js';
+import type { ExperimentDailySums, PlanningStore } from './planning.store.js';
 
 export const PLANNING_WINDOW_DAYS = 14;
 
@@ -24,7 +24,7 @@ function planBound(correction: string, comparisons: number, method: string): str
 export class PowerService {
   constructor(
     private readonly planning: PlanningStore,
-    private readonly results: Pick<ResultsStore, 'dailySums'>,
+    private readonly results: ExperimentDailySums,
     private readonly load: (id: string) => Promise<ExperimentRecord>,
     private readonly clock: Clock,
   ) {}

@@ -19,16 +19,6 @@ import type { AnalysisSettings } from '../model/experiment.store.js';
 import { metricDefinition, metricDirection, type AnalysisMetricName, type MetricName } from '../../vocabulary/index.js';
 import type { CovariateSums } from './results.store.js';
 
-export const addSums = (a: RatioSums, b: RatioSums): RatioSums => ({
-  n: a.n + b.n,
-  sumX: a.sumX + b.sumX,
-  sumY: a.sumY + b.sumY,
-  sumX2: a.sumX2 + b.sumX2,
-  sumY2: a.sumY2 + b.sumY2,
-  sumXY: a.sumXY + b.sumXY,
-});
-export const ZERO_SUMS: RatioSums = { n: 0, sumX: 0, sumY: 0, sumX2: 0, sumY2: 0, sumXY: 0 };
-
 type Pair = [number, number];
 const pair = (i: readonly [number, number] | null): Pair | null => (i ? [i[0], i[1]] : null);
 

@@ -14,7 +14,8 @@ import type { AnalysisMetricName } from '../../vocabulary/index.js';
 import { QUANTILE_GRID } from '../model/stored-quantile-grid.js';
 import type { AnalysisSettings, ExperimentRecord } from '../model/experiment.store.js';
 import { ResultsService } from './results.service.js';
-import type { DailyMetricSums, DailyQuantileSums, ResultsStore } from './results.store.js';
+import type { DailyQuantileSums, ResultsStore } from './results.store.js';
+import type { DailyMetricSums } from '../model/metric-sums.js';
 
 const SEED = 13;
 const RUNS = 2000;

@@ -16,7 +16,8 @@ import {
 } from '../../vocabulary/index.js';
 import { quantileEffect, type QuantileEstimate, type QuantileGridDelta } from '../../stats/index.js';
 import { armQuantile, compareQuantileMetric, quantileVariant, sumGrids } from './results-quantiles.js';
-import { addSums, applyCorrection, compare, ZERO_SUMS, type Analysed, type ReadSettings } from './results-analysis.js';
+import { applyCorrection, compare, type Analysed, type ReadSettings } from './results-analysis.js';
+import { addSums, ZERO_SUMS } from '../model/metric-sums.js';
 import { evaluateGuardrails, type GuardrailView } from './results-guardrails.js';
 import { capMetrics, type CappedMetric } from './results-capping.js';
 import { analyseSlices, type SlicesView } from './results-slices.js';

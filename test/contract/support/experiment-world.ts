@@ -19,7 +19,8 @@ import { FakePlanningStore } from '../../../src/experiments/planning/fake-planni
 import { FakeResultsStore } from '../../../src/experiments/results/fake-results.store.js';
 import { KyselyPlanningStore } from '../../../src/experiments/planning/planning.kysely-store.js';
 import { KyselyResultsStore } from '../../../src/experiments/results/results.kysely-store.js';
-import type { PlanningStore, ResultsStore } from '../../../src/experiments/results/results.store.js';
+import type { PlanningStore } from '../../../src/experiments/planning/planning.store.js';
+import type { ResultsStore } from '../../../src/experiments/results/results.store.js';
 import { FakeFeedbackStore } from '../../../src/feedback/fake-feedback.store.js';
 import { KyselyFeedbackStore } from '../../../src/feedback/feedback.kysely-store.js';
 import type { FeedbackStore } from '../../../src/feedback/feedback.store.js';
