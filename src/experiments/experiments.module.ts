@@ -29,6 +29,7 @@ import { KyselyInterleavedQueryStore } from './model/interleaved-query.kysely-st
 import { rankRoutes } from './ranking/rank.routes.js';
 import { RankService } from './ranking/rank.service.js';
 import { ResultsService } from './results/results.service.js';
+import { interleavingResults } from './interleaving-results/interleaving-results.js';
 
 export interface ExperimentsDependencies {
   database: DatabaseHandle;
@@ -103,6 +104,7 @@ export function createExperimentsModule({
     load,
     clock,
     interleavedStore,
+    interleavingResults,
   );
   // Every applied change reloads the assignment cache; shipping is checked against the SRM verdict.
   const lifecycleService = new ExperimentLifecycleService(

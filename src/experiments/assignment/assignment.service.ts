@@ -6,6 +6,7 @@ import { assign, type AssignableExperiment, type Attributes } from '../bucketing
 import { isRankingExperiment, phaseSeed } from '../model/experiment-rules.js';
 import type { ExperimentRecord, ExperimentStore } from '../model/experiment.store.js';
 import type { AssignmentView } from './assignment.schemas.js';
+import type { AssignInput } from '../ports/assignments.js';
 import type { ExposureRecord, ExposureStore } from '../model/exposure.store.js';
 import { METRIC_NAMES } from '../../vocabulary/index.js';
 import { sliceAttributes } from '../model/slice-dimensions.js';
@@ -19,11 +20,6 @@ interface ServingExperiment {
   variantViews: Map<string, VariantView>;
   /** attr: dimensions the exposure keeps (analysis.dimensions), resolved once. */
   dimensions: readonly string[];
-}
-
-export interface AssignInput {
-  unitId: string;
-  attributes?: Record<string, unknown> & { covariates?: Record<string, number> };
 }
 
 function toServing(record: ExperimentRecord): ServingExperiment {

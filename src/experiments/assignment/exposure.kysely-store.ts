@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { DAY_MS } from '../../common/time.js';
 import type { DatabaseCapabilities } from '../../storage/database.js';
 import type { Database } from '../../storage/schema.js';
-import { exposureDay } from '../attribution/attribution.js';
+import { exposureDay } from '../model/exposure-day.js';
 import type { ExposureRecord, ExposureStore } from '../model/exposure.store.js';
 
 /**

@@ -1,5 +1,5 @@
 import { emptyStats } from '../../vocabulary/index.js';
-import { exposureDay } from '../attribution/attribution.js';
+import { exposureDay } from '../model/exposure-day.js';
 import { FakeExperimentData, unitKey } from '../model/fake-experiment-data.js';
 import type { ExposureRecord, ExposureStore } from '../model/exposure.store.js';
 

@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../storage/schema.js';
-import type { SliceSumDelta, UnitSlices } from './attribution.js';
+import type { UnitSlices } from './attribution.js';
+import type { SliceSumDelta } from '../model/attribution-records.js';
 import { isSliceDimension, type SliceDimension } from '../model/slice-dimensions.js';
 import { addExcluded } from '../../storage/additive-upsert.js';
 

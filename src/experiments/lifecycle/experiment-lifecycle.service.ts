@@ -3,11 +3,11 @@ import type { Clock } from '../../common/clock.js';
 import { newId } from '../../common/ids.js';
 import { ConflictError, ValidationError, type ErrorDetail } from '../../common/errors.js';
 import { checkDates, normaliseConfiguration, phaseSeed, type ConfigurationInput } from '../model/experiment-rules.js';
-import { NO_MODELS, type ModelCatalog } from '../ports/model-catalog.js';
+import { checkVariantModels, NO_MODELS, type ModelCatalog } from '../ports/model-catalog.js';
 import { checkOneRankingExperiment, pinModels, pinnedVersions } from './model-pinning.js';
 import type { ConcludeBody, PatchBody } from './experiment-change.schemas.js';
 import type { ExperimentSnapshot, ExperimentView } from '../model/experiment.schemas.js';
-import { checkVariantModels, throwIfProblems, toExperimentSnapshot, toExperimentView } from '../definition/experiment.service.js';
+import { throwIfProblems, toExperimentSnapshot, toExperimentView } from '../model/experiment-view.js';
 import type { ExperimentChange, ExperimentConfiguration, ExperimentRecord, ExperimentStore } from '../model/experiment.store.js';
 import { transition, type LifecycleAction } from '../model/lifecycle.js';
 

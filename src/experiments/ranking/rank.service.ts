@@ -2,7 +2,7 @@ import type { Clock } from '../../common/clock.js';
 import { ConflictError, ValidationError } from '../../common/errors.js';
 import { phaseSeed } from '../model/experiment-rules.js';
 import type { ExperimentRecord, VariantRecord } from '../model/experiment.store.js';
-import type { AssignInput, AssignmentService } from '../assignment/assignment.service.js';
+import type { AssignInput, Assignments } from '../ports/assignments.js';
 import { duplicateIndexes, interleave, validateInterleaving, type InterleavedList, type Ranking } from '../interleaving/index.js';
 import type { InterleavedQueryStore } from '../model/interleaved-query.store.js';
 import type { ModelCatalog } from '../ports/model-catalog.js';
@@ -20,7 +20,7 @@ type Ordered = { resultId: string; score?: number }[];
  */
 export class RankService {
   constructor(
-    private readonly assignments: Pick<AssignmentService, 'rankingAssignment' | 'assignOne'>,
+    private readonly assignments: Assignments,
     private readonly catalog: Pick<ModelCatalog, 'score' | 'resolveAlias'>,
     private readonly lists: InterleavedQueryStore,
     private readonly load: (experimentId: string) => Promise<ExperimentRecord>,

@@ -1,5 +1,6 @@
+import { foldSession } from '../attribution/fake-session-fold.js';
 import { describe, expect, it } from 'vitest';
-import type { AttributableItem } from '../attribution/attribution.js';
+import type { AttributableItem } from '../model/attribution-records.js';
 import { AttributionService } from '../attribution/attribution.service.js';
 import { CovariateService } from '../attribution/covariate.service.js';
 import { FakeAttributionStore } from '../attribution/fake-attribution.store.js';
@@ -29,7 +30,7 @@ function setup() {
   const covariates = new CovariateService(new FakePreExposureCovariates(data));
   const service = new ResultsService(results, experiments, exposures, attribution, covariates, load, clock);
   const lifecycle = new ExperimentLifecycleService(experiments, clock, load);
-  const power = new PowerService(new FakePlanningStore(data), results, load, clock);
+  const power = new PowerService(new FakePlanningStore(data, foldSession), results, load, clock);
   /** A unit exposed to `variant` that saw `impressions` results and clicked `clicks`. */
   const unit = async (experimentId: string, unitId: string, variant: string, impressions: number, clicks: number) => {
     await exposures.recordExposures([{ experimentId, phase: 0, unitId, variantId: variant, exposedAt: NOW - 1000, covariates: null }]);

@@ -25,7 +25,7 @@ import { summarise } from './results-summary.js';
 import type { ResultsQuery, ResultsView } from './results.schemas.js';
 import type { CovariateSums, ResultsStore } from './results.store.js';
 import type { InterleavedQueryStore } from '../model/interleaved-query.store.js';
-import { interleavingResults } from '../interleaving-results/interleaving-results.js';
+import type { InterleavingResults } from '../ports/interleaving-results.js';
 
 export interface SrmVerdict {
   pValue: number | null;
@@ -49,6 +49,10 @@ export class ResultsService {
     private readonly clock: Clock,
     /** Interleaving experiments' recorded lists. */
     private readonly lists: Pick<InterleavedQueryStore, 'listForPhase'> = { listForPhase: async () => [] },
+    /** Interleaving experiments' analysis (interleaving-results/). */
+    private readonly interleavingResults: InterleavingResults = () => {
+      throw new Error('interleaving results are not wired');
+    },
   ) {}
 
   /** What blocks shipping unless forced: the SRM check, or team balance for interleaving. */
@@ -56,7 +60,7 @@ export class ResultsService {
     if (e.configuration.type === 'interleaving') {
       await this.attribution.catchUp();
       const lists = await this.lists.listForPhase(e.id, e.phase);
-      const { view } = interleavingResults(e, e.configuration.variants, lists, e.configuration.analysis);
+      const { view } = this.interleavingResults(e, e.configuration.variants, lists, e.configuration.analysis);
       const p = [view.balance.positionsPValue, view.balance.firstPicksPValue].filter((x): x is number => x !== null);
       return { passed: view.balance.passed, pValue: p.length ? Math.min(...p) : null, check: 'team-balance' };
     }
@@ -220,7 +224,7 @@ export class ResultsService {
     if (e.configuration.type === 'interleaving') {
       const srm = await this.srm(e, phase);
       const lists = await this.lists.listForPhase(e.id, phase);
-      const { view, summary, trustworthy } = interleavingResults(e, variants, lists, settings);
+      const { view, summary, trustworthy } = this.interleavingResults(e, variants, lists, settings);
       return {
         ...this.header(e, phase, settings),
         trustworthy,

@@ -1,3 +1,4 @@
+import { foldSession } from '../../../src/experiments/attribution/fake-session-fold.js';
 import { FakeAttributionStore } from '../../../src/experiments/attribution/fake-attribution.store.js';
 import { FakePreExposureCovariates } from '../../../src/experiments/attribution/fake-pre-exposure-covariates.store.js';
 import { KyselyAttributionStore } from '../../../src/experiments/attribution/attribution.kysely-store.js';
@@ -59,7 +60,7 @@ export const experimentWorld = {
       exposures: new FakeExposureStore(data),
       attribution: new FakeAttributionStore(data),
       results: new FakeResultsStore(data),
-      planning: new FakePlanningStore(data),
+      planning: new FakePlanningStore(data, foldSession),
       covariates: new FakePreExposureCovariates(data),
       coverage: new FakeQueryCoverageStore(data),
     };
