@@ -2,6 +2,8 @@
 // Each boundary is typescript-eslint's no-restricted-imports registered under its own name, so a
 // file under several boundaries keeps all their patterns (two configurations of one rule would
 // replace each other's), and a failure names the boundary it crossed. Formatting is Prettier's job.
+import { readdirSync } from 'node:fs';
+import { URL } from 'node:url';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -24,6 +26,47 @@ function boundary(name, files, patterns, ignores = []) {
   const options = patterns.map(([regex, message, extra = {}]) => ({ regex, message, caseSensitive: true, ...extra }));
   return { files, ignores: [...TESTS, ...ignores], rules: { [`boundaries/${name}`]: ['error', { patterns: options }] } };
 }
+
+// ── Sub-domain zones (issue 24 §4) ─────────────────────────────────────────────────────────────────
+// Inside a module, each sub-domain folder imports only its own folder, the module's shared folders
+// (model/ for shared records and store interfaces, ports/ for what is filled from outside, pure
+// libraries) and the floors below the module; the module entry (<module>.module.ts) is the only file
+// that wires sub-domains together. The shared folders themselves import no sub-domain.
+/** The folders directly under src/<module>/, read from the file system so a new sub-domain is zoned at once. */
+const foldersOf = (module) =>
+  readdirSync(new URL(`./src/${module}/`, import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+
+/**
+ * One boundary per sub-domain of `module` (every folder not in `sharedFolders`), rejecting a relative
+ * import into a sibling sub-domain, plus one boundary keeping the shared folders off all sub-domains.
+ */
+function subdomainZones(module, sharedFolders) {
+  const subdomains = foldersOf(module).filter((folder) => !sharedFolders.includes(folder));
+  const into = (folders) => `^(\\.\\./)+(${folders.join('|')})/|(^|/)${module}/(${folders.join('|')})/`;
+  const shared = sharedFolders.map((f) => `${f}/`).join(', ');
+  const zones = subdomains.map((sub) =>
+    boundary(
+      `subdomain-${module}-${sub}`,
+      [`src/${module}/${sub}/**/*.ts`],
+      [
+        [
+          into(subdomains.filter((other) => other !== sub)),
+          `${module}/${sub}/ is a sub-domain: it imports its own folder, ${shared} and the floors below the module, never a sibling sub-domain (src/${module}/${module}.module.ts wires them; share a type through model/, a behaviour through a port in ports/)`,
+        ],
+      ],
+    ),
+  );
+  const sharedZone = boundary(
+    `subdomain-${module}-shared`,
+    sharedFolders.map((f) => `src/${module}/${f}/**/*.ts`),
+    [[into(subdomains), `${module}/{${sharedFolders.join(',')}}/ are shared by the sub-domains of ${module} and import none of them`]],
+  );
+  return [...zones, sharedZone];
+}
+// ── end of sub-domain zones ───────────────────────────────────────────────────────────────────────
 
 const pure = (what, allowed) =>
   `${what} is pure code (plain data in, plain data out): it imports nothing of the service${allowed ? `, only ${allowed}` : ''}`;
@@ -133,7 +176,7 @@ export default [
     ['src/storage/migrations/**', 'src/storage/migrator.ts'],
   ),
 
-  // Modules: one public entry each. Inside a module anything goes; across modules, only the entry.
+  // Modules: one public entry each; across modules, only the entry (inside a module: the sub-domain zones).
   ...MODULES.map((module) =>
     boundary(
       `module-entry-${module}`,
@@ -144,6 +187,8 @@ export default [
       ]),
     ),
   ),
+  // Sub-domain zones (issue 24 §4): experiments' sub-domains meet only in experiments.module.ts.
+  ...subdomainZones('experiments', ['model', 'ports', 'bucketing', 'interleaving']),
   boundary(
     'module-entry-root',
     ['src/*.ts'],
