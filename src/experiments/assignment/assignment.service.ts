@@ -50,6 +50,16 @@ function checkCovariates(covariates: Record<string, number> | undefined): Record
   return entries.length ? Object.fromEntries(entries) : null;
 }
 
+export interface AssignmentDependencies {
+  experiments: Pick<ExperimentStore, 'listServing' | 'revision'>;
+  exposures: Pick<ExposureStore, 'recordExposures'>;
+  clock: Clock;
+  loadExperiment: (id: string) => Promise<ExperimentRecord>;
+  metrics?: { exposures: { inc(n: number): void } };
+  /** Told about first exposures after they commit (the pre-exposure covariate queue listens). */
+  onNewExposures?: (rows: ExposureRecord[]) => void;
+}
+
 /**
  * The hot path. Running experiments live in memory; a call hashes the unit (no read) and
  * records first exposures with one idempotent insert. The cache reloads after a local change
@@ -60,16 +70,14 @@ export class AssignmentService {
   private stale = true;
   private reloading: Promise<ServingExperiment[]> | undefined;
   private readonly exposureWrites: GroupCommit<ExposureRecord>;
+  private readonly experiments: Pick<ExperimentStore, 'listServing' | 'revision'>;
+  private readonly clock: Clock;
+  private readonly loadExperiment: (id: string) => Promise<ExperimentRecord>;
 
-  constructor(
-    private readonly experiments: Pick<ExperimentStore, 'listServing' | 'revision'>,
-    exposures: Pick<ExposureStore, 'recordExposures'>,
-    private readonly clock: Clock,
-    private readonly loadExperiment: (id: string) => Promise<ExperimentRecord>,
-    metrics?: { exposures: { inc(n: number): void } },
-    /** Told about first exposures after they commit (the pre-exposure covariate queue listens). */
-    onNewExposures: (rows: ExposureRecord[]) => void = () => undefined,
-  ) {
+  constructor({ experiments, exposures, clock, loadExperiment, metrics, onNewExposures = () => undefined }: AssignmentDependencies) {
+    this.experiments = experiments;
+    this.clock = clock;
+    this.loadExperiment = loadExperiment;
     // Concurrent assignments share one idempotent insert; each answer waits for its commit.
     this.exposureWrites = new GroupCommit(async (rows) => {
       const fresh = await exposures.recordExposures(rows);

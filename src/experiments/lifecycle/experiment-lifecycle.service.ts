@@ -31,22 +31,38 @@ function randomizationChanges(before: ExperimentConfiguration, after: Experiment
   return changed;
 }
 
+/** The sample-ratio check (team balance for interleaving) of an experiment. */
+export type TrustCheck = (e: ExperimentRecord) => Promise<{ passed: boolean; pValue: number | null; check?: string }>;
+
+export interface ExperimentLifecycleDependencies {
+  store: ExperimentStore;
+  clock: Clock;
+  load: (id: string) => Promise<ExperimentRecord>;
+  /** Called after every applied change (the assignment cache listens). */
+  onChange?: () => void;
+  /** A failed check blocks concluding with "ship" unless forced (default: passes). */
+  srm?: TrustCheck;
+  /** The model registry, through the port the container fills (default: no models). */
+  catalog?: Pick<ModelCatalog, 'resolveRankable' | 'aliasTarget'>;
+}
+
 /** Every change to an experiment after creation: transitions, conclusion, edits, phases. */
 export class ExperimentLifecycleService {
-  constructor(
-    private readonly store: ExperimentStore,
-    private readonly clock: Clock,
-    private readonly load: (id: string) => Promise<ExperimentRecord>,
-    /** Called after every applied change (the assignment cache listens). */
-    private readonly onChange: () => void = () => undefined,
-    /** The sample-ratio check (team balance for interleaving); a failed one blocks concluding with "ship" unless forced. */
-    private readonly srm: (e: ExperimentRecord) => Promise<{ passed: boolean; pValue: number | null; check?: string }> = async () => ({
-      passed: true,
-      pValue: null,
-    }),
-    /** The model registry, through the port the container fills. */
-    private readonly catalog: Pick<ModelCatalog, 'resolveRankable' | 'aliasTarget'> = NO_MODELS,
-  ) {}
+  private readonly store: ExperimentStore;
+  private readonly clock: Clock;
+  private readonly load: (id: string) => Promise<ExperimentRecord>;
+  private readonly onChange: () => void;
+  private readonly srm: TrustCheck;
+  private readonly catalog: Pick<ModelCatalog, 'resolveRankable' | 'aliasTarget'>;
+
+  constructor(deps: ExperimentLifecycleDependencies) {
+    this.store = deps.store;
+    this.clock = deps.clock;
+    this.load = deps.load;
+    this.onChange = deps.onChange ?? (() => undefined);
+    this.srm = deps.srm ?? (async () => ({ passed: true, pValue: null }));
+    this.catalog = deps.catalog ?? NO_MODELS;
+  }
 
   /** updated_at strictly increases, so it is both the optimistic-lock token and the cache revision. */
   private stamp(e: ExperimentRecord): number {

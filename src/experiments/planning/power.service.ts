@@ -20,14 +20,27 @@ function planBound(correction: string, comparisons: number, method: string): str
   return family + sequential;
 }
 
+export interface PowerDependencies {
+  planning: PlanningStore;
+  /** A running experiment's per-day sums (the results store). */
+  results: ExperimentDailySums;
+  load: (id: string) => Promise<ExperimentRecord>;
+  clock: Clock;
+}
+
 /** Sample size and duration, from the request, from a running experiment, or from recent feedback. */
 export class PowerService {
-  constructor(
-    private readonly planning: PlanningStore,
-    private readonly results: ExperimentDailySums,
-    private readonly load: (id: string) => Promise<ExperimentRecord>,
-    private readonly clock: Clock,
-  ) {}
+  private readonly planning: PlanningStore;
+  private readonly results: ExperimentDailySums;
+  private readonly load: (id: string) => Promise<ExperimentRecord>;
+  private readonly clock: Clock;
+
+  constructor(deps: PowerDependencies) {
+    this.planning = deps.planning;
+    this.results = deps.results;
+    this.load = deps.load;
+    this.clock = deps.clock;
+  }
 
   async plan(body: PowerBody) {
     if (!(METRIC_NAMES as readonly string[]).includes(body.metric)) {

@@ -13,19 +13,35 @@ export const PRODUCTION_ALIAS = 'production';
 
 type Ordered = { resultId: string; score?: number }[];
 
+export interface RankDependencies {
+  /** The assignment sub-domain, through its port. */
+  assignments: Assignments;
+  catalog: Pick<ModelCatalog, 'score' | 'resolveAlias'>;
+  /** Where interleaved lists are recorded. */
+  lists: InterleavedQueryStore;
+  load: (experimentId: string) => Promise<ExperimentRecord>;
+  clock: Clock;
+}
+
 /**
  * The one search-time call: the unit's ranking experiment decides the order (its variant's pinned
  * model, or an interleaved list whose teams are recorded for crediting), else the production
  * alias's model, else the engine's own order.
  */
 export class RankService {
-  constructor(
-    private readonly assignments: Assignments,
-    private readonly catalog: Pick<ModelCatalog, 'score' | 'resolveAlias'>,
-    private readonly lists: InterleavedQueryStore,
-    private readonly load: (experimentId: string) => Promise<ExperimentRecord>,
-    private readonly clock: Clock,
-  ) {}
+  private readonly assignments: Assignments;
+  private readonly catalog: Pick<ModelCatalog, 'score' | 'resolveAlias'>;
+  private readonly lists: InterleavedQueryStore;
+  private readonly load: (experimentId: string) => Promise<ExperimentRecord>;
+  private readonly clock: Clock;
+
+  constructor(deps: RankDependencies) {
+    this.assignments = deps.assignments;
+    this.catalog = deps.catalog;
+    this.lists = deps.lists;
+    this.load = deps.load;
+    this.clock = deps.clock;
+  }
 
   async rank(body: SearchRankBody): Promise<SearchRankResponse> {
     const dup = duplicateIndexes(body.results.map((r) => r.resultId))[0];

@@ -133,15 +133,15 @@ function serviceFor(e: Experiment, analysis: AnalysisSettings): ResultsService {
     unitValues: async () => [],
   };
   const units = Object.fromEntries(variantIds.map((id, v) => [id, e.cells[v]!.reduce((a, c) => a + (c[e.metrics[0]!]?.length ?? 0), 0)]));
-  return new ResultsService(
+  return new ResultsService({
     store,
-    { getPhase: async () => undefined },
-    { countExposures: async () => units },
-    { catchUp: async () => 0, freshAsOf: null },
-    { drain: async () => 0 },
-    async () => record,
-    { now: () => 0 },
-  );
+    experiments: { getPhase: async () => undefined },
+    exposures: { countExposures: async () => units },
+    attribution: { catchUp: async () => 0, freshAsOf: null },
+    covariates: { drain: async () => 0 },
+    load: async () => record,
+    clock: { now: () => 0 },
+  });
 }
 
 const excludesZero = (i: number[] | null) => i !== null && (i[0]! > 0 || i[1]! < 0);

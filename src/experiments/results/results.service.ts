@@ -38,22 +38,47 @@ export interface SrmVerdict {
 const QUANTILE_GRID_DESCRIPTION = `0, then ${QUANTILE_GRID_SPEC.start} ms × ${QUANTILE_GRID_SPEC.ratio}^i up to ${QUANTILE_GRID_SPEC.end} ms (linear interpolation between thresholds: within ${Math.round((QUANTILE_GRID_SPEC.ratio - 1) * 100)} % of the item quantile)`;
 
 /** Results of an experiment: O(units) aggregates from the read model, statistics from src/stats. */
+export interface ResultsDependencies {
+  store: ResultsStore;
+  experiments: Pick<ExperimentStore, 'getPhase'>;
+  exposures: Pick<ExposureStore, 'countExposures'>;
+  /** Attribution is caught up before a read, so the answer includes what has arrived. */
+  attribution: { catchUp(): Promise<number>; readonly freshAsOf: number | null };
+  covariates: { drain(): Promise<number> };
+  load: (id: string) => Promise<ExperimentRecord>;
+  clock: Clock;
+  /** Interleaving experiments' recorded lists (none by default). */
+  lists?: Pick<InterleavedQueryStore, 'listForPhase'>;
+  /** Interleaving experiments' analysis (interleaving-results/, wired by the module entry). */
+  interleavingResults?: InterleavingResults;
+}
+
 export class ResultsService {
-  constructor(
-    private readonly store: ResultsStore,
-    private readonly experiments: Pick<ExperimentStore, 'getPhase'>,
-    private readonly exposures: Pick<ExposureStore, 'countExposures'>,
-    private readonly attribution: { catchUp(): Promise<number>; readonly freshAsOf: number | null },
-    private readonly covariates: { drain(): Promise<number> },
-    private readonly load: (id: string) => Promise<ExperimentRecord>,
-    private readonly clock: Clock,
-    /** Interleaving experiments' recorded lists. */
-    private readonly lists: Pick<InterleavedQueryStore, 'listForPhase'> = { listForPhase: async () => [] },
-    /** Interleaving experiments' analysis (interleaving-results/). */
-    private readonly interleavingResults: InterleavingResults = () => {
-      throw new Error('interleaving results are not wired');
-    },
-  ) {}
+  private readonly store: ResultsStore;
+  private readonly experiments: Pick<ExperimentStore, 'getPhase'>;
+  private readonly exposures: Pick<ExposureStore, 'countExposures'>;
+  private readonly attribution: ResultsDependencies['attribution'];
+  private readonly covariates: ResultsDependencies['covariates'];
+  private readonly load: (id: string) => Promise<ExperimentRecord>;
+  private readonly clock: Clock;
+  private readonly lists: Pick<InterleavedQueryStore, 'listForPhase'>;
+  private readonly interleavingResults: InterleavingResults;
+
+  constructor(deps: ResultsDependencies) {
+    this.store = deps.store;
+    this.experiments = deps.experiments;
+    this.exposures = deps.exposures;
+    this.attribution = deps.attribution;
+    this.covariates = deps.covariates;
+    this.load = deps.load;
+    this.clock = deps.clock;
+    this.lists = deps.lists ?? { listForPhase: async () => [] };
+    this.interleavingResults =
+      deps.interleavingResults ??
+      (() => {
+        throw new Error('interleaving results are not wired');
+      });
+  }
 
   /** What blocks shipping unless forced: the SRM check, or team balance for interleaving. */
   async trustCheck(e: ExperimentRecord): Promise<{ passed: boolean; pValue: number | null; check: string }> {
