@@ -30,41 +30,48 @@ function boundary(name, files, patterns, ignores = []) {
 // ── Sub-domain zones (issue 24 §4) ─────────────────────────────────────────────────────────────────
 // Inside a module, each sub-domain folder imports only its own folder, the module's shared folders
 // (model/ for shared records and store interfaces, ports/ for what is filled from outside, pure
-// libraries) and the floors below the module; the module entry (<module>.module.ts) is the only file
-// that wires sub-domains together. The shared folders themselves import no sub-domain.
-/** The folders directly under src/<module>/, read from the file system so a new sub-domain is zoned at once. */
-const foldersOf = (module) =>
-  readdirSync(new URL(`./src/${module}/`, import.meta.url), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort();
+// libraries) and the floors below the module. Only the module's root files (<module>.module.ts and
+// the wiring it calls) put sub-domains together, so a sub-domain never imports a root file either,
+// and the shared folders import no sub-domain. Generic: `...subdomainZones('<module>', [shared])`.
+/** The folders and the .ts root files of src/<module>/, read from the tree so a new sub-domain is zoned at once. */
+function moduleTree(module) {
+  const entries = readdirSync(new URL(`./src/${module}/`, import.meta.url), { withFileTypes: true });
+  const folders = entries.filter((e) => e.isDirectory()).map((e) => e.name);
+  const rootFiles = entries.filter((e) => e.isFile() && e.name.endsWith('.ts')).map((e) => e.name.replace(/\.ts$/, ''));
+  return { folders: folders.sort(), rootFiles: rootFiles.sort() };
+}
 
 /**
- * One boundary per sub-domain of `module` (every folder not in `sharedFolders`), rejecting a relative
- * import into a sibling sub-domain, plus one boundary keeping the shared folders off all sub-domains.
+ * One boundary per folder of src/<module>/ (subdomains-<module>-<folder>): a sub-domain may not import
+ * a sibling sub-domain nor a root file of the module; a shared folder may import no sub-domain. The
+ * siblings are named (not a negative lookahead), so one pattern holds at any depth (training/runs/).
  */
 function subdomainZones(module, sharedFolders) {
-  const subdomains = foldersOf(module).filter((folder) => !sharedFolders.includes(folder));
-  const into = (folders) => `^(\\.\\./)+(${folders.join('|')})/|(^|/)${module}/(${folders.join('|')})/`;
-  const shared = sharedFolders.map((f) => `${f}/`).join(', ');
-  const zones = subdomains.map((sub) =>
-    boundary(
-      `subdomain-${module}-${sub}`,
-      [`src/${module}/${sub}/**/*.ts`],
+  const { folders, rootFiles } = moduleTree(module);
+  const subdomains = folders.filter((folder) => !sharedFolders.includes(folder));
+  const escape = (name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const into = (names, end) => `^(\\.\\./)+(${module}/)?(${names.map(escape).join('|')})${end}`;
+  const shared = sharedFolders.map((f) => `${module}/${f}/`).join(', ');
+  return folders.map((own) => {
+    const siblings = subdomains.filter((other) => other !== own);
+    const isShared = sharedFolders.includes(own);
+    return boundary(
+      `subdomains-${module}-${own}`,
+      [`src/${module}/${own}/**/*.ts`],
       [
         [
-          into(subdomains.filter((other) => other !== sub)),
-          `${module}/${sub}/ is a sub-domain: it imports its own folder, ${shared} and the floors below the module, never a sibling sub-domain (src/${module}/${module}.module.ts wires them; share a type through model/, a behaviour through a port in ports/)`,
+          into(siblings, '/'),
+          isShared
+            ? `${module}/${own}/ is shared by the sub-domains of ${module}, below them all: it imports none of them`
+            : `${module}/${own}/ is a sub-domain: it imports its own folder, ${shared} and the floors below the module, never a sibling sub-domain (a type is shared through ${module}/model/, a behaviour through a port in ${module}/ports/ that the module's root files fill)`,
+        ],
+        [
+          into(rootFiles, '\\.js$'),
+          `${module}/${own}/ does not import the module's root files: they import the sub-domains, not the other way round`,
         ],
       ],
-    ),
-  );
-  const sharedZone = boundary(
-    `subdomain-${module}-shared`,
-    sharedFolders.map((f) => `src/${module}/${f}/**/*.ts`),
-    [[into(subdomains), `${module}/{${sharedFolders.join(',')}}/ are shared by the sub-domains of ${module} and import none of them`]],
-  );
-  return [...zones, sharedZone];
+    );
+  });
 }
 // ── end of sub-domain zones ───────────────────────────────────────────────────────────────────────
 
@@ -187,7 +194,8 @@ export default [
       ]),
     ),
   ),
-  // Sub-domain zones (issue 24 §4): experiments' sub-domains meet only in experiments.module.ts.
+  // Sub-domain zones (issue 24 §4): experiments' sub-domains meet only in the module's root files
+  // (experiments.module.ts, the wiring experiments.services.ts, and fake-experiments.ts for tests).
   ...subdomainZones('experiments', ['model', 'ports', 'bucketing', 'interleaving']),
   boundary(
     'module-entry-root',
