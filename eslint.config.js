@@ -195,7 +195,7 @@ export default [
     ),
   ),
   // Sub-domain zones (issue 24 §4): experiments' sub-domains meet only in the module's root files
-  // (experiments.module.ts, the wiring experiments.services.ts, and fake-experiments.ts for tests).
+  // (experiments.module.ts, the wiring experiments-services.ts, and fake-experiments.ts for tests).
   ...subdomainZones('experiments', ['model', 'ports', 'bucketing', 'interleaving']),
   boundary(
     'module-entry-root',

@@ -3,7 +3,7 @@ import type { Clock } from '../common/clock.js';
 import type { DomainModule } from '../common/module.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { DatabaseHandle } from '../storage/database.js';
-import { createExperimentsServices, type ExperimentsStores } from './experiments.services.js';
+import { createExperimentsServices, type ExperimentsStores } from './experiments-services.js';
 import { KyselyAttributionStore } from './attribution/attribution.kysely-store.js';
 import { KyselyPreExposureCovariates } from './attribution/pre-exposure-covariates.kysely-store.js';
 import { KyselyQueryCoverageStore } from './query-coverage/query-coverage.kysely-store.js';
@@ -68,7 +68,7 @@ function createKyselyExperimentsStores(database: DatabaseHandle, aliasWriter: Ex
  * log), assignment (assign and record exposures over the pure bucketing/ hashing), attribution
  * (feedback → per-unit sums), results (statistics, SRM), planning (power), interleaving results,
  * ranking and coverage (which experiments cover a query). The sub-domains meet only in
- * experiments.services.ts; this entry adds the Kysely stores, the routes and the tasks.
+ * experiments-services.ts; this entry adds the Kysely stores, the routes and the tasks.
  */
 export function createExperimentsModule({
   database,

@@ -4,7 +4,7 @@ import { FakePreExposureCovariates } from './attribution/fake-pre-exposure-covar
 import { foldSession } from './attribution/fake-session-fold.js';
 import { FakeExposureStore } from './assignment/fake-exposure.store.js';
 import { FakeExperimentStore } from './definition/fake-experiment.store.js';
-import { createExperimentsServices, type ExperimentsStores, type ExperimentsWiring } from './experiments.services.js';
+import { createExperimentsServices, type ExperimentsStores, type ExperimentsWiring } from './experiments-services.js';
 import type { AttributableItem } from './model/attribution-records.js';
 import { FakeExperimentData } from './model/fake-experiment-data.js';
 import { FakeInterleavedQueryStore } from './model/fake-interleaved-query.store.js';
@@ -35,7 +35,7 @@ export function createFakeExperimentsStores(data: FakeExperimentData) {
 
 /**
  * The whole experiments module over its fakes, wired exactly as createExperimentsModule wires it
- * (experiments.services.ts): a unit test of one service builds it in one call and reaches the
+ * (experiments-services.ts): a unit test of one service builds it in one call and reaches the
  * stores and the feedback it needs. Test code only, like every fake.
  */
 export function createFakeExperiments(options: FakeExperimentsOptions) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createFakeExperiments, createFakeExperimentsStores } from '../fake-experiments.js';
-import { createExperimentsServices } from '../experiments.services.js';
+import { createExperimentsServices } from '../experiments-services.js';
 import type { ExposureRecord } from '../model/exposure.store.js';
 
 function setup() {
