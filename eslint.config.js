@@ -28,6 +28,54 @@ function boundary(name, files, patterns, ignores = []) {
   return { files, ignores: [...TESTS, ...ignores], rules: { [`boundaries/${name}`]: ['error', { patterns: options }] } };
 }
 
+// ── Sub-domain zones (issue 24 §4) ─────────────────────────────────────────────────────────────────
+// Inside a module, each sub-domain folder imports only its own folder, the module's shared folders
+// (model/ for shared records and store interfaces, ports/ for what is filled from outside, pure
+// libraries) and the floors below the module. Only the module's root files (<module>.module.ts and
+// the wiring it calls) put sub-domains together, so a sub-domain never imports a root file either,
+// and the shared folders import no sub-domain. Generic: `...subdomainZones('<module>', [shared])`.
+/** The folders and the .ts root files of src/<module>/, read from the tree so a new sub-domain is zoned at once. */
+function moduleTree(module) {
+  const entries = readdirSync(new URL(`./src/${module}/`, import.meta.url), { withFileTypes: true });
+  const folders = entries.filter((e) => e.isDirectory()).map((e) => e.name);
+  const rootFiles = entries.filter((e) => e.isFile() && e.name.endsWith('.ts')).map((e) => e.name.replace(/\.ts$/, ''));
+  return { folders: folders.sort(), rootFiles: rootFiles.sort() };
+}
+
+/**
+ * One boundary per folder of src/<module>/ (subdomains-<module>-<folder>): a sub-domain may not import
+ * a sibling sub-domain nor a root file of the module; a shared folder may import no sub-domain. The
+ * siblings are named (not a negative lookahead), so one pattern holds at any depth (training/runs/).
+ */
+function subdomainZones(module, sharedFolders) {
+  const { folders, rootFiles } = moduleTree(module);
+  const subdomains = folders.filter((folder) => !sharedFolders.includes(folder));
+  const escape = (name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const into = (names, end) => `^(\\.\\./)+(${module}/)?(${names.map(escape).join('|')})${end}`;
+  const shared = sharedFolders.map((f) => `${module}/${f}/`).join(', ');
+  return folders.map((own) => {
+    const siblings = subdomains.filter((other) => other !== own);
+    const isShared = sharedFolders.includes(own);
+    return boundary(
+      `subdomains-${module}-${own}`,
+      [`src/${module}/${own}/**/*.ts`],
+      [
+        [
+          into(siblings, '/'),
+          isShared
+            ? `${module}/${own}/ is shared by the sub-domains of ${module}, below them all: it imports none of them`
+            : `${module}/${own}/ is a sub-domain: it imports its own folder, ${shared} and the floors below the module, never a sibling sub-domain (a type is shared through ${module}/model/, a behaviour through a port in ${module}/ports/ that the module's root files fill)`,
+        ],
+        [
+          into(rootFiles, '\\.js$'),
+          `${module}/${own}/ does not import the module's root files: they import the sub-domains, not the other way round`,
+        ],
+      ],
+    );
+  });
+}
+// ── end of sub-domain zones ───────────────────────────────────────────────────────────────────────
+
 const pure = (what, allowed) =>
   `${what} is pure code (plain data in, plain data out): it imports nothing of the service${allowed ? `, only ${allowed}` : ''}`;
 
@@ -106,8 +154,8 @@ export default [
   ),
   boundary(
     'pure-experiment-algorithms',
-    ['src/experiments/assignment/**/*.ts', 'src/experiments/lifecycle/lifecycle.ts'],
-    [['^(?!\\./)', pure('experiments/assignment and the lifecycle state machine')]],
+    ['src/experiments/bucketing/**/*.ts', 'src/experiments/model/lifecycle.ts'],
+    [['^(?!\\./)', pure('experiments/bucketing and the lifecycle state machine')]],
   ),
   boundary(
     'pure-interleaving',
@@ -199,7 +247,7 @@ export default [
     ['src/storage/migrations/**', 'src/storage/migrator.ts'],
   ),
 
-  // Modules: one public entry each. Inside a module anything goes; across modules, only the entry.
+  // Modules: one public entry each; across modules, only the entry (inside a module: the sub-domain zones).
   ...MODULES.map((module) =>
     boundary(
       `module-entry-${module}`,
@@ -210,6 +258,11 @@ export default [
       ]),
     ),
   ),
+  // Sub-domain zones (issue 24 §4): experiments' sub-domains meet only in the module's root files
+  // (experiments.module.ts, the wiring experiments-services.ts, and fake-experiments.ts for tests).
+  ...subdomainZones('experiments', ['model', 'ports', 'bucketing', 'interleaving']),
+  // learning's sub-domains meet in learning.module.ts and its wiring, learning-services.ts.
+  ...subdomainZones('learning', ['model', 'ports']),
   boundary(
     'module-entry-root',
     ['src/*.ts', 'src/cli/**/*.ts'],
@@ -220,43 +273,6 @@ export default [
       ],
     ],
   ),
-
-  // ---- subdomains-learning-* (issue 24 §4, branch r24-learn): begin -------------------------
-  // A learning sub-domain imports only its own folder, learning/model/ and learning/ports/ (the
-  // shared homes) and the floors below the module; it never imports a sibling sub-domain nor
-  // the module's root files (learning.module.ts wires the sub-domains together). Sub-domains
-  // are read from the tree, so a new folder is covered at once. The siblings are named, not
-  // matched by a negative lookahead, so one pattern holds at any depth (training/runs/ too).
-  // Self-contained on purpose: the lead folds it into the generic subdomainZones(...) at merge.
-  ...(() => {
-    const LEARNING = 'src/learning';
-    const SHARED_HOMES = ['model', 'ports'];
-    const entries = readdirSync(new URL(`./${LEARNING}/`, import.meta.url), { withFileTypes: true });
-    const subdomains = entries.filter((e) => e.isDirectory() && !SHARED_HOMES.includes(e.name)).map((e) => e.name);
-    const rootFiles = entries.filter((e) => e.isFile() && e.name.endsWith('.ts')).map((e) => e.name.replace(/\.ts$/, ''));
-    const escape = (name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    // The shared homes themselves import no sub-domain (they sit below all of them).
-    return [...subdomains, ...SHARED_HOMES].map((own) => {
-      const siblings = subdomains.filter((other) => other !== own);
-      return boundary(
-        `subdomains-learning-${own}`,
-        [`${LEARNING}/${own}/**/*.ts`],
-        [
-          [
-            `^(\\.\\./)+(learning/)?(${siblings.join('|')})/`,
-            SHARED_HOMES.includes(own)
-              ? `learning/${own} is a shared home below the sub-domains: it imports none of them`
-              : `learning/${own} imports only its own folder, learning/model/, learning/ports/ and the floors below the module: what a sibling sub-domain offers comes through a port in learning/ports/ that learning.module.ts fills`,
-          ],
-          [
-            `^(\\.\\./)+(learning/)?(${rootFiles.map(escape).join('|')})\\.js$`,
-            `learning/${own} does not import the module's root files: learning.module.ts imports the sub-domains, not the other way round`,
-          ],
-        ],
-      );
-    });
-  })(),
-  // ---- subdomains-learning-*: end ------------------------------------------------------------
 
   // Services hold the rules: no HTTP, no SQL, no framework.
   boundary(

@@ -3,31 +3,23 @@ import type { Clock } from '../common/clock.js';
 import type { DomainModule } from '../common/module.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { DatabaseHandle } from '../storage/database.js';
+import { createExperimentsServices, type ExperimentsStores } from './experiments-services.js';
 import { KyselyAttributionStore } from './attribution/attribution.kysely-store.js';
-import { AttributionService } from './attribution/attribution.service.js';
-import { CovariateService } from './attribution/covariate.service.js';
 import { KyselyPreExposureCovariates } from './attribution/pre-exposure-covariates.kysely-store.js';
 import { KyselyQueryCoverageStore } from './query-coverage/query-coverage.kysely-store.js';
 import { queryCoverageRoutes } from './query-coverage/query-coverage.routes.js';
-import { QueryCoverageService } from './query-coverage/query-coverage.service.js';
 import { KyselyExperimentStore } from './definition/experiment.kysely-store.js';
 import { experimentRoutes } from './definition/experiment.routes.js';
-import { ExperimentService } from './definition/experiment.service.js';
-import { assignmentRoutes } from './exposure/assignment.routes.js';
-import { AssignmentService } from './exposure/assignment.service.js';
-import { KyselyExposureStore } from './exposure/exposure.kysely-store.js';
+import { assignmentRoutes } from './assignment/assignment.routes.js';
+import { KyselyExposureStore } from './assignment/exposure.kysely-store.js';
 import { experimentLifecycleRoutes } from './lifecycle/experiment-lifecycle.routes.js';
-import { ExperimentLifecycleService } from './lifecycle/experiment-lifecycle.service.js';
-import { GuardrailMonitor } from './results/guardrail-monitor.js';
-import { KyselyPlanningStore } from './results/planning.kysely-store.js';
-import { PowerService } from './results/power.service.js';
+import { KyselyPlanningStore } from './planning/planning.kysely-store.js';
+import { planningRoutes } from './planning/planning.routes.js';
 import { KyselyResultsStore } from './results/results.kysely-store.js';
 import { resultsRoutes } from './results/results.routes.js';
-import { NO_MODELS, type AliasMove, type ModelCatalog } from './ranking/model-catalog.js';
-import { KyselyInterleavedQueryStore } from './ranking/interleaved-query.kysely-store.js';
+import { NO_MODELS, type AliasMove, type ModelCatalog } from './ports/model-catalog.js';
+import { KyselyInterleavedQueryStore } from './model/interleaved-query.kysely-store.js';
 import { rankRoutes } from './ranking/rank.routes.js';
-import { RankService } from './ranking/rank.service.js';
-import { ResultsService } from './results/results.service.js';
 
 export interface ExperimentsDependencies {
   database: DatabaseHandle;
@@ -39,17 +31,8 @@ export interface ExperimentsDependencies {
   aliasWriter?: (trx: DatabaseHandle['db'], move: AliasMove) => Promise<void>;
 }
 
-export interface ExperimentsServices {
-  experimentService: ExperimentService;
-  lifecycleService: ExperimentLifecycleService;
-  assignmentService: AssignmentService;
-  attributionService: AttributionService;
-  covariateService: CovariateService;
-  resultsService: ResultsService;
-  powerService: PowerService;
-  rankService: RankService;
-  coverageService: QueryCoverageService;
-}
+/** The services the module offers the container (the guardrail monitor runs as a task only). */
+export type ExperimentsServices = Omit<ReturnType<typeof createExperimentsServices>, 'guardrailMonitor'>;
 
 export type ExperimentsModule = DomainModule<ExperimentsServices>;
 
@@ -66,11 +49,26 @@ export const EXPERIMENTS_PERSONAL_DATA: PersonalDataTable[] = [
   { table: 'experiment_unit_slices', column: 'unit_id', kind: 'experimentSlices' },
 ];
 
+/** The Kysely stores over one database (a promotion's alias move is written in the conclusion's transaction). */
+function createKyselyExperimentsStores(database: DatabaseHandle, aliasWriter: ExperimentsDependencies['aliasWriter']): ExperimentsStores {
+  return {
+    experiments: new KyselyExperimentStore(database.db, aliasWriter),
+    exposures: new KyselyExposureStore(database.db, database.capabilities),
+    attribution: new KyselyAttributionStore(database.db, database.capabilities),
+    covariates: new KyselyPreExposureCovariates(database.db),
+    results: new KyselyResultsStore(database.db),
+    planning: new KyselyPlanningStore(database.db),
+    interleaved: new KyselyInterleavedQueryStore(database.db),
+    coverage: new KyselyQueryCoverageStore(database.db),
+  };
+}
+
 /**
  * A/B experiments: definition (create, read, list), lifecycle (moves, edits, phases, the audit
- * log), exposure (assign over the pure assignment/ hashing), attribution (feedback → per-unit
- * sums), results (statistics, SRM, power) and coverage (which experiments cover a query). The
- * sub-domains talk through the callbacks wired here.
+ * log), assignment (assign and record exposures over the pure bucketing/ hashing), attribution
+ * (feedback → per-unit sums), results (statistics, SRM), planning (power), interleaving results,
+ * ranking and coverage (which experiments cover a query). The sub-domains meet only in
+ * experiments-services.ts; this entry adds the Kysely stores, the routes and the tasks.
  */
 export function createExperimentsModule({
   database,
@@ -79,64 +77,31 @@ export function createExperimentsModule({
   modelCatalog = NO_MODELS,
   aliasWriter,
 }: ExperimentsDependencies): ExperimentsModule {
-  const experimentStore = new KyselyExperimentStore(database.db, aliasWriter);
-  const exposureStore = new KyselyExposureStore(database.db, database.capabilities);
-  const resultsStore = new KyselyResultsStore(database.db);
-  const interleavedStore = new KyselyInterleavedQueryStore(database.db);
-
-  const experimentService = new ExperimentService(experimentStore, clock, modelCatalog);
-  const load = (id: string) => experimentService.load(id);
-  const covariateService = new CovariateService(new KyselyPreExposureCovariates(database.db));
-  // First exposures queue their pre-exposure covariates once committed.
-  const assignmentService = new AssignmentService(experimentStore, exposureStore, clock, load, metrics, (rows) =>
-    covariateService.enqueue(rows),
-  );
-  const attributionService = new AttributionService(new KyselyAttributionStore(database.db, database.capabilities), clock);
-  const resultsService = new ResultsService(
-    resultsStore,
-    experimentStore,
-    exposureStore,
+  const { guardrailMonitor, ...services } = createExperimentsServices(createKyselyExperimentsStores(database, aliasWriter), {
+    clock,
+    metrics,
+    modelCatalog,
+  });
+  const {
+    experimentService,
+    lifecycleService,
+    assignmentService,
     attributionService,
     covariateService,
-    load,
-    clock,
-    interleavedStore,
-  );
-  // Every applied change reloads the assignment cache; shipping is checked against the SRM verdict.
-  const lifecycleService = new ExperimentLifecycleService(
-    experimentStore,
-    clock,
-    load,
-    () => assignmentService.invalidate(),
-    (e) => resultsService.trustCheck(e),
-    modelCatalog,
-  );
-  const coverageService = new QueryCoverageService(new KyselyQueryCoverageStore(database.db));
-  const rankService = new RankService(assignmentService, modelCatalog, interleavedStore, load, clock);
-  const powerService = new PowerService(new KyselyPlanningStore(database.db), resultsStore, load, clock);
-  const guardrailMonitor = new GuardrailMonitor(
-    experimentStore,
-    (e) => resultsService.sequentialGuardrails(e),
-    (id, breaches) => lifecycleService.act(id, 'pause', 'guardrail', { guardrailBreaches: breaches }),
-  );
+    resultsService,
+    powerService,
+    rankService,
+    coverageService,
+  } = services;
 
   return {
-    services: {
-      experimentService,
-      lifecycleService,
-      assignmentService,
-      attributionService,
-      covariateService,
-      resultsService,
-      powerService,
-      rankService,
-      coverageService,
-    },
+    services,
     routes: async (app) => {
       await app.register(experimentRoutes, { experimentService });
       await app.register(experimentLifecycleRoutes, { lifecycleService, experimentService });
       await app.register(assignmentRoutes, { assignmentService });
-      await app.register(resultsRoutes, { resultsService, powerService });
+      await app.register(resultsRoutes, { resultsService });
+      await app.register(planningRoutes, { powerService });
       await app.register(rankRoutes, { rankService });
       await app.register(queryCoverageRoutes, { coverageService });
     },

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { KyselyExperimentStore } from '../../src/experiments/definition/experiment.kysely-store.js';
-import type { ExperimentStore } from '../../src/experiments/definition/experiment.store.js';
+import type { ExperimentStore } from '../../src/experiments/model/experiment.store.js';
 import { FakeExperimentStore } from '../../src/experiments/definition/fake-experiment.store.js';
 import { describeContract } from './support/contract.js';
 import { configuration, event, experiment } from './support/experiments.js';

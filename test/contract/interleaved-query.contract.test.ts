@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import { FakeInterleavedQueryStore } from '../../src/experiments/ranking/fake-interleaved-query.store.js';
-import { KyselyInterleavedQueryStore } from '../../src/experiments/ranking/interleaved-query.kysely-store.js';
-import type { InterleavedQueryRecord, InterleavedQueryStore } from '../../src/experiments/ranking/interleaved-query.store.js';
+import { FakeInterleavedQueryStore } from '../../src/experiments/model/fake-interleaved-query.store.js';
+import { KyselyInterleavedQueryStore } from '../../src/experiments/model/interleaved-query.kysely-store.js';
+import type { InterleavedQueryRecord, InterleavedQueryStore } from '../../src/experiments/model/interleaved-query.store.js';
 import { describeContract } from './support/contract.js';
 
 const row = (unitId: string, queryId: string, over: Partial<InterleavedQueryRecord> = {}): InterleavedQueryRecord => ({

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { gridSumsOf, quantileGridSums } from '../../src/stats/index.js';
-import { QUANTILE_GRID } from '../../src/experiments/quantile-grid.js';
+import { QUANTILE_GRID } from '../../src/experiments/model/stored-quantile-grid.js';
 import { describeContract } from './support/contract.js';
 import { attributeAll, experimentWorld, exposure, runningExperiment } from './support/experiment-world.js';
 import { submission } from './support/records.js';

@@ -10,7 +10,7 @@ import {
   quantileOfItems,
   quantileUnitsStillNeeded,
 } from '../../src/stats/index.js';
-import { QUANTILE_GRID } from '../../src/experiments/quantile-grid.js';
+import { QUANTILE_GRID } from '../../src/experiments/model/stored-quantile-grid.js';
 import { expectError, getJson, postJson, request } from '../support/http.js';
 import { useTestApp } from '../support/test-app.js';
 import { TestClock } from '../support/test-clock.js';

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { assign, type AssignableExperiment } from '../../src/experiments/assignment/index.js';
+import { assign, type AssignableExperiment } from '../../src/experiments/bucketing/index.js';
 import { createRng } from '../../src/random/index.js';
 import {
   armMoments,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyStats } from '../../vocabulary/index.js';
-import { FakeExperimentData } from '../fake-experiment-data.js';
-import type { AttributableItem } from './attribution.js';
+import { FakeExperimentData } from '../model/fake-experiment-data.js';
+import type { AttributableItem } from '../model/attribution-records.js';
 import { AttributionService } from './attribution.service.js';
 import { FakeAttributionStore } from './fake-attribution.store.js';
 

@@ -1,4 +1,5 @@
-import type { AttributableItem, AttributionPlan, ExposureWindow } from './attribution.js';
+import type { AttributionPlan, ExposureWindow } from './attribution.js';
+import type { AttributableItem } from '../model/attribution-records.js';
 
 export type Planner = (
   items: readonly AttributableItem[],

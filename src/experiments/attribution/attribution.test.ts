@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyStats } from '../../vocabulary/index.js';
-import { metricSumChanges, planAttribution, searchKey, type AttributableItem, type ExposureWindow } from './attribution.js';
+import { metricSumChanges, planAttribution, searchKey, type ExposureWindow } from './attribution.js';
+import type { AttributableItem } from '../model/attribution-records.js';
 
 const item = (over: Partial<AttributableItem>): AttributableItem => ({
   id: 'i',

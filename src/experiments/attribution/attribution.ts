@@ -1,13 +1,14 @@
-import { DAY_MS } from '../../common/time.js';
-import {
-  SLICE_VALUE_MAX,
-  UNSET_SLICE,
-  attributeOf,
-  type FeedbackSliceDimension,
-  type SliceDimension,
-} from '../definition/slice-dimensions.js';
+import { SLICE_VALUE_MAX, UNSET_SLICE, attributeOf, type FeedbackSliceDimension, type SliceDimension } from '../model/slice-dimensions.js';
 import { addUnitChange, emptyGridDelta, type QuantileGridDelta } from '../../stats/index.js';
-import { QUANTILE_GRID, gridPosition } from '../quantile-grid.js';
+import { QUANTILE_GRID, gridPosition } from '../model/stored-quantile-grid.js';
+import { exposureDay } from '../model/exposure-day.js';
+import type {
+  AttributableItem,
+  QuantileSumDelta,
+  QuerySumDelta,
+  SliceQuantileSumDelta,
+  SliceSumDelta,
+} from '../model/attribution-records.js';
 import {
   QUANTILE_SOURCES,
   quantileValue,
@@ -19,32 +20,16 @@ import {
   isClick,
   isConversion,
   linearValue,
-  type MetricItem,
   type MetricName,
   type UnitStats,
 } from '../../vocabulary/index.js';
-
-/** A feedback item as attribution reads it: what the metrics fold, and where and when it belongs. */
-export interface AttributableItem extends MetricItem {
-  id: string;
-  sessionId: string;
-  queryId: string;
-  receivedAt: number;
-  /** The query the item belongs to (coverage of queries by experiments); null items are not counted there. */
-  queryHash?: string | null;
-  /** The item's slice dimensions (analysis.dimensions); a session's value is its first attributed item's. */
-  deviceType?: string | null;
-  searchType?: string | null;
-  language?: string | null;
-  category?: string | null;
-}
 
 export {
   FEEDBACK_SLICE_DIMENSIONS as SLICE_DIMENSIONS,
   SLICE_VALUE_MAX,
   UNSET_SLICE,
   type SliceDimension,
-} from '../definition/slice-dimensions.js';
+} from '../model/slice-dimensions.js';
 
 /** An exposure of the item's session, with the window in which its feedback counts. */
 export interface ExposureWindow {
@@ -75,49 +60,12 @@ export interface UnitQuantilePositions {
   positions: Partial<Record<QuantileSource, number[]>>;
 }
 
-/** Change of a variant-day's quantile grid sums for one source (day = the units' exposure day). */
-export interface QuantileSumDelta {
-  experimentId: string;
-  phase: number;
-  variantId: string;
-  day: number;
-  source: QuantileSource;
-  delta: QuantileGridDelta;
-}
-
-/** Change of one slice's quantile grid sums for a variant and source. */
-export interface SliceQuantileSumDelta {
-  experimentId: string;
-  phase: number;
-  dimension: string;
-  value: string;
-  variantId: string;
-  source: QuantileSource;
-  delta: QuantileGridDelta;
-}
-
 /** A unit's slice values, written once (when its first item is attributed). */
 export interface UnitSlices {
   experimentId: string;
   phase: number;
   unitId: string;
   values: Record<string, string>;
-}
-
-/** Change of one slice's sums for a variant and metric; `units` counts units entering the slice. */
-export interface SliceSumDelta {
-  experimentId: string;
-  phase: number;
-  dimension: string;
-  value: string;
-  variantId: string;
-  metric: MetricName;
-  units: number;
-  sx: number;
-  sy: number;
-  sxx: number;
-  syy: number;
-  sxy: number;
 }
 
 export interface UnitDelta {
@@ -149,21 +97,6 @@ export interface VariantSumDelta {
   sxy: number;
 }
 
-/**
- * Change of a variant's coverage of one query (experiment_query_sums): searches opened, searches that got
- * their first click, and the latest receivedAt of the items that brought either. A search counts under the
- * queryHash of the item that opens it, its click under the queryHash of the item that brings the click.
- */
-export interface QuerySumDelta {
-  experimentId: string;
-  phase: number;
-  variantId: string;
-  queryHash: string;
-  searches: number;
-  clickedSearches: number;
-  lastSeen: number;
-}
-
 export interface AttributionPlan {
   units: UnitDelta[];
   searches: SearchUpsert[];
@@ -190,8 +123,6 @@ function sliceValuesOf(
     }),
   );
 }
-
-export const exposureDay = (exposedAt: number) => Math.floor(exposedAt / DAY_MS);
 
 /**
  * How a unit's change moves its variant's sums: Σx, Σy and the squares and cross product

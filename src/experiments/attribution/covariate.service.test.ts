@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AttributableItem } from './attribution.js';
+import type { AttributableItem } from '../model/attribution-records.js';
 import { CovariateService } from './covariate.service.js';
-import { FakeExperimentData } from '../fake-experiment-data.js';
+import { FakeExperimentData } from '../model/fake-experiment-data.js';
 import { FakePreExposureCovariates } from './fake-pre-exposure-covariates.store.js';
 import type { NewExposure, PreExposureCovariateStore } from './pre-exposure-covariates.store.js';
 

@@ -1,4 +1,4 @@
-import type { ExposureRecord } from '../exposure/exposure.store.js';
+import type { ExposureRecord } from '../model/exposure.store.js';
 import type { NewExposure, PreExposureCovariateStore } from './pre-exposure-covariates.store.js';
 
 const MAX_QUEUE = 200_000;

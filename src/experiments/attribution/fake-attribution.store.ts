@@ -1,7 +1,7 @@
 import { UNIT_STAT_COLUMNS } from '../../vocabulary/index.js';
 import { addGridDelta } from '../../stats/index.js';
-import { isSliceDimension } from '../definition/slice-dimensions.js';
-import { FakeExperimentData, unitKey } from '../fake-experiment-data.js';
+import { isSliceDimension } from '../model/slice-dimensions.js';
+import { FakeExperimentData, unitKey } from '../model/fake-experiment-data.js';
 import { searchKey, type ExposureWindow } from './attribution.js';
 import type { AttributionStore, Planner } from './attribution.store.js';
 

@@ -1,5 +1,6 @@
 import { METRIC_CATALOGUE, linearValue } from '../../vocabulary/index.js';
-import { FakeExperimentData, foldSession, unitKey } from '../fake-experiment-data.js';
+import { FakeExperimentData, unitKey } from '../model/fake-experiment-data.js';
+import { foldSession } from './fake-session-fold.js';
 import type { NewExposure, PreExposureCovariateStore } from './pre-exposure-covariates.store.js';
 
 /** Session-level metrics: the ones with a pre-exposure covariate. */

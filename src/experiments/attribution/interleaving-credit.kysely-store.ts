@@ -1,9 +1,9 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { CLICK_ACTION, creditClicks, type ShownList } from '../interleaving/index.js';
-import { interleavedFromRow } from '../ranking/interleaved-query.kysely-store.js';
-import type { InterleavedQueryRecord } from '../ranking/interleaved-query.store.js';
-import type { AttributableItem } from './attribution.js';
+import { interleavedFromRow } from '../model/interleaved-query.kysely-store.js';
+import type { InterleavedQueryRecord } from '../model/interleaved-query.store.js';
+import type { AttributableItem } from '../model/attribution-records.js';
 
 const listKey = (unitId: string, queryId: string) => JSON.stringify([unitId, queryId]);
 

@@ -1,22 +1,8 @@
 import { sql, type Transaction } from 'kysely';
 import { addGridDelta, emptyGridDelta, type QuantileGridDelta } from '../../stats/index.js';
-import type { Database, QuantileGridColumns } from '../../storage/schema.js';
-import { decodeGridArray, encodeGridArray, QUANTILE_GRID } from '../quantile-grid.js';
-import type { QuantileSumDelta, SliceQuantileSumDelta } from './attribution.js';
-
-/** A stored row's grid sums (arrays decoded to the grid's length). */
-export function gridFromRow(
-  r: Pick<QuantileGridColumns, 'units' | 'items' | 'items_squared' | 'below' | 'below_squared' | 'below_times_items'>,
-): QuantileGridDelta {
-  return {
-    units: Number(r.units),
-    items: Number(r.items),
-    itemsSquared: Number(r.items_squared),
-    below: decodeGridArray(r.below),
-    belowSquared: decodeGridArray(r.below_squared),
-    belowTimesItems: decodeGridArray(r.below_times_items),
-  };
-}
+import type { Database } from '../../storage/schema.js';
+import { encodeGridArray, gridFromRow, QUANTILE_GRID } from '../model/stored-quantile-grid.js';
+import type { QuantileSumDelta, SliceQuantileSumDelta } from '../model/attribution-records.js';
 
 function gridColumns(g: QuantileGridDelta) {
   return {

@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { addExcluded } from '../../storage/additive-upsert.js';
-import type { QuerySumDelta } from './attribution.js';
+import type { QuerySumDelta } from '../model/attribution-records.js';
 
 /**
  * In the attribution transaction: the additions to each variant's coverage of a query. Counters add up;

@@ -1,7 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../storage/schema.js';
-import type { SliceSumDelta, UnitSlices } from './attribution.js';
-import { isSliceDimension, type SliceDimension } from '../definition/slice-dimensions.js';
+import type { UnitSlices } from './attribution.js';
+import type { SliceSumDelta } from '../model/attribution-records.js';
+import { isSliceDimension, type SliceDimension } from '../model/slice-dimensions.js';
 import { addExcluded } from '../../storage/additive-upsert.js';
 
 /** The dimensions a phase keeps slice sums for: its configuration's analysis.dimensions (default deviceType, searchType; `attr:` ones too). */

@@ -2,9 +2,9 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, ExperimentEventTable, ExperimentPhaseTable, ExperimentTable } from '../../storage/schema.js';
 import { newestFirstPage } from '../../storage/newest-first.js';
 import { isUniqueViolation } from '../../storage/sql-errors.js';
-import { ANALYSIS_DEFAULTS } from './experiment-rules.js';
-import type { ExperimentState } from '../lifecycle/lifecycle.js';
-import type { AliasMove } from '../ranking/model-catalog.js';
+import { ANALYSIS_DEFAULTS } from '../model/experiment-rules.js';
+import type { ExperimentState } from '../model/lifecycle.js';
+import type { AliasMove } from '../ports/model-catalog.js';
 import type {
   Conclusion,
   ExperimentChange,
@@ -14,7 +14,7 @@ import type {
   ExperimentRecord,
   ExperimentStore,
   PhaseRecord,
-} from './experiment.store.js';
+} from '../model/experiment.store.js';
 
 /** Settings added after a row was written read as their defaults. */
 function withAnalysisDefaults(c: ExperimentConfiguration): ExperimentConfiguration {

@@ -1,7 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../http/actor.js';
 import { Envelope, errorResponses, ok } from '../../http/envelope.js';
-import { ExperimentCreateBody, ExperimentIdParams, ExperimentListQuery, ExperimentPage, ExperimentView } from './experiment.schemas.js';
+import {
+  ExperimentCreateBody,
+  ExperimentIdParams,
+  ExperimentListQuery,
+  ExperimentPage,
+  ExperimentView,
+} from '../model/experiment.schemas.js';
 import type { ExperimentService } from './experiment.service.js';
 
 export interface ExperimentRoutesOptions {

@@ -1,72 +1,12 @@
-import { toIso, type Clock } from '../../common/clock.js';
+import type { Clock } from '../../common/clock.js';
 import { newId } from '../../common/ids.js';
 import { decodeCursor, decodeNewestFirstCursor, keyOfNewestFirst, toPage, type Page } from '../../common/pagination.js';
-import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../../common/errors.js';
-import { checkDates, normaliseConfiguration } from './experiment-rules.js';
-import {
-  MANUAL_LIFECYCLE_ACTIONS,
-  type ExperimentCreateBody,
-  type ExperimentListQuery,
-  type ExperimentSnapshot,
-  type ExperimentView,
-} from './experiment.schemas.js';
-import type { ExperimentEvent, ExperimentRecord, ExperimentStore } from './experiment.store.js';
-import { allowedActions } from '../lifecycle/lifecycle.js';
-import { NO_MODELS, type ModelCatalog } from '../ranking/model-catalog.js';
-
-/** Every model-backed variant must name an existing ranker (and an existing version when it fixes one). */
-export async function checkVariantModels(
-  catalog: Pick<ModelCatalog, 'resolveRankable'>,
-  variants: readonly { model?: { modelId: string; version?: number } }[],
-  problems: ErrorDetail[],
-): Promise<void> {
-  for (const [i, v] of variants.entries()) {
-    if (!v.model) continue;
-    const check = await catalog.resolveRankable(v.model.modelId, v.model.version);
-    if (!check.ok) problems.push({ path: `/configuration/variants/${i}/model/${check.field}`, message: check.message, in: 'body' });
-  }
-}
-
-const iso = (ms: number | null) => (ms === null ? null : toIso(ms));
-
-/** The experiment as the audit log records it. */
-export function toExperimentSnapshot(e: ExperimentRecord): ExperimentSnapshot {
-  return {
-    experimentId: e.id,
-    name: e.name,
-    description: e.description,
-    status: e.status,
-    startDate: iso(e.startDate),
-    endDate: iso(e.endDate),
-    variants: e.configuration.variants,
-    configuration: e.configuration,
-    phase: e.phase,
-    conclusion: e.conclusion ? { ...e.conclusion, concludedAt: toIso(e.conclusion.concludedAt) } : null,
-    createdAt: toIso(e.createdAt),
-    updatedAt: toIso(e.updatedAt),
-  };
-}
-
-const MANUAL = new Set<string>(MANUAL_LIFECYCLE_ACTIONS);
-
-/** The experiment as the API answers it: its snapshot and the lifecycle moves allowed at `now`. */
-export function toExperimentView(e: ExperimentRecord, now: number): ExperimentView {
-  const moves = allowedActions(e.status, {
-    now: new Date(now),
-    ...(e.startDate !== null ? { startDate: new Date(e.startDate) } : {}),
-    ...(e.endDate !== null ? { endDate: new Date(e.endDate) } : {}),
-  });
-  const allowed = moves.filter((a): a is ExperimentView['allowedActions'][number] => MANUAL.has(a));
-  return { ...toExperimentSnapshot(e), allowedActions: allowed };
-}
-
-export function throwIfProblems(problems: ErrorDetail[]): void {
-  if (problems.length > 0) throw new ValidationError(`${problems[0]!.path}: ${problems[0]!.message}`, problems);
-}
-
-export function toEventView(e: ExperimentEvent) {
-  return { eventId: e.id, at: toIso(e.at), actor: e.actor, action: e.action, before: e.before ?? null, after: e.after ?? null };
-}
+import { ConflictError, NotFoundError, type ErrorDetail } from '../../common/errors.js';
+import { checkDates, normaliseConfiguration } from '../model/experiment-rules.js';
+import type { ExperimentCreateBody, ExperimentListQuery, ExperimentView } from '../model/experiment.schemas.js';
+import type { ExperimentRecord, ExperimentStore } from '../model/experiment.store.js';
+import { checkVariantModels, NO_MODELS, type ModelCatalog } from '../ports/model-catalog.js';
+import { throwIfProblems, toEventView, toExperimentSnapshot, toExperimentView } from '../model/experiment-view.js';
 
 /** Creating, reading and listing experiments; changes go through ExperimentLifecycleService. */
 export class ExperimentService {

@@ -1,6 +1,6 @@
-import type { AliasMove } from '../ranking/model-catalog.js';
+import type { AliasMove } from '../ports/model-catalog.js';
 import { pageNewestFirst } from '../../common/pagination.js';
-import { FakeExperimentData } from '../fake-experiment-data.js';
+import { FakeExperimentData } from '../model/fake-experiment-data.js';
 import type {
   ExperimentChange,
   ExperimentEvent,
@@ -8,7 +8,7 @@ import type {
   ExperimentRecord,
   ExperimentStore,
   PhaseRecord,
-} from './experiment.store.js';
+} from '../model/experiment.store.js';
 
 /** In-memory ExperimentStore for service unit tests; test/contract holds it to the Kysely store. */
 export class FakeExperimentStore implements ExperimentStore {

@@ -2,8 +2,8 @@ import { Type, type Static } from 'typebox';
 import { Page, PageQuery } from '../../http/page.js';
 import { StringEnum } from '../../http/string-enum.js';
 import { ANALYSIS_METRIC_NAMES } from '../../vocabulary/index.js';
-import { EXPERIMENT_LIMITS } from '../definition/experiment-rules.js';
-import { AnalysisInput, LayerInput, PromoteInput, VariantInput } from '../definition/experiment.schemas.js';
+import { EXPERIMENT_LIMITS } from '../model/experiment-rules.js';
+import { AnalysisInput, LayerInput, PromoteInput, VariantInput } from '../model/experiment.schemas.js';
 
 export const ConcludeBody = Type.Object(
   {

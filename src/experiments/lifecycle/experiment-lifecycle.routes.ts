@@ -2,13 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, errorResponses, ok } from '../../http/envelope.js';
 import { actorOf } from '../../http/actor.js';
 import { ConcludeBody, EventPage, EventsQuery, PatchBody } from './experiment-change.schemas.js';
-import { ExperimentIdParams, ExperimentView } from '../definition/experiment.schemas.js';
+import { ExperimentIdParams, ExperimentView } from '../model/experiment.schemas.js';
 import type { ExperimentLifecycleService, ManualAction } from './experiment-lifecycle.service.js';
-import type { ExperimentService } from '../definition/experiment.service.js';
+import type { Static } from 'typebox';
 
 export interface ExperimentLifecycleRoutesOptions {
   lifecycleService: Pick<ExperimentLifecycleService, 'act' | 'conclude' | 'patch'>;
-  experimentService: Pick<ExperimentService, 'events'>;
+  /** The audit log read: definition's ExperimentService, wired by the module entry. */
+  experimentService: { events(experimentId: string, query: Static<typeof EventsQuery>): Promise<Static<typeof EventPage>> };
 }
 
 const ACTIONS: Record<ManualAction, string> = {

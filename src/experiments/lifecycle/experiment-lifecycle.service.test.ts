@@ -1,23 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../common/errors.js';
 import { ExperimentLifecycleService } from './experiment-lifecycle.service.js';
-import type { ExperimentCreateBody } from '../definition/experiment.schemas.js';
-import { ExperimentService } from '../definition/experiment.service.js';
-import { FakeExperimentStore } from '../definition/fake-experiment.store.js';
+import type { ExperimentCreateBody } from '../model/experiment.schemas.js';
+import { createFakeExperiments } from '../fake-experiments.js';
 
 function setup() {
   let now = Date.parse('2026-11-22T00:00:00Z');
   const clock = { now: () => now };
-  const store = new FakeExperimentStore();
-  const experiments = new ExperimentService(store, clock);
+  const fake = createFakeExperiments({ now: clock.now });
+  const {
+    stores: { experiments: store },
+    experimentService: experiments,
+  } = fake;
   let changes = 0;
-  const lifecycle = new ExperimentLifecycleService(
+  // This service alone, with a counter for the assignment cache and a failing sample-ratio check.
+  const lifecycle = new ExperimentLifecycleService({
     store,
     clock,
-    (id) => experiments.load(id),
-    () => (changes += 1),
-    async () => ({ passed: false, pValue: 1e-9 }),
-  );
+    load: (id) => experiments.load(id),
+    onChange: () => (changes += 1),
+    srm: async () => ({ passed: false, pValue: 1e-9 }),
+  });
   return { store, experiments, lifecycle, advance: (ms: number) => (now += ms), changes: () => changes };
 }
 const body = (name: string) => ({ name, configuration: { variants: [{ id: 'a' }, { id: 'b' }] } }) as ExperimentCreateBody;

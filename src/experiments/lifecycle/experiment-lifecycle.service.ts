@@ -2,14 +2,14 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Clock } from '../../common/clock.js';
 import { newId } from '../../common/ids.js';
 import { ConflictError, ValidationError, type ErrorDetail } from '../../common/errors.js';
-import { checkDates, normaliseConfiguration, phaseSeed, type ConfigurationInput } from '../definition/experiment-rules.js';
-import { NO_MODELS, type ModelCatalog } from '../ranking/model-catalog.js';
+import { checkDates, normaliseConfiguration, phaseSeed, type ConfigurationInput } from '../model/experiment-rules.js';
+import { checkVariantModels, NO_MODELS, type ModelCatalog } from '../ports/model-catalog.js';
 import { checkOneRankingExperiment, pinModels, pinnedVersions } from './model-pinning.js';
 import type { ConcludeBody, PatchBody } from './experiment-change.schemas.js';
-import type { ExperimentSnapshot, ExperimentView } from '../definition/experiment.schemas.js';
-import { checkVariantModels, throwIfProblems, toExperimentSnapshot, toExperimentView } from '../definition/experiment.service.js';
-import type { ExperimentChange, ExperimentConfiguration, ExperimentRecord, ExperimentStore } from '../definition/experiment.store.js';
-import { transition, type LifecycleAction } from './lifecycle.js';
+import type { ExperimentSnapshot, ExperimentView } from '../model/experiment.schemas.js';
+import { throwIfProblems, toExperimentSnapshot, toExperimentView } from '../model/experiment-view.js';
+import type { ExperimentChange, ExperimentConfiguration, ExperimentRecord, ExperimentStore } from '../model/experiment.store.js';
+import { transition, type LifecycleAction } from '../model/lifecycle.js';
 
 export type ManualAction = Exclude<LifecycleAction, 'activate' | 'expire' | 'conclude'>;
 
@@ -31,38 +31,49 @@ function randomizationChanges(before: ExperimentConfiguration, after: Experiment
   return changed;
 }
 
+/** The sample-ratio check (team balance for interleaving) of an experiment. */
+export type TrustCheck = (e: ExperimentRecord) => Promise<{ passed: boolean; pValue: number | null; check?: string }>;
+
+export interface ExperimentLifecycleDependencies {
+  store: ExperimentStore;
+  clock: Clock;
+  load: (id: string) => Promise<ExperimentRecord>;
+  /** Called after every applied change (the assignment cache listens). */
+  onChange?: () => void;
+  /** A failed check blocks concluding with "ship" unless forced (default: passes). */
+  srm?: TrustCheck;
+  /** The model registry, through the port the container fills (default: no models). */
+  catalog?: Pick<ModelCatalog, 'resolveRankable' | 'aliasTarget'>;
+}
+
 /** Every change to an experiment after creation: transitions, conclusion, edits, phases. */
 export class ExperimentLifecycleService {
-  constructor(
-    private readonly store: ExperimentStore,
-    private readonly clock: Clock,
-    private readonly load: (id: string) => Promise<ExperimentRecord>,
-    /** Called after every applied change (the assignment cache listens). */
-    private readonly onChange: () => void = () => undefined,
-    /** The sample-ratio check (team balance for interleaving); a failed one blocks concluding with "ship" unless forced. */
-    private readonly srm: (e: ExperimentRecord) => Promise<{ passed: boolean; pValue: number | null; check?: string }> = async () => ({
-      passed: true,
-      pValue: null,
-    }),
-    /** The model registry, through the port the container fills. */
-    private readonly catalog: Pick<ModelCatalog, 'resolveRankable' | 'aliasTarget'> = NO_MODELS,
-  ) {}
+  private readonly deps: Required<ExperimentLifecycleDependencies>;
+
+  constructor({
+    onChange = () => undefined,
+    srm = async () => ({ passed: true, pValue: null }),
+    catalog = NO_MODELS,
+    ...rest
+  }: ExperimentLifecycleDependencies) {
+    this.deps = { ...rest, onChange, srm, catalog };
+  }
 
   /** updated_at strictly increases, so it is both the optimistic-lock token and the cache revision. */
   private stamp(e: ExperimentRecord): number {
-    return Math.max(this.clock.now(), e.updatedAt + 1);
+    return Math.max(this.deps.clock.now(), e.updatedAt + 1);
   }
 
   private async write(change: ExperimentChange, expected: number): Promise<ExperimentView> {
-    const outcome = await this.store.update(change, expected);
+    const outcome = await this.deps.store.update(change, expected);
     if (outcome === 'stale') throw new ConflictError('the experiment changed while this request ran; read it again and retry');
     if (outcome === 'duplicate') {
       throw new ConflictError(`an experiment named "${change.next.name}" already exists`, [
         { path: '/name', message: 'is already taken', in: 'body' },
       ]);
     }
-    this.onChange();
-    return toExperimentView(change.next, this.clock.now());
+    this.deps.onChange();
+    return toExperimentView(change.next, this.deps.clock.now());
   }
 
   private change(
@@ -89,7 +100,7 @@ export class ExperimentLifecycleService {
 
   /** Moves the state machine; the phase opens when it first runs and closes when it stops. */
   private async transitionRecord(e: ExperimentRecord, action: LifecycleAction, actor: string): Promise<ExperimentChange> {
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     const result = transition(e.status, action, {
       now: new Date(now),
       ...(e.startDate !== null ? { startDate: new Date(e.startDate) } : {}),
@@ -102,9 +113,9 @@ export class ExperimentLifecycleService {
     }
     const next: ExperimentRecord = { ...e, status: result.next, updatedAt: this.stamp(e) };
     const extra: Partial<ExperimentChange> = {};
-    if (result.next === 'running') await checkOneRankingExperiment(this.store, e);
+    if (result.next === 'running') await checkOneRankingExperiment(this.deps.store, e);
     if (result.next === 'running' && e.status !== 'paused') {
-      next.configuration = await pinModels(this.catalog, e.configuration);
+      next.configuration = await pinModels(this.deps.catalog, e.configuration);
       extra.startPhase = {
         experimentId: e.id,
         phase: e.phase,
@@ -123,14 +134,14 @@ export class ExperimentLifecycleService {
 
   /** `details` are recorded in the audit event's `after` (e.g. the guardrail breaches behind an automatic pause). */
   async act(experimentId: string, action: ManualAction, actor = 'anonymous', details?: Record<string, unknown>): Promise<ExperimentView> {
-    const e = await this.load(experimentId);
+    const e = await this.deps.load(experimentId);
     const change = await this.transitionRecord(e, action, actor);
     if (details) change.event.after = { ...(change.event.after as object), ...details };
     return this.write(change, e.updatedAt);
   }
 
   async conclude(experimentId: string, body: ConcludeBody, actor = 'anonymous'): Promise<ExperimentView> {
-    const e = await this.load(experimentId);
+    const e = await this.deps.load(experimentId);
     const winner = body.winnerVariantId ?? null;
     if (winner !== null && !e.configuration.variants.some((v) => v.id === winner)) {
       throw ValidationError.field('/winnerVariantId', `"${winner}" is not a variant of this experiment`);
@@ -149,7 +160,7 @@ export class ExperimentLifecycleService {
       throw new ConflictError(message, [{ path: '/winnerVariantId', message, in: 'body' }]);
     }
     if (body.decision === 'ship' && !body.force) {
-      const srm = await this.srm(e);
+      const srm = await this.deps.srm(e);
       if (!srm.passed) {
         const check = srm.check ?? 'sample-ratio';
         throw new ConflictError(
@@ -167,7 +178,7 @@ export class ExperimentLifecycleService {
       forced: body.force === true,
     };
     if (promote && winnerModel && promotedVersion !== undefined) {
-      const from = await this.catalog.aliasTarget(promote.alias);
+      const from = await this.deps.catalog.aliasTarget(promote.alias);
       change.next.conclusion.promotion = { alias: promote.alias, modelId: winnerModel.modelId, version: promotedVersion, from };
       change.aliasMove = {
         alias: promote.alias,
@@ -186,22 +197,22 @@ export class ExperimentLifecycleService {
   /** Applies the clock's transitions (scheduled → running at startDate; → stopped at endDate). */
   async applyDue(): Promise<number> {
     let applied = 0;
-    for (const e of await this.store.listDue(this.clock.now())) {
-      const action: LifecycleAction = e.endDate !== null && e.endDate <= this.clock.now() ? 'expire' : 'activate';
+    for (const e of await this.deps.store.listDue(this.deps.clock.now())) {
+      const action: LifecycleAction = e.endDate !== null && e.endDate <= this.deps.clock.now() ? 'expire' : 'activate';
       try {
-        const outcome = await this.store.update(await this.transitionRecord(e, action, 'scheduler'), e.updatedAt);
+        const outcome = await this.deps.store.update(await this.transitionRecord(e, action, 'scheduler'), e.updatedAt);
         // 'stale': another instance applied it first.
         if (outcome === 'updated') applied += 1;
       } catch (error) {
         if (!(error instanceof ConflictError)) throw error;
       }
     }
-    if (applied > 0) this.onChange();
+    if (applied > 0) this.deps.onChange();
     return applied;
   }
 
   async patch(experimentId: string, body: PatchBody, actor = 'anonymous'): Promise<ExperimentView> {
-    const e = await this.load(experimentId);
+    const e = await this.deps.load(experimentId);
     const problems: ErrorDetail[] = [];
     const patch = body.configuration ?? {};
     const current = e.configuration;
@@ -219,7 +230,7 @@ export class ExperimentLifecycleService {
       promote: patch.promote === undefined ? current.promote : patch.promote,
     };
     let configuration = normaliseConfiguration(input, problems);
-    if (patch.variants) await checkVariantModels(this.catalog, configuration.variants, problems);
+    if (patch.variants) await checkVariantModels(this.deps.catalog, configuration.variants, problems);
     const date = (v: string | null | undefined, old: number | null) => (v === undefined ? old : v === null ? null : Date.parse(v));
     const startDate = date(body.startDate, e.startDate);
     const endDate = date(body.endDate, e.endDate);
@@ -241,7 +252,7 @@ export class ExperimentLifecycleService {
         `a ${e.status} experiment no longer assigns units; only name, description, dates, targetMetrics, controlVariantId and analysis can change`,
       );
     }
-    if (body.newPhase) configuration = await pinModels(this.catalog, configuration);
+    if (body.newPhase) configuration = await pinModels(this.deps.catalog, configuration);
     else if (ENROLLED.has(e.status) || FROZEN.has(e.status)) {
       // Without a new phase the arms keep serving the versions pinned when the phase started.
       const pinnedModel = new Map(current.variants.map((v) => [v.id, v.model]));

@@ -1,7 +1,7 @@
 import { ConflictError } from '../../common/errors.js';
-import { isRankingExperiment } from '../definition/experiment-rules.js';
-import type { ExperimentConfiguration, ExperimentRecord, ExperimentStore } from '../definition/experiment.store.js';
-import type { ModelCatalog } from '../ranking/model-catalog.js';
+import { isRankingExperiment } from '../model/experiment-rules.js';
+import type { ExperimentConfiguration, ExperimentRecord, ExperimentStore } from '../model/experiment.store.js';
+import type { ModelCatalog } from '../ports/model-catalog.js';
 
 /** Two experiments can share a unit unless they take disjoint slices of one layer. */
 function canShareUnits(a: ExperimentConfiguration, b: ExperimentConfiguration): boolean {

@@ -1,4 +1,4 @@
-import { FakeExperimentData } from '../fake-experiment-data.js';
+import { FakeExperimentData } from '../model/fake-experiment-data.js';
 import type { CoverageKey, PhaseQueryCoverage, QueryCoverageStore } from './query-coverage.store.js';
 
 const before = (a: CoverageKey, b: CoverageKey) =>

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
-import type { ExperimentConfiguration } from '../definition/experiment.store.js';
-import type { ExperimentState } from '../lifecycle/lifecycle.js';
+import type { ExperimentConfiguration } from '../model/experiment.store.js';
+import type { ExperimentState } from '../model/lifecycle.js';
 import type { CoverageKey, PhaseQueryCoverage, QueryCoverageStore } from './query-coverage.store.js';
 
 export class KyselyQueryCoverageStore implements QueryCoverageStore {

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Page, PageQuery } from '../../http/page.js';
 import { StringEnum } from '../../http/string-enum.js';
-import { EXPERIMENT_STATES } from '../lifecycle/lifecycle.js';
+import { EXPERIMENT_STATES } from '../model/lifecycle.js';
 
 export const QueryHashParams = Type.Object({
   queryHash: Type.String({ minLength: 1, maxLength: 256, description: 'The queryHash feedback items carry (1–256 characters).' }),

@@ -1,5 +1,5 @@
-import type { ExperimentType } from '../definition/experiment.store.js';
-import type { ExperimentState } from '../lifecycle/lifecycle.js';
+import type { ExperimentType } from '../model/experiment.store.js';
+import type { ExperimentState } from '../model/lifecycle.js';
 
 /** One variant's coverage of a query in a phase (experiment_query_sums). */
 export interface VariantQueryCoverage {

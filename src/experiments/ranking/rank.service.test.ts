@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ExperimentService } from '../definition/experiment.service.js';
-import { FakeExperimentStore } from '../definition/fake-experiment.store.js';
-import { AssignmentService } from '../exposure/assignment.service.js';
-import { FakeExposureStore } from '../exposure/fake-exposure.store.js';
-import { FakeExperimentData } from '../fake-experiment-data.js';
-import { ExperimentLifecycleService } from '../lifecycle/experiment-lifecycle.service.js';
-import { FakeInterleavedQueryStore } from './fake-interleaved-query.store.js';
-import type { ModelCatalog } from './model-catalog.js';
-import { RankService } from './rank.service.js';
+import { createFakeExperiments } from '../fake-experiments.js';
+import type { ModelCatalog } from '../ports/model-catalog.js';
 
 /** Two "models": `up` scores by the feature x, `down` by −x; the production alias is set per test. */
 function setup(alias: { modelId: string; version: number } | null = null) {
-  const clock = { now: () => Date.parse('2026-11-22T12:00:00Z') };
-  const data = new FakeExperimentData();
-  const experiments = new FakeExperimentStore(data);
-  const exposures = new FakeExposureStore(data);
   const catalog: ModelCatalog = {
     resolveRankable: async (modelId) =>
       ['up', 'down'].includes(modelId) ? { ok: true, activeVersion: 2 } : { ok: false, field: 'modelId', message: 'not found' },
@@ -24,12 +13,9 @@ function setup(alias: { modelId: string; version: number } | null = null) {
     resolveAlias: async () => (alias ? { alias: 'production', ...alias } : null),
     aliasTarget: async () => null,
   };
-  const definitions = new ExperimentService(experiments, clock, catalog);
-  const load = (id: string) => definitions.load(id);
-  const assignment = new AssignmentService(experiments, exposures, clock, load);
-  const lifecycle = new ExperimentLifecycleService(experiments, clock, load, () => assignment.invalidate(), undefined, catalog);
-  const lists = new FakeInterleavedQueryStore();
-  const rank = new RankService(assignment, catalog, lists, load, clock);
+  const fake = createFakeExperiments({ now: Date.parse('2026-11-22T12:00:00Z'), modelCatalog: catalog });
+  const { experimentService: definitions, lifecycleService: lifecycle, rankService: rank } = fake;
+  const { exposures, interleaved: lists } = fake.stores;
   return { definitions, lifecycle, exposures, lists, rank };
 }
 

@@ -1,11 +1,11 @@
 import type { Clock } from '../../common/clock.js';
 import { ConflictError, ValidationError } from '../../common/errors.js';
-import { phaseSeed } from '../definition/experiment-rules.js';
-import type { ExperimentRecord, VariantRecord } from '../definition/experiment.store.js';
-import type { AssignInput, AssignmentService } from '../exposure/assignment.service.js';
+import { phaseSeed } from '../model/experiment-rules.js';
+import type { ExperimentRecord, VariantRecord } from '../model/experiment.store.js';
+import type { AssignInput, Assignments } from '../ports/assignments.js';
 import { duplicateIndexes, interleave, validateInterleaving, type InterleavedList, type Ranking } from '../interleaving/index.js';
-import type { InterleavedQueryStore } from './interleaved-query.store.js';
-import type { ModelCatalog } from './model-catalog.js';
+import type { InterleavedQueryStore } from '../model/interleaved-query.store.js';
+import type { ModelCatalog } from '../ports/model-catalog.js';
 import type { InterleaveBody, InterleaveResponse, SearchRankBody, SearchRankResponse } from './rank.schemas.js';
 
 /** The alias that serves units outside any ranking experiment. */
@@ -13,19 +13,35 @@ export const PRODUCTION_ALIAS = 'production';
 
 type Ordered = { resultId: string; score?: number }[];
 
+export interface RankDependencies {
+  /** The assignment sub-domain, through its port. */
+  assignments: Assignments;
+  catalog: Pick<ModelCatalog, 'score' | 'resolveAlias'>;
+  /** Where interleaved lists are recorded. */
+  lists: InterleavedQueryStore;
+  load: (experimentId: string) => Promise<ExperimentRecord>;
+  clock: Clock;
+}
+
 /**
  * The one search-time call: the unit's ranking experiment decides the order (its variant's pinned
  * model, or an interleaved list whose teams are recorded for crediting), else the production
  * alias's model, else the engine's own order.
  */
 export class RankService {
-  constructor(
-    private readonly assignments: Pick<AssignmentService, 'rankingAssignment' | 'assignOne'>,
-    private readonly catalog: Pick<ModelCatalog, 'score' | 'resolveAlias'>,
-    private readonly lists: InterleavedQueryStore,
-    private readonly load: (experimentId: string) => Promise<ExperimentRecord>,
-    private readonly clock: Clock,
-  ) {}
+  private readonly assignments: Assignments;
+  private readonly catalog: Pick<ModelCatalog, 'score' | 'resolveAlias'>;
+  private readonly lists: InterleavedQueryStore;
+  private readonly load: (experimentId: string) => Promise<ExperimentRecord>;
+  private readonly clock: Clock;
+
+  constructor(deps: RankDependencies) {
+    this.assignments = deps.assignments;
+    this.catalog = deps.catalog;
+    this.lists = deps.lists;
+    this.load = deps.load;
+    this.clock = deps.clock;
+  }
 
   async rank(body: SearchRankBody): Promise<SearchRankResponse> {
     const dup = duplicateIndexes(body.results.map((r) => r.resultId))[0];

@@ -1,14 +1,8 @@
 import { linearValue, metricDefinition, startingValues, type MetricName, type QuantileSource } from '../../vocabulary/index.js';
-import { FakeExperimentData, unitKey } from '../fake-experiment-data.js';
+import { FakeExperimentData, unitKey } from '../model/fake-experiment-data.js';
 import { sliceRows } from './slice-rows.js';
-import type {
-  CovariateSums,
-  DailyMetricSums,
-  DailyQuantileSums,
-  ResultsStore,
-  SliceMetricSums,
-  SliceQuantileSums,
-} from './results.store.js';
+import type { CovariateSums, DailyQuantileSums, ResultsStore, SliceMetricSums, SliceQuantileSums } from './results.store.js';
+import type { DailyMetricSums } from '../model/metric-sums.js';
 
 /** In-memory ResultsStore over the shared fake tables; test/contract holds it to the Kysely store. */
 export class FakeResultsStore implements ResultsStore {

@@ -15,25 +15,39 @@ import {
   type RatioSums,
   type Scale,
 } from '../../stats/index.js';
-import type { AnalysisSettings } from '../definition/experiment.store.js';
+import type { AnalysisSettings } from '../model/experiment.store.js';
 import { metricDefinition, metricDirection, type AnalysisMetricName, type MetricName } from '../../vocabulary/index.js';
 import type { CovariateSums } from './results.store.js';
-
-export const addSums = (a: RatioSums, b: RatioSums): RatioSums => ({
-  n: a.n + b.n,
-  sumX: a.sumX + b.sumX,
-  sumY: a.sumY + b.sumY,
-  sumX2: a.sumX2 + b.sumX2,
-  sumY2: a.sumY2 + b.sumY2,
-  sumXY: a.sumXY + b.sumXY,
-});
-export const ZERO_SUMS: RatioSums = { n: 0, sumX: 0, sumY: 0, sumX2: 0, sumY2: 0, sumXY: 0 };
 
 type Pair = [number, number];
 const pair = (i: readonly [number, number] | null): Pair | null => (i ? [i[0], i[1]] : null);
 
 /** The settings one read is computed with: the experiment's, overridden by the request. */
 export type ReadSettings = AnalysisSettings;
+
+/** The planner's options for one read (linear and quantile metrics alike): planned as analysed. */
+export const plannerSettings = (settings: ReadSettings, comparisons: number) => ({
+  mde: settings.mde,
+  alpha: settings.alpha,
+  correction: settings.correction,
+  comparisons,
+  method: settings.method,
+  tuningParameter: settings.sequentialTuning,
+  scale: settings.scale,
+});
+
+/** What a comparison reports of its plan: the power, and the units still needed when more are. */
+export function plannedPower(
+  plan: { power: number | null; additionalUnits: number | null; requiredControl: number | null; requiredVariant: number | null } | null,
+) {
+  return {
+    power: plan?.power ?? null,
+    unitsStillNeeded:
+      plan && plan.additionalUnits !== null
+        ? { additionalUnits: plan.additionalUnits, requiredControl: plan.requiredControl!, requiredVariant: plan.requiredVariant! }
+        : null,
+  };
+}
 
 export interface ComparisonResult {
   variantId: string;
@@ -171,25 +185,12 @@ export function compare(
           varianceControl: a.variance,
           varianceVariant: b.variance,
           baselineMean: a.mean,
-          mde: settings.mde,
-          alpha: settings.alpha,
-          correction: settings.correction,
-          comparisons: family,
-          method: settings.method,
-          tuningParameter: settings.sequentialTuning,
-          scale: settings.scale,
+          ...plannerSettings(settings, family),
           varianceReduction: cuped?.varianceReduction ?? 0,
           proportion: isSessionProportion(metric) && cuped === null,
         })
       : null;
-  const result = comparisonResult(control.id, variant.id, test, bayes, {
-    cuped,
-    power: plan?.power ?? null,
-    unitsStillNeeded:
-      plan && plan.additionalUnits !== null
-        ? { additionalUnits: plan.additionalUnits, requiredControl: plan.requiredControl!, requiredVariant: plan.requiredVariant! }
-        : null,
-  });
+  const result = comparisonResult(control.id, variant.id, test, bayes, { cuped, ...plannedPower(plan) });
   return { result, test };
 }
 

@@ -1,5 +1,5 @@
 import { capArms, type RatioSums } from '../../stats/index.js';
-import type { AnalysisSettings } from '../definition/experiment.store.js';
+import type { AnalysisSettings } from '../model/experiment.store.js';
 import type { MetricName } from '../../vocabulary/index.js';
 import type { ResultsStore } from './results.store.js';
 

@@ -8,7 +8,7 @@ import {
   type Scale,
   type TestMethod,
 } from '../../stats/index.js';
-import type { GuardrailSetting } from '../definition/experiment.store.js';
+import type { GuardrailSetting } from '../model/experiment.store.js';
 import {
   isQuantileMetric,
   metricDirection,

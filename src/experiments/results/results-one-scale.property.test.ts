@@ -11,10 +11,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { quantileGridSums, type RatioSums } from '../../stats/index.js';
 import type { AnalysisMetricName } from '../../vocabulary/index.js';
-import { QUANTILE_GRID } from '../quantile-grid.js';
-import type { AnalysisSettings, ExperimentRecord } from '../definition/experiment.store.js';
+import { QUANTILE_GRID } from '../model/stored-quantile-grid.js';
+import type { AnalysisSettings, ExperimentRecord } from '../model/experiment.store.js';
 import { ResultsService } from './results.service.js';
-import type { DailyMetricSums, DailyQuantileSums, ResultsStore } from './results.store.js';
+import type { DailyQuantileSums, ResultsStore } from './results.store.js';
+import type { DailyMetricSums } from '../model/metric-sums.js';
 
 const SEED = 13;
 const RUNS = 2000;
@@ -132,15 +133,15 @@ function serviceFor(e: Experiment, analysis: AnalysisSettings): ResultsService {
     unitValues: async () => [],
   };
   const units = Object.fromEntries(variantIds.map((id, v) => [id, e.cells[v]!.reduce((a, c) => a + (c[e.metrics[0]!]?.length ?? 0), 0)]));
-  return new ResultsService(
+  return new ResultsService({
     store,
-    { getPhase: async () => undefined },
-    { countExposures: async () => units },
-    { catchUp: async () => 0, freshAsOf: null },
-    { drain: async () => 0 },
-    async () => record,
-    { now: () => 0 },
-  );
+    experiments: { getPhase: async () => undefined },
+    exposures: { countExposures: async () => units },
+    attribution: { catchUp: async () => 0, freshAsOf: null },
+    covariates: { drain: async () => 0 },
+    load: async () => record,
+    clock: { now: () => 0 },
+  });
 }
 
 const excludesZero = (i: number[] | null) => i !== null && (i[0]! > 0 || i[1]! < 0);

@@ -12,8 +12,8 @@ import {
   type QuantileGridDelta,
 } from '../../stats/index.js';
 import { quantileMetricDefinition, type QuantileMetricName } from '../../vocabulary/index.js';
-import { QUANTILE_GRID } from '../quantile-grid.js';
-import { comparisonResult, priorFor, type ComparisonResult, type ReadSettings } from './results-analysis.js';
+import { QUANTILE_GRID } from '../model/stored-quantile-grid.js';
+import { comparisonResult, plannedPower, plannerSettings, priorFor, type ComparisonResult, type ReadSettings } from './results-analysis.js';
 
 /** Sums grid rows (e.g. an arm's days, or the slices merged into "(other)"). */
 export function sumGrids(rows: readonly QuantileGridDelta[]): QuantileGridDelta {
@@ -61,22 +61,7 @@ export function compareQuantileMetric(
     direction,
     alpha: settings.alpha,
   });
-  const plan = quantileUnitsStillNeeded(control.estimate, variant.estimate, {
-    mde: settings.mde,
-    alpha: settings.alpha,
-    correction: settings.correction,
-    comparisons: family,
-    method: settings.method,
-    tuningParameter: settings.sequentialTuning,
-    scale: settings.scale,
-  });
-  const result = comparisonResult(control.id, variant.id, test, bayes, {
-    cuped: null,
-    power: plan.power,
-    unitsStillNeeded:
-      plan.additionalUnits !== null
-        ? { additionalUnits: plan.additionalUnits, requiredControl: plan.requiredControl!, requiredVariant: plan.requiredVariant! }
-        : null,
-  });
+  const plan = quantileUnitsStillNeeded(control.estimate, variant.estimate, plannerSettings(settings, family));
+  const result = comparisonResult(control.id, variant.id, test, bayes, { cuped: null, ...plannedPower(plan) });
   return { result, test };
 }

@@ -1,5 +1,5 @@
 import { srmCheck, type RatioSums } from '../../stats/index.js';
-import type { VariantRecord } from '../definition/experiment.store.js';
+import type { VariantRecord } from '../model/experiment.store.js';
 import {
   isQuantileMetric,
   metricDirection,
@@ -8,15 +8,8 @@ import {
   type MetricName,
 } from '../../vocabulary/index.js';
 import { armQuantile, compareQuantileMetric, sumGrids } from './results-quantiles.js';
-import {
-  addSums,
-  applyCorrection,
-  compare,
-  ZERO_SUMS,
-  type Analysed,
-  type ComparisonResult,
-  type ReadSettings,
-} from './results-analysis.js';
+import { applyCorrection, compare, type Analysed, type ComparisonResult, type ReadSettings } from './results-analysis.js';
+import { addSums, ZERO_SUMS } from '../model/metric-sums.js';
 import type { SliceMetricSums, SliceQuantileSums } from './results.store.js';
 
 /** Slices reported one by one; the smaller ones are merged into OTHER_SLICE. */

@@ -1,16 +1,10 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { metricDefinition, startingValues, type LinearTerm, type MetricName, type QuantileSource } from '../../vocabulary/index.js';
-import { gridFromRow } from '../attribution/quantile-sums.kysely-store.js';
+import { gridFromRow } from '../model/stored-quantile-grid.js';
 import { sliceRows } from './slice-rows.js';
-import type {
-  CovariateSums,
-  DailyMetricSums,
-  DailyQuantileSums,
-  ResultsStore,
-  SliceMetricSums,
-  SliceQuantileSums,
-} from './results.store.js';
+import type { CovariateSums, DailyQuantileSums, ResultsStore, SliceMetricSums, SliceQuantileSums } from './results.store.js';
+import type { DailyMetricSums } from '../model/metric-sums.js';
 
 /** Column names come from the metric catalogue (constants), never from a request. */
 function linear(terms: readonly LinearTerm[], table = 'u'): RawBuilder<number> {

@@ -1,16 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, errorResponses, ok } from '../../http/envelope.js';
-import { ExperimentIdParams } from '../definition/experiment.schemas.js';
-import type { PowerService } from './power.service.js';
-import { PowerBody, PowerView, ResultsQuery, ResultsView } from './results.schemas.js';
+import { ExperimentIdParams } from '../model/experiment.schemas.js';
+import { ResultsQuery, ResultsView } from './results.schemas.js';
 import type { ResultsService } from './results.service.js';
 
 export interface ResultsRoutesOptions {
   resultsService: Pick<ResultsService, 'results'>;
-  powerService: Pick<PowerService, 'plan'>;
 }
 
-export const resultsRoutes: FastifyPluginAsyncTypebox<ResultsRoutesOptions> = async (app, { resultsService, powerService }) => {
+export const resultsRoutes: FastifyPluginAsyncTypebox<ResultsRoutesOptions> = async (app, { resultsService }) => {
   app.get(
     '/api/nous/ab-testing/experiments/:experimentId/results',
     {
@@ -23,19 +21,5 @@ export const resultsRoutes: FastifyPluginAsyncTypebox<ResultsRoutesOptions> = as
       },
     },
     async (request) => ok(await resultsService.results(request.params.experimentId, request.query)),
-  );
-
-  app.post(
-    '/api/nous/ab-testing/power',
-    {
-      config: { scope: 'read' },
-      schema: {
-        tags: ['experiments'],
-        summary: 'Sessions per variant and days needed to detect a relative effect',
-        body: PowerBody,
-        response: { 200: Envelope(PowerView), ...errorResponses(400, 404) },
-      },
-    },
-    async (request) => ok(await powerService.plan(request.body)),
   );
 };

@@ -1,38 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import type { AttributableItem } from '../attribution/attribution.js';
-import { AttributionService } from '../attribution/attribution.service.js';
-import { CovariateService } from '../attribution/covariate.service.js';
-import { FakeAttributionStore } from '../attribution/fake-attribution.store.js';
-import { FakePreExposureCovariates } from '../attribution/fake-pre-exposure-covariates.store.js';
-import { ExperimentService } from '../definition/experiment.service.js';
-import { FakeExperimentStore } from '../definition/fake-experiment.store.js';
-import { FakeExposureStore } from '../exposure/fake-exposure.store.js';
-import { FakeExperimentData } from '../fake-experiment-data.js';
-import { ExperimentLifecycleService } from '../lifecycle/experiment-lifecycle.service.js';
-import { FakePlanningStore } from './fake-planning.store.js';
-import { FakeResultsStore } from './fake-results.store.js';
-import { PowerService } from './power.service.js';
-import { ResultsService } from './results.service.js';
+import { createFakeExperiments } from '../fake-experiments.js';
+import type { AttributableItem } from '../model/attribution-records.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 
 function setup() {
-  const clock = { now: () => NOW };
-  const feedback: AttributableItem[] = [];
-  const data = new FakeExperimentData(() => feedback);
-  const experiments = new FakeExperimentStore(data);
-  const exposures = new FakeExposureStore(data);
-  const results = new FakeResultsStore(data);
-  const definitions = new ExperimentService(experiments, clock);
-  const load = (id: string) => definitions.load(id);
-  const attribution = new AttributionService(new FakeAttributionStore(data), clock);
-  const covariates = new CovariateService(new FakePreExposureCovariates(data));
-  const service = new ResultsService(results, experiments, exposures, attribution, covariates, load, clock);
-  const lifecycle = new ExperimentLifecycleService(experiments, clock, load);
-  const power = new PowerService(new FakePlanningStore(data), results, load, clock);
+  const fake = createFakeExperiments({ now: NOW });
+  const { experimentService: definitions, lifecycleService: lifecycle, resultsService: service, powerService: power } = fake;
+  const { feedback, stores } = fake;
   /** A unit exposed to `variant` that saw `impressions` results and clicked `clicks`. */
   const unit = async (experimentId: string, unitId: string, variant: string, impressions: number, clicks: number) => {
-    await exposures.recordExposures([{ experimentId, phase: 0, unitId, variantId: variant, exposedAt: NOW - 1000, covariates: null }]);
+    await stores.exposures.recordExposures([
+      { experimentId, phase: 0, unitId, variantId: variant, exposedAt: NOW - 1000, covariates: null },
+    ]);
     const item = (userAction: string, position: number): AttributableItem => ({
       id: `${unitId}-${feedback.length}`.padStart(12, '0'),
       sessionId: unitId,

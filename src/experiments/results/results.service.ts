@@ -1,10 +1,10 @@
 import { toIso, type Clock } from '../../common/clock.js';
 import { DAY_MS } from '../../common/time.js';
 import { ValidationError } from '../../common/errors.js';
-import { ANALYSIS_DEFAULTS } from '../definition/experiment-rules.js';
+import { ANALYSIS_DEFAULTS } from '../model/experiment-rules.js';
 import { srmCheck, type RatioSums } from '../../stats/index.js';
-import type { ExperimentRecord, ExperimentStore, VariantRecord } from '../definition/experiment.store.js';
-import type { ExposureStore } from '../exposure/exposure.store.js';
+import type { ExperimentRecord, ExperimentStore, VariantRecord } from '../model/experiment.store.js';
+import type { ExposureStore } from '../model/exposure.store.js';
 import {
   isQuantileMetric,
   metricDirection,
@@ -16,15 +16,16 @@ import {
 } from '../../vocabulary/index.js';
 import { quantileEffect, type QuantileEstimate, type QuantileGridDelta } from '../../stats/index.js';
 import { armQuantile, compareQuantileMetric, quantileVariant, sumGrids } from './results-quantiles.js';
-import { addSums, applyCorrection, compare, ZERO_SUMS, type Analysed, type ReadSettings } from './results-analysis.js';
+import { applyCorrection, compare, type Analysed, type ReadSettings } from './results-analysis.js';
+import { addSums, ZERO_SUMS } from '../model/metric-sums.js';
 import { evaluateGuardrails, type GuardrailView } from './results-guardrails.js';
 import { capMetrics, type CappedMetric } from './results-capping.js';
 import { analyseSlices, type SlicesView } from './results-slices.js';
 import { summarise } from './results-summary.js';
 import type { ResultsQuery, ResultsView } from './results.schemas.js';
 import type { CovariateSums, ResultsStore } from './results.store.js';
-import type { InterleavedQueryStore } from '../ranking/interleaved-query.store.js';
-import { interleavingResults } from './interleaving-results.js';
+import type { InterleavedQueryStore } from '../model/interleaved-query.store.js';
+import type { InterleavingResults } from '../ports/interleaving-results.js';
 
 export interface SrmVerdict {
   pValue: number | null;
@@ -37,25 +38,38 @@ export interface SrmVerdict {
 const QUANTILE_GRID_DESCRIPTION = `0, then ${QUANTILE_GRID_SPEC.start} ms × ${QUANTILE_GRID_SPEC.ratio}^i up to ${QUANTILE_GRID_SPEC.end} ms (linear interpolation between thresholds: within ${Math.round((QUANTILE_GRID_SPEC.ratio - 1) * 100)} % of the item quantile)`;
 
 /** Results of an experiment: O(units) aggregates from the read model, statistics from src/stats. */
+export interface ResultsDependencies {
+  store: ResultsStore;
+  experiments: Pick<ExperimentStore, 'getPhase'>;
+  exposures: Pick<ExposureStore, 'countExposures'>;
+  /** Attribution is caught up before a read, so the answer includes what has arrived. */
+  attribution: { catchUp(): Promise<number>; readonly freshAsOf: number | null };
+  covariates: { drain(): Promise<number> };
+  load: (id: string) => Promise<ExperimentRecord>;
+  clock: Clock;
+  /** Interleaving experiments' recorded lists (none by default). */
+  lists?: Pick<InterleavedQueryStore, 'listForPhase'>;
+  /** Interleaving experiments' analysis (interleaving-results/, wired by the module entry). */
+  interleavingResults?: InterleavingResults;
+}
+
+const notWired: InterleavingResults = () => {
+  throw new Error('interleaving results are not wired');
+};
+
 export class ResultsService {
-  constructor(
-    private readonly store: ResultsStore,
-    private readonly experiments: Pick<ExperimentStore, 'getPhase'>,
-    private readonly exposures: Pick<ExposureStore, 'countExposures'>,
-    private readonly attribution: { catchUp(): Promise<number>; readonly freshAsOf: number | null },
-    private readonly covariates: { drain(): Promise<number> },
-    private readonly load: (id: string) => Promise<ExperimentRecord>,
-    private readonly clock: Clock,
-    /** Interleaving experiments' recorded lists. */
-    private readonly lists: Pick<InterleavedQueryStore, 'listForPhase'> = { listForPhase: async () => [] },
-  ) {}
+  private readonly deps: Required<ResultsDependencies>;
+
+  constructor({ lists = { listForPhase: async () => [] }, interleavingResults = notWired, ...rest }: ResultsDependencies) {
+    this.deps = { ...rest, lists, interleavingResults };
+  }
 
   /** What blocks shipping unless forced: the SRM check, or team balance for interleaving. */
   async trustCheck(e: ExperimentRecord): Promise<{ passed: boolean; pValue: number | null; check: string }> {
     if (e.configuration.type === 'interleaving') {
-      await this.attribution.catchUp();
-      const lists = await this.lists.listForPhase(e.id, e.phase);
-      const { view } = interleavingResults(e, e.configuration.variants, lists, e.configuration.analysis);
+      await this.deps.attribution.catchUp();
+      const lists = await this.deps.lists.listForPhase(e.id, e.phase);
+      const { view } = this.deps.interleavingResults(e, e.configuration.variants, lists, e.configuration.analysis);
       const p = [view.balance.positionsPValue, view.balance.firstPicksPValue].filter((x): x is number => x !== null);
       return { passed: view.balance.passed, pValue: p.length ? Math.min(...p) : null, check: 'team-balance' };
     }
@@ -64,13 +78,13 @@ export class ResultsService {
 
   private async phaseVariants(e: ExperimentRecord, phase: number): Promise<VariantRecord[]> {
     if (phase === e.phase) return e.configuration.variants;
-    return (await this.experiments.getPhase(e.id, phase))?.configuration.variants ?? e.configuration.variants;
+    return (await this.deps.experiments.getPhase(e.id, phase))?.configuration.variants ?? e.configuration.variants;
   }
 
   /** Pearson χ² of exposures against the phase's weights (blocks shipping when it fails). */
   async srm(e: ExperimentRecord, phase = e.phase): Promise<SrmVerdict> {
     const variants = await this.phaseVariants(e, phase);
-    const counts = await this.exposures.countExposures(e.id, phase);
+    const counts = await this.deps.exposures.countExposures(e.id, phase);
     const observed = variants.map((v) => counts[v.id] ?? 0);
     const result = srmCheck(
       observed,
@@ -93,12 +107,12 @@ export class ResultsService {
   async sequentialGuardrails(e: ExperimentRecord): Promise<GuardrailView[]> {
     const guardrails = e.configuration.analysis.guardrails;
     if (guardrails.length === 0) return [];
-    await this.attribution.catchUp();
+    await this.deps.attribution.catchUp();
     const variants = await this.phaseVariants(e, e.phase);
     const controlId = e.configuration.controlVariantId ?? variants[0]!.id;
     const metrics = guardrails.map((g) => g.metric);
     const ratio = metrics.filter((m): m is MetricName => !isQuantileMetric(m));
-    const daily = ratio.length ? await this.store.dailySums(e.id, e.phase, ratio) : [];
+    const daily = ratio.length ? await this.deps.store.dailySums(e.id, e.phase, ratio) : [];
     const quantiles = await this.quantileReader(e.id, e.phase, metrics.filter(isQuantileMetric));
     const totals = (metric: MetricName, variantId: string): RatioSums =>
       daily.filter((d) => d.variantId === variantId).reduce((acc, d) => addSums(acc, d.sums[metric] ?? ZERO_SUMS), ZERO_SUMS);
@@ -122,7 +136,7 @@ export class ResultsService {
     metrics: readonly QuantileMetricName[],
   ): Promise<(metric: QuantileMetricName, variantId: string, upToDay?: number) => QuantileEstimate> {
     const sources = [...new Set(metrics.map((m) => quantileMetricDefinition(m).source))];
-    const rows = sources.length ? await this.store.dailyQuantileSums(experimentId, phase, sources) : [];
+    const rows = sources.length ? await this.deps.store.dailyQuantileSums(experimentId, phase, sources) : [];
     // Cumulative sums per (source, variant) by day, built once: the series reads every day of every arm.
     const cumulative = new Map<string, { day: number; sums: QuantileGridDelta }[]>();
     for (const r of [...rows].sort((a, b) => a.day - b.day)) {
@@ -145,7 +159,7 @@ export class ResultsService {
   /** A 400 before any work (a refused read must not attribute or drain anything): the dimension must be kept. */
   private async checkDimension(e: ExperimentRecord, phase: number, dimension: string): Promise<void> {
     // Attribution keeps the sums the phase declared when it started (rows from before dimensions existed: the default).
-    const started = await this.experiments.getPhase(e.id, phase);
+    const started = await this.deps.experiments.getPhase(e.id, phase);
     const declared: string[] = started
       ? (started.configuration.analysis?.dimensions ?? [...ANALYSIS_DEFAULTS.dimensions])
       : e.configuration.analysis.dimensions;
@@ -173,9 +187,9 @@ export class ResultsService {
   ): Promise<SlicesView> {
     const ratio = context.metrics.filter((m): m is MetricName => !isQuantileMetric(m));
     // Attribution keeps every catalogue metric's slice rows; with only quantile targets, ctr's rows give the units.
-    const rows = await this.store.sliceSums(e.id, phase, dimension, ratio.length ? ratio : ['ctr']);
+    const rows = await this.deps.store.sliceSums(e.id, phase, dimension, ratio.length ? ratio : ['ctr']);
     const sources = [...new Set(context.metrics.filter(isQuantileMetric).map((m) => quantileMetricDefinition(m).source))];
-    const quantileRows = await this.store.sliceQuantileSums(e.id, phase, dimension, sources);
+    const quantileRows = await this.deps.store.sliceQuantileSums(e.id, phase, dimension, sources);
     const unitsByVariant = Object.fromEntries(
       context.variants.map((v) => [
         v.id,
@@ -187,12 +201,12 @@ export class ResultsService {
 
   /** What every results answer starts with, A/B or interleaving: which experiment, phase, read settings and freshness. */
   private header(e: ExperimentRecord, phase: number, settings: ReadSettings) {
-    const fresh = this.attribution.freshAsOf;
+    const fresh = this.deps.attribution.freshAsOf;
     return {
       experimentId: e.id,
       status: e.status,
       phase,
-      computedAt: toIso(this.clock.now()),
+      computedAt: toIso(this.deps.clock.now()),
       dataFreshAsOf: fresh === null ? null : toIso(fresh),
       scale: settings.scale,
       method: settings.method,
@@ -202,7 +216,7 @@ export class ResultsService {
   }
 
   async results(experimentId: string, query: ResultsQuery = {}): Promise<ResultsView> {
-    const e = await this.load(experimentId);
+    const e = await this.deps.load(experimentId);
     const phase = query.phase ?? e.phase;
     if (phase > e.phase) throw ValidationError.field('/phase', `the experiment is in phase ${e.phase}`, 'querystring');
     const settings: ReadSettings = {
@@ -213,13 +227,13 @@ export class ResultsService {
       ...(query.correction ? { correction: query.correction } : {}),
     };
     if (query.dimension) await this.checkDimension(e, phase, query.dimension);
-    await this.attribution.catchUp();
-    await this.covariates.drain();
+    await this.deps.attribution.catchUp();
+    await this.deps.covariates.drain();
     const variants = await this.phaseVariants(e, phase);
     if (e.configuration.type === 'interleaving') {
       const srm = await this.srm(e, phase);
-      const lists = await this.lists.listForPhase(e.id, phase);
-      const { view, summary, trustworthy } = interleavingResults(e, variants, lists, settings);
+      const lists = await this.deps.lists.listForPhase(e.id, phase);
+      const { view, summary, trustworthy } = this.deps.interleavingResults(e, variants, lists, settings);
       return {
         ...this.header(e, phase, settings),
         trustworthy,
@@ -239,7 +253,7 @@ export class ResultsService {
     const analysed = [...new Set([...metrics, ...guarded])];
     const ratioMetrics = analysed.filter((m): m is MetricName => !isQuantileMetric(m));
     // The variant-day rows also carry each day's units: with only quantile metrics, ctr's rows give them.
-    const daily = await this.store.dailySums(e.id, phase, ratioMetrics.length ? ratioMetrics : ['ctr']);
+    const daily = await this.deps.store.dailySums(e.id, phase, ratioMetrics.length ? ratioMetrics : ['ctr']);
     const quantiles = await this.quantileReader(e.id, phase, analysed.filter(isQuantileMetric));
     const srm = await this.srm(e, phase);
 
@@ -252,7 +266,7 @@ export class ResultsService {
       query.capping === 'off'
         ? new Map<MetricName, CappedMetric>()
         : await capMetrics(
-            this.store,
+            this.deps.store,
             e.id,
             phase,
             ratioMetrics,
@@ -263,8 +277,8 @@ export class ResultsService {
       capped.get(metric)?.sums?.get(variantId) ?? uncapped(metric, variantId);
     const covariates = new Map<MetricName, CovariateSums[]>();
     if (settings.cuped) {
-      const covered = new Set(await this.store.metricsWithCovariates(e.id, phase));
-      for (const m of ratioMetrics) if (covered.has(m)) covariates.set(m, await this.store.covariateSums(e.id, phase, m));
+      const covered = new Set(await this.deps.store.metricsWithCovariates(e.id, phase));
+      for (const m of ratioMetrics) if (covered.has(m)) covariates.set(m, await this.deps.store.covariateSums(e.id, phase, m));
     }
     // CUPED's covariate sums are over uncapped values: a capped metric is analysed without CUPED.
     const cov = (m: MetricName, id: string) => (capped.get(m)?.sums ? undefined : covariates.get(m)?.find((c) => c.variantId === id));

@@ -1,13 +1,6 @@
 import type { QuantileGridDelta, RatioSums } from '../../stats/index.js';
 import type { MetricName, QuantileSource } from '../../vocabulary/index.js';
-
-/** Sums of one metric over the units of one variant exposed on one day (UTC). */
-export interface DailyMetricSums {
-  variantId: string;
-  /** Days since the epoch (UTC) of the units' first exposure. */
-  day: number;
-  sums: Partial<Record<MetricName, RatioSums>>;
-}
+import type { DailyMetricSums } from '../model/metric-sums.js';
 
 /** CUPED sums of one metric for one variant: the metric's X/Y with the covariate C/D. */
 export interface CovariateSums {
@@ -74,15 +67,4 @@ export interface ResultsStore {
   ): Promise<SliceQuantileSums[]>;
   /** The metrics for which at least one unit of the phase has a covariate (CUPED is skipped otherwise). */
   metricsWithCovariates(experimentId: string, phase: number): Promise<string[]>;
-}
-
-/** A metric's per-session sums over recent raw feedback (for planning, not for results). */
-export interface RecentMetricSums {
-  sums: RatioSums;
-  firstAt: number | null;
-  lastAt: number | null;
-}
-
-export interface PlanningStore {
-  recentSessionSums(metric: MetricName, since: number): Promise<RecentMetricSums>;
 }

@@ -1,3 +1,4 @@
+import { foldSession } from '../../../src/experiments/attribution/fake-session-fold.js';
 import { FakeAttributionStore } from '../../../src/experiments/attribution/fake-attribution.store.js';
 import { FakePreExposureCovariates } from '../../../src/experiments/attribution/fake-pre-exposure-covariates.store.js';
 import { KyselyAttributionStore } from '../../../src/experiments/attribution/attribution.kysely-store.js';
@@ -9,17 +10,18 @@ import { FakeQueryCoverageStore } from '../../../src/experiments/query-coverage/
 import { KyselyQueryCoverageStore } from '../../../src/experiments/query-coverage/query-coverage.kysely-store.js';
 import type { QueryCoverageStore } from '../../../src/experiments/query-coverage/query-coverage.store.js';
 import { KyselyExperimentStore } from '../../../src/experiments/definition/experiment.kysely-store.js';
-import type { ExperimentStore } from '../../../src/experiments/definition/experiment.store.js';
+import type { ExperimentStore } from '../../../src/experiments/model/experiment.store.js';
 import { FakeExperimentStore } from '../../../src/experiments/definition/fake-experiment.store.js';
-import { KyselyExposureStore } from '../../../src/experiments/exposure/exposure.kysely-store.js';
-import type { ExposureStore } from '../../../src/experiments/exposure/exposure.store.js';
-import { FakeExposureStore } from '../../../src/experiments/exposure/fake-exposure.store.js';
-import { FakeExperimentData } from '../../../src/experiments/fake-experiment-data.js';
-import { FakePlanningStore } from '../../../src/experiments/results/fake-planning.store.js';
+import { KyselyExposureStore } from '../../../src/experiments/assignment/exposure.kysely-store.js';
+import type { ExposureStore } from '../../../src/experiments/model/exposure.store.js';
+import { FakeExposureStore } from '../../../src/experiments/assignment/fake-exposure.store.js';
+import { FakeExperimentData } from '../../../src/experiments/model/fake-experiment-data.js';
+import { FakePlanningStore } from '../../../src/experiments/planning/fake-planning.store.js';
 import { FakeResultsStore } from '../../../src/experiments/results/fake-results.store.js';
-import { KyselyPlanningStore } from '../../../src/experiments/results/planning.kysely-store.js';
+import { KyselyPlanningStore } from '../../../src/experiments/planning/planning.kysely-store.js';
 import { KyselyResultsStore } from '../../../src/experiments/results/results.kysely-store.js';
-import type { PlanningStore, ResultsStore } from '../../../src/experiments/results/results.store.js';
+import type { PlanningStore } from '../../../src/experiments/planning/planning.store.js';
+import type { ResultsStore } from '../../../src/experiments/results/results.store.js';
 import { FakeFeedbackStore } from '../../../src/feedback/fake-feedback.store.js';
 import { KyselyFeedbackStore } from '../../../src/feedback/feedback.kysely-store.js';
 import type { FeedbackStore } from '../../../src/feedback/feedback.store.js';
@@ -58,7 +60,7 @@ export const experimentWorld = {
       exposures: new FakeExposureStore(data),
       attribution: new FakeAttributionStore(data),
       results: new FakeResultsStore(data),
-      planning: new FakePlanningStore(data),
+      planning: new FakePlanningStore(data, foldSession),
       covariates: new FakePreExposureCovariates(data),
       coverage: new FakeQueryCoverageStore(data),
     };

@@ -1,5 +1,5 @@
-import type { ExperimentConfiguration, ExperimentRecord } from '../../../src/experiments/definition/experiment.store.js';
-import { ANALYSIS_DEFAULTS } from '../../../src/experiments/definition/experiment-rules.js';
+import type { ExperimentConfiguration, ExperimentRecord } from '../../../src/experiments/model/experiment.store.js';
+import { ANALYSIS_DEFAULTS } from '../../../src/experiments/model/experiment-rules.js';
 
 export const configuration = (over: Partial<ExperimentConfiguration> = {}): ExperimentConfiguration => ({
   variants: [

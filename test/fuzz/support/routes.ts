@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { METRIC_NAMES } from '../../../src/vocabulary/index.js';
 import { MODEL_STATUSES, MODEL_TYPES } from '../../../src/learning/model/model-types.js';
-import { EXPERIMENT_STATES } from '../../../src/experiments/lifecycle/lifecycle.js';
+import { EXPERIMENT_STATES } from '../../../src/experiments/model/lifecycle.js';
 import { syntheticLetor } from '../../learning/support/synthetic-letor.js';
 import type { FuzzRequest, RouteSpec } from './harness.js';
 

@@ -9,10 +9,10 @@ import {
   type InterleavedPairInput,
   type UnitOutcomes,
 } from '../../stats/index.js';
-import type { AnalysisSettings, ExperimentRecord, VariantRecord } from '../definition/experiment.store.js';
+import type { AnalysisSettings, ExperimentRecord, VariantRecord } from '../model/experiment.store.js';
 import { applyOutcome, balanceCounts, emptyQueryCredit, interleavingSummary, queryOutcomes } from '../interleaving/index.js';
-import type { InterleavedQueryRecord } from '../ranking/interleaved-query.store.js';
-import type { InterleavingResultsView } from './interleaving-results.schemas.js';
+import type { InterleavedQueryRecord } from '../model/interleaved-query.store.js';
+import type { InterleavingResultsView } from '../model/interleaving-results.schemas.js';
 import type { Static } from 'typebox';
 
 type View = Static<typeof InterleavingResultsView>;

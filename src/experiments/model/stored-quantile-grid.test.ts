@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { logGrid } from '../stats/index.js';
-import { decodeGridArray, encodeGridArray, gridPosition, QUANTILE_GRID } from './quantile-grid.js';
+import { logGrid } from '../../stats/index.js';
+import { decodeGridArray, encodeGridArray, gridPosition, QUANTILE_GRID } from './stored-quantile-grid.js';
 
 describe('the quantile metrics’ grid', () => {
   it('is the grid the simulations check: 0, then 1 ms × 1.01^i up to 24 h (1 839 thresholds)', () => {

@@ -2,13 +2,14 @@ import type { Clock } from '../../common/clock.js';
 import { GroupCommit } from '../../common/group-commit.js';
 import { snapTiny } from '../../common/numbers.js';
 import { ValidationError } from '../../common/errors.js';
-import { assign, type AssignableExperiment, type Attributes } from '../assignment/index.js';
-import { isRankingExperiment, phaseSeed } from '../definition/experiment-rules.js';
-import type { ExperimentRecord, ExperimentStore } from '../definition/experiment.store.js';
+import { assign, type AssignableExperiment, type Attributes } from '../bucketing/index.js';
+import { isRankingExperiment, phaseSeed } from '../model/experiment-rules.js';
+import type { ExperimentRecord, ExperimentStore } from '../model/experiment.store.js';
 import type { AssignmentView } from './assignment.schemas.js';
-import type { ExposureRecord, ExposureStore } from './exposure.store.js';
+import type { AssignInput } from '../ports/assignments.js';
+import type { ExposureRecord, ExposureStore } from '../model/exposure.store.js';
 import { METRIC_NAMES } from '../../vocabulary/index.js';
-import { sliceAttributes } from '../definition/slice-dimensions.js';
+import { sliceAttributes } from '../model/slice-dimensions.js';
 
 type VariantView = AssignmentView['variant'];
 
@@ -19,11 +20,6 @@ interface ServingExperiment {
   variantViews: Map<string, VariantView>;
   /** attr: dimensions the exposure keeps (analysis.dimensions), resolved once. */
   dimensions: readonly string[];
-}
-
-export interface AssignInput {
-  unitId: string;
-  attributes?: Record<string, unknown> & { covariates?: Record<string, number> };
 }
 
 function toServing(record: ExperimentRecord): ServingExperiment {
@@ -54,6 +50,16 @@ function checkCovariates(covariates: Record<string, number> | undefined): Record
   return entries.length ? Object.fromEntries(entries) : null;
 }
 
+export interface AssignmentDependencies {
+  experiments: Pick<ExperimentStore, 'listServing' | 'revision'>;
+  exposures: Pick<ExposureStore, 'recordExposures'>;
+  clock: Clock;
+  loadExperiment: (id: string) => Promise<ExperimentRecord>;
+  metrics?: { exposures: { inc(n: number): void } };
+  /** Told about first exposures after they commit (the pre-exposure covariate queue listens). */
+  onNewExposures?: (rows: ExposureRecord[]) => void;
+}
+
 /**
  * The hot path. Running experiments live in memory; a call hashes the unit (no read) and
  * records first exposures with one idempotent insert. The cache reloads after a local change
@@ -64,16 +70,14 @@ export class AssignmentService {
   private stale = true;
   private reloading: Promise<ServingExperiment[]> | undefined;
   private readonly exposureWrites: GroupCommit<ExposureRecord>;
+  private readonly experiments: Pick<ExperimentStore, 'listServing' | 'revision'>;
+  private readonly clock: Clock;
+  private readonly loadExperiment: (id: string) => Promise<ExperimentRecord>;
 
-  constructor(
-    private readonly experiments: Pick<ExperimentStore, 'listServing' | 'revision'>,
-    exposures: Pick<ExposureStore, 'recordExposures'>,
-    private readonly clock: Clock,
-    private readonly loadExperiment: (id: string) => Promise<ExperimentRecord>,
-    metrics?: { exposures: { inc(n: number): void } },
-    /** Told about first exposures after they commit (the pre-exposure covariate queue listens). */
-    onNewExposures: (rows: ExposureRecord[]) => void = () => undefined,
-  ) {
+  constructor({ experiments, exposures, clock, loadExperiment, metrics, onNewExposures = () => undefined }: AssignmentDependencies) {
+    this.experiments = experiments;
+    this.clock = clock;
+    this.loadExperiment = loadExperiment;
     // Concurrent assignments share one idempotent insert; each answer waits for its commit.
     this.exposureWrites = new GroupCommit(async (rows) => {
       const fresh = await exposures.recordExposures(rows);

@@ -2,8 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import { DAY_MS } from '../../common/time.js';
 import type { DatabaseCapabilities } from '../../storage/database.js';
 import type { Database } from '../../storage/schema.js';
-import { exposureDay } from '../attribution/attribution.js';
-import type { ExposureRecord, ExposureStore } from './exposure.store.js';
+import { exposureDay } from '../model/exposure-day.js';
+import type { ExposureRecord, ExposureStore } from '../model/exposure.store.js';
 
 /**
  * The exposure write is the assign route's one database cost, so it is one fixed SQL text

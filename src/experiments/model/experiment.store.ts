@@ -1,7 +1,7 @@
-import type { AliasMove } from '../ranking/model-catalog.js';
+import type { AliasMove } from '../ports/model-catalog.js';
 import type { NewestFirstKey } from '../../common/pagination.js';
-import type { ExperimentState } from '../lifecycle/lifecycle.js';
-import type { Condition } from '../assignment/index.js';
+import type { ExperimentState } from './lifecycle.js';
+import type { Condition } from '../bucketing/index.js';
 import type { AnalysisMetricName, MetricName } from '../../vocabulary/index.js';
 
 export interface VariantRecord {

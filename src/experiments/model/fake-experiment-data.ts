@@ -1,14 +1,7 @@
-import { emptyStats, type QuantileSource, type UnitStats } from '../vocabulary/index.js';
-import {
-  planAttribution,
-  type AttributableItem,
-  type QuantileSumDelta,
-  type QuerySumDelta,
-  type SliceQuantileSumDelta,
-  type SliceSumDelta,
-} from './attribution/attribution.js';
-import type { ExperimentEvent, ExperimentRecord, PhaseRecord } from './definition/experiment.store.js';
-import type { ExposureRecord } from './exposure/exposure.store.js';
+import type { QuantileSource, UnitStats } from '../../vocabulary/index.js';
+import type { AttributableItem, QuantileSumDelta, QuerySumDelta, SliceQuantileSumDelta, SliceSumDelta } from './attribution-records.js';
+import type { ExperimentEvent, ExperimentRecord, PhaseRecord } from './experiment.store.js';
+import type { ExposureRecord } from './exposure.store.js';
 
 /** An exposed unit as experiment_units holds it: the exposure and the unit's sums so far. */
 export interface UnitRow {
@@ -68,20 +61,3 @@ export class FakeExperimentData {
 }
 
 export const unitKey = (experimentId: string, phase: number, unitId: string) => `${experimentId}\u0000${phase}\u0000${unitId}`;
-
-/** One session's items folded exactly as attribution folds them (arrival order), for the fake read models. */
-export function foldSession(items: readonly AttributableItem[]): UnitStats {
-  if (items.length === 0) return emptyStats();
-  const sessionId = items[0]!.sessionId;
-  const window = {
-    experimentId: '',
-    phase: 0,
-    unitId: sessionId,
-    variantId: '',
-    exposedAt: -Infinity,
-    phaseEndedAt: null,
-    stats: emptyStats(),
-  };
-  const ordered = [...items].sort((a, b) => (a.id < b.id ? -1 : 1));
-  return planAttribution(ordered, new Map([[sessionId, [window]]]), new Map()).units[0]?.stats ?? emptyStats();
-}

@@ -3,7 +3,7 @@ import { Page, PageQuery } from '../../http/page.js';
 import { StringEnum } from '../../http/string-enum.js';
 import { EXPERIMENT_LIMITS } from './experiment-rules.js';
 import { SLICE_DIMENSION_PATTERN } from './slice-dimensions.js';
-import { EXPERIMENT_STATES } from '../lifecycle/lifecycle.js';
+import { EXPERIMENT_STATES, MANUAL_LIFECYCLE_ACTIONS } from './lifecycle.js';
 import { ANALYSIS_METRIC_NAMES, METRIC_NAMES } from '../../vocabulary/index.js';
 
 export const ALIAS_PATTERN = '^[a-z0-9][a-z0-9._-]{0,63}$';
@@ -315,8 +315,6 @@ export const ExperimentSnapshot = Type.Object({
   updatedAt: Type.String({ format: 'date-time' }),
 });
 export type ExperimentSnapshot = Static<typeof ExperimentSnapshot>;
-
-export const MANUAL_LIFECYCLE_ACTIONS = ['start', 'pause', 'resume', 'stop', 'conclude', 'archive'] as const;
 
 export const ExperimentView = Type.Object({
   ...ExperimentSnapshot.properties,

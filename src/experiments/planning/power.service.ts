@@ -2,11 +2,11 @@ import type { Clock } from '../../common/clock.js';
 import { DAY_MS } from '../../common/time.js';
 import { ValidationError } from '../../common/errors.js';
 import { armMoments, sampleSize, type RatioSums } from '../../stats/index.js';
-import type { ExperimentRecord } from '../definition/experiment.store.js';
+import type { ExperimentRecord } from '../model/experiment.store.js';
 import { METRIC_NAMES, type MetricName } from '../../vocabulary/index.js';
-import { addSums, ZERO_SUMS } from './results-analysis.js';
-import type { PowerBody } from './results.schemas.js';
-import type { PlanningStore, ResultsStore } from './results.store.js';
+import { addSums, ZERO_SUMS } from '../model/metric-sums.js';
+import type { PowerBody } from './planning.schemas.js';
+import type { ExperimentDailySums, PlanningStore } from './planning.store.js';
 
 export const PLANNING_WINDOW_DAYS = 14;
 
@@ -20,14 +20,27 @@ function planBound(correction: string, comparisons: number, method: string): str
   return family + sequential;
 }
 
+export interface PowerDependencies {
+  planning: PlanningStore;
+  /** A running experiment's per-day sums (the results store). */
+  results: ExperimentDailySums;
+  load: (id: string) => Promise<ExperimentRecord>;
+  clock: Clock;
+}
+
 /** Sample size and duration, from the request, from a running experiment, or from recent feedback. */
 export class PowerService {
-  constructor(
-    private readonly planning: PlanningStore,
-    private readonly results: Pick<ResultsStore, 'dailySums'>,
-    private readonly load: (id: string) => Promise<ExperimentRecord>,
-    private readonly clock: Clock,
-  ) {}
+  private readonly planning: PlanningStore;
+  private readonly results: ExperimentDailySums;
+  private readonly load: (id: string) => Promise<ExperimentRecord>;
+  private readonly clock: Clock;
+
+  constructor(deps: PowerDependencies) {
+    this.planning = deps.planning;
+    this.results = deps.results;
+    this.load = deps.load;
+    this.clock = deps.clock;
+  }
 
   async plan(body: PowerBody) {
     if (!(METRIC_NAMES as readonly string[]).includes(body.metric)) {

@@ -1,7 +1,7 @@
 import { isClick, linearValue, metricDefinition, type MetricName } from '../../vocabulary/index.js';
-import type { AttributableItem } from '../attribution/attribution.js';
-import { FakeExperimentData, foldSession } from '../fake-experiment-data.js';
-import type { PlanningStore, RecentMetricSums } from './results.store.js';
+import type { AttributableItem, SessionFold } from '../model/attribution-records.js';
+import type { FakeExperimentData } from '../model/fake-experiment-data.js';
+import type { PlanningStore, RecentMetricSums } from './planning.store.js';
 
 /**
  * In-memory PlanningStore. Session-level metrics use the catalogue's folds where the Kysely store
@@ -9,7 +9,11 @@ import type { PlanningStore, RecentMetricSums } from './results.store.js';
  * the store's approximation (has a click; 1/best clicked position).
  */
 export class FakePlanningStore implements PlanningStore {
-  constructor(readonly data = new FakeExperimentData()) {}
+  /** `foldSession` is attribution's fold (attribution/fake-session-fold.ts), passed in by whoever builds the fakes. */
+  constructor(
+    readonly data: FakeExperimentData,
+    private readonly foldSession: SessionFold,
+  ) {}
 
   async recentSessionSums(metric: MetricName, since: number): Promise<RecentMetricSums> {
     const recent = this.data.feedback().filter((i) => i.receivedAt >= since);
@@ -21,7 +25,7 @@ export class FakePlanningStore implements PlanningStore {
       let x: number;
       let y: number;
       if ('session' in m.sql) {
-        const stats = foldSession(items);
+        const stats = this.foldSession(items);
         [x, y] = [linearValue(stats, m.x), linearValue(stats, m.y)];
       } else {
         const searches = new Map<string, { hasClick: number; rr: number }>();

@@ -2,7 +2,7 @@
  * The experiment lifecycle as a pure state machine: no clock, no storage.
  * The caller passes `now` and the experiment's dates, persists `next`, and
  * turns a rejection into a 409 that lists `allowed`. The full table and the
- * reasons behind it are in README.md next to this file.
+ * reasons behind it are in lifecycle.md next to this file.
  */
 
 export const EXPERIMENT_STATES = ['created', 'scheduled', 'running', 'paused', 'stopped', 'concluded', 'archived'] as const;
@@ -11,6 +11,9 @@ export type ExperimentState = (typeof EXPERIMENT_STATES)[number];
 /** User actions first, then the two the scheduler applies when a date is reached. */
 export const LIFECYCLE_ACTIONS = ['start', 'pause', 'resume', 'stop', 'conclude', 'archive', 'activate', 'expire'] as const;
 export type LifecycleAction = (typeof LIFECYCLE_ACTIONS)[number];
+
+/** The actions a user may ask for (POST …/{action}); the scheduler applies activate and expire itself. */
+export const MANUAL_LIFECYCLE_ACTIONS = ['start', 'pause', 'resume', 'stop', 'conclude', 'archive'] as const;
 
 export interface TransitionContext {
   readonly now: Date;

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, errorResponses, ok } from '../../http/envelope.js';
 import { AssignAllView, AssignmentView, AssignOneBody } from './assignment.schemas.js';
-import type { AssignInput, AssignmentService } from './assignment.service.js';
-import { ExperimentIdParams } from '../definition/experiment.schemas.js';
+import type { AssignInput } from '../ports/assignments.js';
+import type { AssignmentService } from './assignment.service.js';
+import { ExperimentIdParams } from '../model/experiment.schemas.js';
 
 export interface AssignmentRoutesOptions {
   assignmentService: Pick<AssignmentService, 'assignOne' | 'assignAll'>;

@@ -1,7 +1,7 @@
 import { emptyStats } from '../../vocabulary/index.js';
-import { exposureDay } from '../attribution/attribution.js';
-import { FakeExperimentData, unitKey } from '../fake-experiment-data.js';
-import type { ExposureRecord, ExposureStore } from './exposure.store.js';
+import { exposureDay } from '../model/exposure-day.js';
+import { FakeExperimentData, unitKey } from '../model/fake-experiment-data.js';
+import type { ExposureRecord, ExposureStore } from '../model/exposure.store.js';
 
 /** In-memory ExposureStore for service unit tests; test/contract holds it to the Kysely store. */
 export class FakeExposureStore implements ExposureStore {

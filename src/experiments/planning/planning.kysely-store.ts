@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { SESSION_METRIC_SQL, searchMetricX } from '../../storage/metric-sql.js';
 import type { Database } from '../../storage/schema.js';
 import { ACTION_SQL, type MetricName } from '../../vocabulary/index.js';
-import type { PlanningStore, RecentMetricSums } from './results.store.js';
+import type { PlanningStore, RecentMetricSums } from './planning.store.js';
 
 const SESSION_XY = new Map(SESSION_METRIC_SQL.map(([m, x, y]) => [m, [x, y] as const]));
 const isClick = sql.raw(ACTION_SQL.isClick);

@@ -1,3 +1,5 @@
+import type { ErrorDetail } from '../../common/errors.js';
+
 /**
  * What experiments need from the learning module, as a port the container fills: experiments never
  * import learning's files. Variants name models; `rank` serves them; aliases point at versions.
@@ -53,3 +55,16 @@ export const NO_MODELS: ModelCatalog = {
   resolveAlias: async () => null,
   aliasTarget: async () => null,
 };
+
+/** Every model-backed variant must name an existing ranker (and an existing version when it fixes one). */
+export async function checkVariantModels(
+  catalog: Pick<ModelCatalog, 'resolveRankable'>,
+  variants: readonly { model?: { modelId: string; version?: number } }[],
+  problems: ErrorDetail[],
+): Promise<void> {
+  for (const [i, v] of variants.entries()) {
+    if (!v.model) continue;
+    const check = await catalog.resolveRankable(v.model.modelId, v.model.version);
+    if (!check.ok) problems.push({ path: `/configuration/variants/${i}/model/${check.field}`, message: check.message, in: 'body' });
+  }
+}

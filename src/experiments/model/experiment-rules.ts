@@ -1,5 +1,5 @@
 import type { ErrorDetail } from '../../common/errors.js';
-import { validateCondition } from '../assignment/index.js';
+import { validateCondition } from '../bucketing/index.js';
 import type {
   AnalysisSettings,
   ExperimentConfiguration,

@@ -1,6 +1,20 @@
 import { ConflictError } from '../../common/errors.js';
-import type { ExperimentRecord, ExperimentStore } from '../definition/experiment.store.js';
-import type { GuardrailView } from './results-guardrails.js';
+import type { ExperimentRecord, ExperimentStore } from '../model/experiment.store.js';
+
+/** What the monitor reads of a guardrail's sequential test (results' GuardrailView; the module entry wires the read). */
+export interface GuardrailReading {
+  metric: string;
+  scale: string;
+  margin: number;
+  autoPause: boolean;
+  comparisons: readonly {
+    variantId: string;
+    status: string | null;
+    estimate: number | null;
+    bounds: [number, number] | null;
+    breachPValue: number | null;
+  }[];
+}
 
 export interface GuardrailBreach {
   metric: string;
@@ -21,7 +35,7 @@ export interface GuardrailBreach {
 export class GuardrailMonitor {
   constructor(
     private readonly experiments: Pick<ExperimentStore, 'listServing'>,
-    private readonly guardrails: (e: ExperimentRecord) => Promise<GuardrailView[]>,
+    private readonly guardrails: (e: ExperimentRecord) => Promise<GuardrailReading[]>,
     private readonly pause: (experimentId: string, breaches: GuardrailBreach[]) => Promise<unknown>,
   ) {}
 

@@ -1,5 +1,6 @@
-import { gridIndex, logGrid } from '../stats/index.js';
-import { QUANTILE_GRID_SPEC } from '../vocabulary/index.js';
+import { gridIndex, logGrid, type QuantileGridDelta } from '../../stats/index.js';
+import type { QuantileGridColumns } from '../../storage/schema.js';
+import { QUANTILE_GRID_SPEC } from '../../vocabulary/index.js';
 
 /**
  * The fixed threshold grid (ms) of the quantile metrics' grid sums, shared by attribution (which keeps
@@ -35,4 +36,18 @@ export function decodeGridArray(text: string, k = QUANTILE_GRID.length): number[
   const last = rest.length > 0 ? rest[rest.length - 1]! : 0;
   for (let i = to!; i < k; i += 1) out[i] = last;
   return out;
+}
+
+/** A stored row's grid sums (arrays decoded to the grid's length). */
+export function gridFromRow(
+  r: Pick<QuantileGridColumns, 'units' | 'items' | 'items_squared' | 'below' | 'below_squared' | 'below_times_items'>,
+): QuantileGridDelta {
+  return {
+    units: Number(r.units),
+    items: Number(r.items),
+    itemsSquared: Number(r.items_squared),
+    below: decodeGridArray(r.below),
+    belowSquared: decodeGridArray(r.below_squared),
+    belowTimesItems: decodeGridArray(r.below_times_items),
+  };
 }

@@ -1,24 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ExperimentService } from '../definition/experiment.service.js';
-import { FakeExperimentStore } from '../definition/fake-experiment.store.js';
-import { FakeExperimentData } from '../fake-experiment-data.js';
-import { ExperimentLifecycleService } from '../lifecycle/experiment-lifecycle.service.js';
-import { AssignmentService } from './assignment.service.js';
-import type { ExposureRecord } from './exposure.store.js';
-import { FakeExposureStore } from './fake-exposure.store.js';
+import { createFakeExperiments, createFakeExperimentsStores } from '../fake-experiments.js';
+import { createExperimentsServices } from '../experiments-services.js';
+import type { ExposureRecord } from '../model/exposure.store.js';
 
 function setup() {
-  const clock = { now: () => Date.parse('2026-11-22T12:00:00Z') };
-  const data = new FakeExperimentData();
-  const experiments = new FakeExperimentStore(data);
-  const exposures = new FakeExposureStore(data);
-  const definitions = new ExperimentService(experiments, clock);
-  const load = (id: string) => definitions.load(id);
   const fresh: ExposureRecord[] = [];
-  const assignment = new AssignmentService(experiments, exposures, clock, load, undefined, (rows) => fresh.push(...rows));
   // Lifecycle changes on this instance reload the cache at once.
-  const lifecycle = new ExperimentLifecycleService(experiments, clock, load, () => assignment.invalidate());
-  return { data, exposures, definitions, lifecycle, assignment, fresh };
+  const fake = createFakeExperiments({ now: Date.parse('2026-11-22T12:00:00Z'), onNewExposures: (rows) => fresh.push(...rows) });
+  const { experimentService: definitions, lifecycleService: lifecycle, assignmentService: assignment, data } = fake;
+  return { data, exposures: fake.stores.exposures, definitions, lifecycle, assignment, fresh };
 }
 
 describe('AssignmentService (fake stores)', () => {
@@ -51,9 +41,8 @@ describe('AssignmentService (fake stores)', () => {
   it("picks up another instance's change through the revision poll", async () => {
     const t = setup();
     const { experimentId } = await t.definitions.create({ name: 'z', configuration: { variants: [{ id: 'a' }, { id: 'b' }] } });
-    const elsewhere = new ExperimentLifecycleService(new FakeExperimentStore(t.data), { now: () => Date.now() }, (id) =>
-      t.definitions.load(id),
-    );
+    // Another instance over the same tables.
+    const elsewhere = createExperimentsServices(createFakeExperimentsStores(t.data), { clock: { now: () => Date.now() } }).lifecycleService;
     expect((await t.assignment.assignAll({ unitId: 'u' })).assignments).toEqual([]);
     await elsewhere.act(experimentId, 'start');
     expect((await t.assignment.assignAll({ unitId: 'u' })).assignments).toEqual([]);

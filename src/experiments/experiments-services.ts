@@ -1,0 +1,110 @@
+import type { Clock } from '../common/clock.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { AttributionStore } from './attribution/attribution.store.js';
+import { AttributionService } from './attribution/attribution.service.js';
+import { CovariateService } from './attribution/covariate.service.js';
+import type { PreExposureCovariateStore } from './attribution/pre-exposure-covariates.store.js';
+import { AssignmentService } from './assignment/assignment.service.js';
+import { ExperimentService } from './definition/experiment.service.js';
+import { interleavingResults } from './interleaving-results/interleaving-results.js';
+import { GuardrailMonitor } from './lifecycle/guardrail-monitor.js';
+import { ExperimentLifecycleService, type TrustCheck } from './lifecycle/experiment-lifecycle.service.js';
+import type { ExperimentStore } from './model/experiment.store.js';
+import type { ExposureRecord, ExposureStore } from './model/exposure.store.js';
+import type { InterleavedQueryStore } from './model/interleaved-query.store.js';
+import type { PlanningStore } from './planning/planning.store.js';
+import { PowerService } from './planning/power.service.js';
+import { NO_MODELS, type ModelCatalog } from './ports/model-catalog.js';
+import type { QueryCoverageStore } from './query-coverage/query-coverage.store.js';
+import { QueryCoverageService } from './query-coverage/query-coverage.service.js';
+import { RankService } from './ranking/rank.service.js';
+import type { ResultsStore } from './results/results.store.js';
+import { ResultsService } from './results/results.service.js';
+
+/** Every store the experiments module reads and writes: the Kysely ones in production, the fakes in tests. */
+export interface ExperimentsStores {
+  experiments: ExperimentStore;
+  exposures: ExposureStore;
+  attribution: AttributionStore;
+  covariates: PreExposureCovariateStore;
+  results: ResultsStore;
+  planning: PlanningStore;
+  interleaved: InterleavedQueryStore;
+  coverage: QueryCoverageStore;
+}
+
+export interface ExperimentsWiring {
+  clock: Clock;
+  metrics?: Pick<Metrics, 'exposures'>;
+  /** The model registry as a port (the learning module's, wired by the container). */
+  modelCatalog?: ModelCatalog;
+  /** Tests only: listens to first exposures besides the covariate queue. */
+  onNewExposures?: (rows: ExposureRecord[]) => void;
+  /** Tests only: replaces the results' trust check that blocks shipping. */
+  trustCheck?: TrustCheck;
+}
+
+/**
+ * The one place the sub-domains meet: each service gets its stores and, through callbacks and ports,
+ * the other sub-domains it needs. createExperimentsModule calls it over the Kysely stores,
+ * createFakeExperiments (fake-experiments.ts) over the in-memory fakes.
+ */
+export function createExperimentsServices(stores: ExperimentsStores, wiring: ExperimentsWiring) {
+  const { clock, metrics, modelCatalog = NO_MODELS } = wiring;
+  const experimentService = new ExperimentService(stores.experiments, clock, modelCatalog);
+  const load = (id: string) => experimentService.load(id);
+  const covariateService = new CovariateService(stores.covariates);
+  // First exposures queue their pre-exposure covariates once committed.
+  const assignmentService = new AssignmentService({
+    experiments: stores.experiments,
+    exposures: stores.exposures,
+    clock,
+    loadExperiment: load,
+    metrics,
+    onNewExposures: (rows) => {
+      covariateService.enqueue(rows);
+      wiring.onNewExposures?.(rows);
+    },
+  });
+  const attributionService = new AttributionService(stores.attribution, clock);
+  const resultsService = new ResultsService({
+    store: stores.results,
+    experiments: stores.experiments,
+    exposures: stores.exposures,
+    attribution: attributionService,
+    covariates: covariateService,
+    load,
+    clock,
+    lists: stores.interleaved,
+    interleavingResults,
+  });
+  // Every applied change reloads the assignment cache; shipping is checked against the SRM verdict.
+  const lifecycleService = new ExperimentLifecycleService({
+    store: stores.experiments,
+    clock,
+    load,
+    onChange: () => assignmentService.invalidate(),
+    srm: wiring.trustCheck ?? ((e) => resultsService.trustCheck(e)),
+    catalog: modelCatalog,
+  });
+  const coverageService = new QueryCoverageService(stores.coverage);
+  const rankService = new RankService({ assignments: assignmentService, catalog: modelCatalog, lists: stores.interleaved, load, clock });
+  const powerService = new PowerService({ planning: stores.planning, results: stores.results, load, clock });
+  const guardrailMonitor = new GuardrailMonitor(
+    stores.experiments,
+    (e) => resultsService.sequentialGuardrails(e),
+    (id, breaches) => lifecycleService.act(id, 'pause', 'guardrail', { guardrailBreaches: breaches }),
+  );
+  return {
+    experimentService,
+    lifecycleService,
+    assignmentService,
+    attributionService,
+    covariateService,
+    resultsService,
+    powerService,
+    rankService,
+    coverageService,
+    guardrailMonitor,
+  };
+}
