@@ -2,8 +2,8 @@ import type { PersonalDataTable } from '../common/personal-data.js';
 import type { Clock } from '../common/clock.js';
 import type { DomainModule } from '../common/module.js';
 import type { DatabaseHandle } from '../storage/database.js';
-import { KyselyAnalyticsStore } from './analytics.kysely-store.js';
-import { FoldThread } from './fold-thread.js';
+import { KyselyAnalyticsStore } from './store/analytics.kysely-store.js';
+import { FoldThread } from './fold/fold-thread.js';
 import { analyticsRoutes } from './analytics.routes.js';
 import { AnalyticsService, FOLD_THREAD_BATCH_SIZE, type RelevancePort } from './analytics.service.js';
 

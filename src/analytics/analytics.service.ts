@@ -1,6 +1,6 @@
 import type { Clock } from '../common/clock.js';
 import { AppError, NotFoundError } from '../common/errors.js';
-import type { AnalyticsStore, FoldRunner, Slice } from './analytics.store.js';
+import type { AnalyticsStore, FoldRunner, Slice } from './store/analytics.store.js';
 import {
   DAY_MS,
   addInto,
@@ -14,9 +14,9 @@ import {
   type Figures,
   type HistogramBar,
   type Window,
-} from './figures.js';
-import { emptyCounters, planFold, type Counters, type Dimension } from './fold.js';
-import { listQueries, type QueryListOptions, type QueryPage } from './query-list.js';
+} from './model/figures.js';
+import { emptyCounters, planFold, type Counters, type Dimension } from './fold/fold.js';
+import { listQueries, type QueryListOptions, type QueryPage } from './model/query-list.js';
 import { drainBatches, singleFlight } from '../common/backlog.js';
 
 export interface WindowQuery {

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import { expect, it, vi } from 'vitest';
-import { KyselyAnalyticsFolds } from '../../src/analytics/analytics-fold.kysely-store.js';
+import { KyselyAnalyticsFolds } from '../../src/analytics/store/fold.kysely-store.js';
 import { createAnalyticsModule } from '../../src/analytics/analytics.module.js';
-import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
-import { FoldThread } from '../../src/analytics/fold-thread.js';
+import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold/fold.js';
+import { FoldThread } from '../../src/analytics/fold/fold-thread.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
 import { TestClock } from '../support/test-clock.js';
 import { backlogSize, clearAnalytics, fromScratch, generateItems, insertItems, itemRow, readAggregates } from './raw-items.js';

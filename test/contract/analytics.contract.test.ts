@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { beforeAll, beforeEach, expect, it } from 'vitest';
-import { KyselyAnalyticsStore } from '../../src/analytics/analytics.kysely-store.js';
-import type { Slice } from '../../src/analytics/analytics.store.js';
-import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
+import { KyselyAnalyticsStore } from '../../src/analytics/store/analytics.kysely-store.js';
+import type { Slice } from '../../src/analytics/store/analytics.store.js';
+import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold/fold.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
 import { analyticsItem, clearAnalytics, insertItems } from '../analytics/raw-items.js';
 

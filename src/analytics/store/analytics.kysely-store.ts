@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../storage/schema.js';
-import { KyselyAnalyticsFolds, type FoldCapabilities } from './analytics-fold.kysely-store.js';
-import { KyselyAnalyticsReads } from './analytics-reads.kysely-store.js';
+import type { Database } from '../../storage/schema.js';
+import { KyselyAnalyticsFolds, type FoldCapabilities } from './fold.kysely-store.js';
+import { KyselyAnalyticsReads } from './reads.kysely-store.js';
 import type { AnalyticsStore } from './analytics.store.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { Worker } from 'node:worker_threads';
-import { startThreadPool } from '../common/thread-priority.js';
-import { moduleWorker, stopWorker, workerReady } from '../common/worker-threads.js';
-import type { ThreadShare } from '../storage/database.js';
-import type { FoldRunner } from './analytics.store.js';
+import { startThreadPool } from '../../common/thread-priority.js';
+import { moduleWorker, stopWorker, workerReady } from '../../common/worker-threads.js';
+import type { ThreadShare } from '../../storage/database.js';
+import type { FoldRunner } from '../store/analytics.store.js';
 
 /**
  * Folds the analytics backlog on a worker thread with its own database connection, so that the

@@ -1,4 +1,4 @@
-import type { AnalyticsItem, Counter, Counters, Dimension, EntityState, FoldPlan } from './fold.js';
+import type { AnalyticsItem, Counter, Counters, Dimension, EntityState, FoldPlan } from '../fold/fold.js';
 
 export type Folder = (items: readonly AnalyticsItem[], known: ReadonlyMap<string, EntityState>) => FoldPlan;
 

@@ -1,5 +1,5 @@
-import type { AnalyticsCounterColumn } from '../storage/schema.js';
-import { isClick, isConversion, isImpression } from '../vocabulary/index.js';
+import type { AnalyticsCounterColumn } from '../../storage/schema.js';
+import { isClick, isConversion, isImpression } from '../../vocabulary/index.js';
 
 /**
  * The pure half of search analytics: folds a batch of feedback items into additive hourly

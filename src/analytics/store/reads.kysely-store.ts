@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import type { AnalyticsStore, HourCounters, QueryCounters, ResultCounts, Slice } from './analytics.store.js';
-import { KyselyQueryTotals, countersOf, type Db } from './analytics-totals.kysely-store.js';
-import { HOUR_MS } from './fold.js';
-import { DAY_MS } from './figures.js';
-import { planRange } from './windows.js';
+import { KyselyQueryTotals, countersOf, type Db } from './query-totals.kysely-store.js';
+import { HOUR_MS } from '../fold/fold.js';
+import { DAY_MS } from '../model/figures.js';
+import { planRange } from '../fold/spans.js';
 
 const KEY_CHUNK = 500;
 

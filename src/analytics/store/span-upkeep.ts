@@ -1,8 +1,8 @@
 import { sql, type Transaction } from 'kysely';
-import { addExcluded } from '../storage/additive-upsert.js';
-import type { Database } from '../storage/schema.js';
-import { COUNTERS, HOUR_MS, emptyCounters, type Counters, type RowDelta } from './fold.js';
-import { WINDOW_SPANS_MS, type SignedRange } from './windows.js';
+import { addExcluded } from '../../storage/additive-upsert.js';
+import type { Database } from '../../storage/schema.js';
+import { COUNTERS, HOUR_MS, emptyCounters, type Counters, type RowDelta } from '../fold/fold.js';
+import { WINDOW_SPANS_MS, type SignedRange } from '../fold/spans.js';
 
 /**
  * Upkeep of the window spans (analytics_query_windows): per query and dimension value, sums over the

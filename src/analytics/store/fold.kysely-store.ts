@@ -1,8 +1,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DatabaseCapabilities } from '../storage/database.js';
-import type { Database } from '../storage/schema.js';
+import type { DatabaseCapabilities } from '../../storage/database.js';
+import type { Database } from '../../storage/schema.js';
 import type { AnalyticsStore, Folder } from './analytics.store.js';
-import { FixedChunks } from '../storage/fixed-chunks.js';
+import { FixedChunks } from '../../storage/fixed-chunks.js';
 import {
   totalHours,
   queryHours,
@@ -14,13 +14,13 @@ import {
   dayQueries,
   loadStates,
   storedIds,
-} from './analytics-fold-statements.kysely-store.js';
-import { COUNTERS, entityKeys, type AnalyticsItem, type EntityState, type FoldPlan } from './fold.js';
-import { analyticsBacklog, type Backlog } from './analytics-backlog.kysely-store.js';
-import type { BacklogPosition, ClaimedItem } from './analytics-backlog-items.js';
-import { DAY_MS } from './figures.js';
-import { addLateHoursToWindows, moveWindows } from './analytics-windows.kysely-store.js';
-import { windowAnchorAt } from './windows.js';
+} from './fold-statements.js';
+import { COUNTERS, entityKeys, type AnalyticsItem, type EntityState, type FoldPlan } from '../fold/fold.js';
+import { analyticsBacklog, type Backlog } from './backlog/backlog.js';
+import type { BacklogPosition, ClaimedItem } from './backlog/claimed-item.js';
+import { DAY_MS } from '../model/figures.js';
+import { addLateHoursToWindows, moveWindows } from './span-upkeep.js';
+import { windowAnchorAt } from '../fold/spans.js';
 
 /**
  * The write half of the analytics store: claims unfolded feedback items (analytics-backlog.kysely-store.ts

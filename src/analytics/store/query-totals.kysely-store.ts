@@ -1,9 +1,9 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DatabaseCapabilities } from '../storage/database.js';
-import type { Database } from '../storage/schema.js';
+import type { DatabaseCapabilities } from '../../storage/database.js';
+import type { Database } from '../../storage/schema.js';
 import type { AnalyticsStore, QueryCounters, Slice } from './analytics.store.js';
-import { COUNTERS, HOUR_MS, emptyCounters, type Counter, type Counters } from './fold.js';
-import { planRange, type RangePlan } from './windows.js';
+import { COUNTERS, HOUR_MS, emptyCounters, type Counter, type Counters } from '../fold/fold.js';
+import { planRange, type RangePlan } from '../fold/spans.js';
 
 /**
  * Per-query sums over a window for the queries page, from the span totals (analytics_query_windows)

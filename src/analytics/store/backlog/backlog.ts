@@ -1,9 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { DatabaseCapabilities } from '../storage/database.js';
-import type { Database } from '../storage/schema.js';
-import type { BacklogPosition, ClaimedItem } from './analytics-backlog-items.js';
-import { RowidBacklog } from './analytics-rowid-backlog.kysely-store.js';
-import { SnapshotBacklog } from './analytics-snapshot-backlog.kysely-store.js';
+import type { DatabaseCapabilities } from '../../../storage/database.js';
+import type { Database } from '../../../storage/schema.js';
+import type { BacklogPosition, ClaimedItem } from './claimed-item.js';
+import { RowidBacklog } from './rowid.kysely-store.js';
+import { SnapshotBacklog } from './snapshot.kysely-store.js';
 
 /**
  * Which feedback items the analytics fold has not folded yet, and how a fold records that it has.
