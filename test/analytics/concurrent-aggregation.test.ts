@@ -4,7 +4,7 @@ import type { AnalyticsItem } from '../../src/analytics/fold/fold.js';
 import type { DatabaseHandle } from '../../src/storage/database.js';
 import { createTestDatabase, databaseKinds, openTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { TestClock } from '../support/test-clock.js';
-import { backlogSize, fromScratch, generateItems, insertItems, readAggregates } from './raw-items.js';
+import { backlogSize, fromScratch, generateItems, insertItems, readAggregates } from './support/raw-items.js';
 
 const BASE = Date.parse('2026-11-20T00:00:00Z');
 

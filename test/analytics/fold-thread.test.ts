@@ -6,7 +6,7 @@ import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold/
 import { FoldThread } from '../../src/analytics/fold/fold-thread.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
 import { TestClock } from '../support/test-clock.js';
-import { backlogSize, clearAnalytics, fromScratch, generateItems, insertItems, itemRow, readAggregates } from './raw-items.js';
+import { backlogSize, clearAnalytics, fromScratch, generateItems, insertItems, itemRow, readAggregates } from './support/raw-items.js';
 
 const BASE = Date.parse('2026-11-20T00:00:00Z');
 

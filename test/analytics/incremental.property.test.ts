@@ -13,7 +13,7 @@ import {
   readBucketQueries,
   readWindows,
   windowsFromHours,
-} from './raw-items.js';
+} from './support/raw-items.js';
 
 const BASE = Date.parse('2026-11-20T00:00:00Z');
 const pick = <T>(values: readonly T[]) => fc.constantFrom(...values);

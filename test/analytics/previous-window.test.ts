@@ -6,7 +6,7 @@ import { QUERY_SORTS, listQueries } from '../../src/analytics/model/query-list.j
 import { mulberry32 } from '../../src/random/index.js';
 import type { DatabaseHandle } from '../../src/storage/database.js';
 import { createTestDatabase, describeOnEveryDatabase, openTestDatabase, type TestDatabase } from '../support/test-database.js';
-import { clearAnalytics, insertItems } from './raw-items.js';
+import { clearAnalytics, insertItems } from './support/raw-items.js';
 
 // Sorting the query list by change reads the current and the previous window together
 // (queryTotalsWithPrevious: one statement over both windows' spans). Its answers must be those of

@@ -4,7 +4,7 @@ import { KyselyAnalyticsStore } from '../../src/analytics/store/analytics.kysely
 import type { Slice } from '../../src/analytics/store/analytics.store.js';
 import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold/fold.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
-import { analyticsItem, clearAnalytics, insertItems } from '../analytics/raw-items.js';
+import { analyticsItem, clearAnalytics, insertItems } from '../analytics/support/raw-items.js';
 
 // The analytics store has no in-memory fake (its service is tested over the real store), so its
 // contract runs on every database only.

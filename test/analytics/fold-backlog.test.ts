@@ -7,7 +7,7 @@ import type { Database } from '../../src/storage/schema.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { atMigration } from '../support/migration-database.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
-import { analyticsItem, backlogSize, clearAnalytics, fromScratch, insertItems, itemRow, readAggregates } from './raw-items.js';
+import { analyticsItem, backlogSize, clearAnalytics, fromScratch, insertItems, itemRow, readAggregates } from './support/raw-items.js';
 
 /**
  * Each database's backlog is a position, not a per-item flag, and each can be fooled in its own way.

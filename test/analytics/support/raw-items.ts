@@ -1,8 +1,8 @@
-import { KyselyAnalyticsFolds } from '../../src/analytics/store/fold.kysely-store.js';
-import { COUNTERS, HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold/fold.js';
-import { mulberry32 } from '../../src/random/index.js';
-import { WINDOW_SPANS_MS } from '../../src/analytics/fold/spans.js';
-import type { DatabaseHandle } from '../../src/storage/database.js';
+import { KyselyAnalyticsFolds } from '../../../src/analytics/store/fold.kysely-store.js';
+import { COUNTERS, HOUR_MS, planFold, type AnalyticsItem } from '../../../src/analytics/fold/fold.js';
+import { mulberry32 } from '../../../src/random/index.js';
+import { WINDOW_SPANS_MS } from '../../../src/analytics/fold/spans.js';
+import type { DatabaseHandle } from '../../../src/storage/database.js';
 
 /** One impression of search q1 (session A, query "shoes", result r1 at 1) at `eventTime`, no dimensions; `over` changes any field. */
 export function analyticsItem(id: string, eventTime: number, over: Partial<AnalyticsItem> = {}): AnalyticsItem {

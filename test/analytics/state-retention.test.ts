@@ -5,7 +5,7 @@ import { FoldThread } from '../../src/analytics/fold/fold-thread.js';
 import { HOUR_MS, type AnalyticsItem } from '../../src/analytics/fold/fold.js';
 import { TestClock } from '../support/test-clock.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
-import { analyticsItem, clearAnalytics, insertItems, readAggregates } from './raw-items.js';
+import { analyticsItem, clearAnalytics, insertItems, readAggregates } from './support/raw-items.js';
 
 const item = (id: string, over: Partial<AnalyticsItem>) => analyticsItem(id, D0, over);
 
