@@ -17,7 +17,7 @@ import {
 } from './model/figures.js';
 import { emptyCounters, planFold, type Counters, type Dimension } from './fold/fold.js';
 import { listQueries, type QueryListOptions, type QueryPage } from './model/query-list.js';
-import { drainBatches, singleFlight } from '../common/backlog.js';
+import { drainBatches, singleFlight } from '../common/batches.js';
 
 export interface WindowQuery {
   from?: string;

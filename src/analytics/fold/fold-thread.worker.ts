@@ -3,7 +3,7 @@
  * the same store code and planner as an in-process fold, one job (a drain, a prune) at a time on request.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { drainBatches } from '../../common/backlog.js';
+import { drainBatches } from '../../common/batches.js';
 import { lowerThreadPriority } from '../../common/thread-priority.js';
 import { openDatabaseInThread } from '../../storage/database.js';
 import { KyselyAnalyticsFolds } from '../store/fold.kysely-store.js';
