@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { StringEnum } from '../http/string-enum.js';
-import { DIMENSIONS } from './fold/fold.js';
+import { DIMENSIONS } from './model/counters.js';
 import { QUERY_SORTS } from './model/query-list.js';
 
 const NullableNumber = Type.Union([Type.Number(), Type.Null()]);

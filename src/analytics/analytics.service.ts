@@ -15,7 +15,8 @@ import {
   type HistogramBar,
   type Window,
 } from './model/figures.js';
-import { emptyCounters, planFold, type Counters, type Dimension } from './fold/fold.js';
+import { planFold } from './fold/fold.js';
+import { emptyCounters, type Counters, type Dimension } from './model/counters.js';
 import { listQueries, type QueryListOptions, type QueryPage } from './model/query-list.js';
 import { drainBatches, singleFlight } from '../common/batches.js';
 

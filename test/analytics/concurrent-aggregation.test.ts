@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnalyticsModule, type AnalyticsModule } from '../../src/analytics/analytics.module.js';
-import type { AnalyticsItem } from '../../src/analytics/fold/fold.js';
+import type { AnalyticsItem } from '../../src/analytics/model/counters.js';
 import type { DatabaseHandle } from '../../src/storage/database.js';
 import { createTestDatabase, databaseKinds, openTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { TestClock } from '../support/test-clock.js';

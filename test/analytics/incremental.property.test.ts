@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { KyselyAnalyticsStore } from '../../src/analytics/store/analytics.kysely-store.js';
-import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold/fold.js';
+import { planFold } from '../../src/analytics/fold/fold.js';
+import { HOUR_MS, type AnalyticsItem } from '../../src/analytics/model/counters.js';
 import { windowAnchorAt } from '../../src/analytics/fold/spans.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
 import {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { KyselyAnalyticsStore } from '../../src/analytics/store/analytics.kysely-store.js';
 import type { QueryCounters, Slice } from '../../src/analytics/store/analytics.store.js';
-import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold/fold.js';
+import { planFold } from '../../src/analytics/fold/fold.js';
+import { HOUR_MS, type AnalyticsItem } from '../../src/analytics/model/counters.js';
 import { QUERY_SORTS, listQueries } from '../../src/analytics/model/query-list.js';
 import { mulberry32 } from '../../src/random/index.js';
 import type { DatabaseHandle } from '../../src/storage/database.js';

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { KyselyAnalyticsStore } from '../../src/analytics/store/analytics.kysely-store.js';
 import { AnalyticsService } from '../../src/analytics/analytics.service.js';
 import { FoldThread } from '../../src/analytics/fold/fold-thread.js';
-import { HOUR_MS, type AnalyticsItem } from '../../src/analytics/fold/fold.js';
+import { HOUR_MS, type AnalyticsItem } from '../../src/analytics/model/counters.js';
 import { TestClock } from '../support/test-clock.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
 import { analyticsItem, clearAnalytics, insertItems, readAggregates } from './support/raw-items.js';

@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import { beforeAll, beforeEach, expect, it } from 'vitest';
 import { KyselyAnalyticsStore } from '../../src/analytics/store/analytics.kysely-store.js';
 import type { Slice } from '../../src/analytics/store/analytics.store.js';
-import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold/fold.js';
+import { planFold } from '../../src/analytics/fold/fold.js';
+import { HOUR_MS, type AnalyticsItem } from '../../src/analytics/model/counters.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
 import { analyticsItem, clearAnalytics, insertItems } from '../analytics/support/raw-items.js';
 

@@ -1,4 +1,4 @@
-import { HOUR_MS } from './fold.js';
+import { HOUR_MS } from '../model/counters.js';
 
 /**
  * The standard spans of analytics_query_windows (migration 0021): per-query counters summed over

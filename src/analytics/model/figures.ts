@@ -1,5 +1,5 @@
 import { ValidationError } from '../../common/errors.js';
-import { COUNTERS, HISTOGRAM_BUCKETS, HOUR_MS, emptyCounters, histogramColumn, type Counters } from '../fold/fold.js';
+import { COUNTERS, HISTOGRAM_BUCKETS, HOUR_MS, emptyCounters, histogramColumn, type Counters } from '../model/counters.js';
 
 /**
  * The figures analytics reports, from summed counters. Definitions follow the experiment metrics:

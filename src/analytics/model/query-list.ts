@@ -2,7 +2,7 @@ import { ValidationError } from '../../common/errors.js';
 import { holm, proportionsZTest } from '../../stats/index.js';
 import type { AnalyticsStore, Slice } from '../store/analytics.store.js';
 import { DAY_MS, bucketOf, bucketStarts, figuresOf, type Figures, type Window } from './figures.js';
-import { HOUR_MS, type Counter, type Counters } from '../fold/fold.js';
+import { HOUR_MS, type Counter, type Counters } from '../model/counters.js';
 
 export const QUERY_SORTS = ['searches', 'ctr', 'abandonment', 'firstClickPosition', 'change', 'zeroResults'] as const;
 export type QuerySort = (typeof QUERY_SORTS)[number];

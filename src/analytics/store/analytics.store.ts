@@ -1,4 +1,5 @@
-import type { AnalyticsItem, Counter, Counters, Dimension, EntityState, FoldPlan } from '../fold/fold.js';
+import type { EntityState, FoldPlan } from '../fold/fold.js';
+import type { AnalyticsItem, Counter, Counters, Dimension } from '../model/counters.js';
 
 export type Folder = (items: readonly AnalyticsItem[], known: ReadonlyMap<string, EntityState>) => FoldPlan;
 

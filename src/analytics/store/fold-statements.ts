@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { addExcluded } from '../../storage/additive-upsert.js';
 import type { ChunkedStatement, KeyedStatement } from '../../storage/fixed-chunks.js';
-import { COUNTERS } from '../fold/fold.js';
+import { COUNTERS } from '../model/counters.js';
 
 /**
  * The analytics fold's statements (analytics-fold.kysely-store.ts runs them through FixedChunks):

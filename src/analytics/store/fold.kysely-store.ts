@@ -15,7 +15,8 @@ import {
   loadStates,
   storedIds,
 } from './fold-statements.js';
-import { COUNTERS, entityKeys, type AnalyticsItem, type EntityState, type FoldPlan } from '../fold/fold.js';
+import { entityKeys, type EntityState, type FoldPlan } from '../fold/fold.js';
+import { COUNTERS, type AnalyticsItem } from '../model/counters.js';
 import { analyticsBacklog, type Backlog } from './backlog/backlog.js';
 import type { BacklogPosition, ClaimedItem } from './backlog/claimed-item.js';
 import { DAY_MS } from '../model/figures.js';

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DatabaseCapabilities } from '../../storage/database.js';
 import type { Database } from '../../storage/schema.js';
 import type { AnalyticsStore, QueryCounters, Slice } from './analytics.store.js';
-import { COUNTERS, HOUR_MS, emptyCounters, type Counter, type Counters } from '../fold/fold.js';
+import { COUNTERS, HOUR_MS, emptyCounters, type Counter, type Counters } from '../model/counters.js';
 import { planRange, type RangePlan } from '../fold/spans.js';
 
 /**

@@ -1,7 +1,8 @@
 import { sql, type Transaction } from 'kysely';
 import { addExcluded } from '../../storage/additive-upsert.js';
 import type { Database } from '../../storage/schema.js';
-import { COUNTERS, HOUR_MS, emptyCounters, type Counters, type RowDelta } from '../fold/fold.js';
+import { type RowDelta } from '../fold/fold.js';
+import { COUNTERS, HOUR_MS, emptyCounters, type Counters } from '../model/counters.js';
 import { WINDOW_SPANS_MS, type SignedRange } from '../fold/spans.js';
 
 /**

@@ -1,5 +1,6 @@
 import { KyselyAnalyticsFolds } from '../../../src/analytics/store/fold.kysely-store.js';
-import { COUNTERS, HOUR_MS, planFold, type AnalyticsItem } from '../../../src/analytics/fold/fold.js';
+import { planFold } from '../../../src/analytics/fold/fold.js';
+import { COUNTERS, HOUR_MS, type AnalyticsItem } from '../../../src/analytics/model/counters.js';
 import { mulberry32 } from '../../../src/random/index.js';
 import { WINDOW_SPANS_MS } from '../../../src/analytics/fold/spans.js';
 import type { DatabaseHandle } from '../../../src/storage/database.js';

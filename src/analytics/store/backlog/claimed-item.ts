@@ -1,4 +1,4 @@
-import { recognisedKeys, type AnalyticsItem } from '../../fold/fold.js';
+import { recognisedKeys, type AnalyticsItem } from '../../model/counters.js';
 
 /**
  * What the analytics backlogs (analytics-backlog.kysely-store.ts) read of a feedback item, and where
