@@ -1,20 +1,9 @@
 import type { Clock } from '../common/clock.js';
 import { AppError, NotFoundError } from '../common/errors.js';
 import type { AnalyticsStore, FoldRunner, Slice } from './store/analytics.store.js';
-import {
-  DAY_MS,
-  addInto,
-  bucketOf,
-  bucketStarts,
-  figuresOf,
-  histogramOf,
-  iso,
-  resolveWindow,
-  sumCounters,
-  type Figures,
-  type HistogramBar,
-  type Window,
-} from './model/figures.js';
+import { DAY_MS } from '../common/time.js';
+import { addInto, figuresOf, histogramOf, sumCounters, type Figures, type HistogramBar } from './model/figures.js';
+import { bucketOf, bucketStarts, iso, resolveWindow, type RequestWindow } from './model/request-window.js';
 import { planFold } from './fold/fold.js';
 import { emptyCounters, type Counters, type Dimension } from './model/counters.js';
 import { listQueries, type QueryListOptions, type QueryPage } from './model/query-list.js';
@@ -86,11 +75,11 @@ export interface QueryDetail extends Answered {
   relevanceModel: { modelId: string; version: number | null; reason: string | null };
 }
 
-export function sliceOf(w: Window, q: WindowQuery): Slice {
+export function sliceOf(w: RequestWindow, q: WindowQuery): Slice {
   return { dimension: q.dimension ?? '', value: q.dimension ? (q.value ?? '') : '', fromHour: w.fromHour, toHour: w.toHour };
 }
 
-function seriesOf(w: Window, interval: Interval, hours: { hour: number; counters: Counters }[]): SeriesPoint[] {
+function seriesOf(w: RequestWindow, interval: Interval, hours: { hour: number; counters: Counters }[]): SeriesPoint[] {
   const buckets = new Map(bucketStarts(w, interval).map((t) => [t, emptyCounters()]));
   for (const h of hours) {
     const b = buckets.get(bucketOf(h.hour, interval));
@@ -160,7 +149,7 @@ export class AnalyticsService {
         ),
   );
 
-  private async answered(w: Window, q: WindowQuery): Promise<Answered> {
+  private async answered(w: RequestWindow, q: WindowQuery): Promise<Answered> {
     const fresh = await this.store.freshAsOf();
     return {
       window: { from: iso(w.fromHour), to: iso(w.toHour) },

@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { KyselyAnalyticsStore } from '../../src/analytics/store/analytics.kysely-store.js';
 import { planFold } from '../../src/analytics/fold/fold.js';
 import { HOUR_MS, type AnalyticsItem } from '../../src/analytics/model/counters.js';
-import { windowAnchorAt } from '../../src/analytics/fold/spans.js';
+import { spanAnchorAt } from '../../src/analytics/fold/spans.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
 import {
   bucketQueriesFromHours,
@@ -98,7 +98,7 @@ describeOnEveryDatabase('analytics: span totals equal the hour rows they sum aft
         await insertItems(t.database, queue.splice(0));
         const last = at();
         while ((await store.aggregateNext(7, planFold, last)) === 7);
-        const anchor = windowAnchorAt(last);
+        const anchor = spanAnchorAt(last);
         expect(await readWindows(t.database)).toEqual(await windowsFromHours(t.database, anchor));
         expect(await readBucketQueries(t.database)).toEqual(await bucketQueriesFromHours(t.database));
         expect(await readAggregates(t.database)).toEqual(fromScratch(items));

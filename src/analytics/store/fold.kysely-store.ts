@@ -19,13 +19,13 @@ import { entityKeys, type EntityState, type FoldPlan } from '../fold/fold.js';
 import { COUNTERS, type AnalyticsItem } from '../model/counters.js';
 import { analyticsBacklog, type Backlog } from './backlog/backlog.js';
 import type { BacklogPosition, ClaimedItem } from './backlog/claimed-item.js';
-import { DAY_MS } from '../model/figures.js';
-import { addLateHoursToWindows, moveWindows } from './span-upkeep.js';
-import { windowAnchorAt } from '../fold/spans.js';
+import { DAY_MS } from '../../common/time.js';
+import { addLateHoursToSpans, moveSpans } from './span-upkeep.js';
+import { spanAnchorAt } from '../fold/spans.js';
 
 /**
- * The write half of the analytics store: claims unfolded feedback items (analytics-backlog.kysely-store.ts
- * says how each database knows which), folds them into the hourly counters, the window spans and the
+ * The write half of the analytics store: claims unfolded feedback items (backlog/backlog.ts
+ * says how each database knows which), folds them into the hourly counters, the precomputed spans and the
  * entity states in one transaction, and prunes old states.
  */
 
@@ -45,7 +45,7 @@ type Claimed = { items: ClaimedItem[]; next: BacklogPosition };
 /** The batch read before the fold's transaction is no longer what the backlog holds: fold it again. */
 class StaleBatch extends Error {}
 
-/** The entity keys a batch reads and writes (fold.ts's entityKeys of each item), each once. */
+/** The entity keys a batch reads and writes (fold/fold.ts's entityKeys of each item), each once. */
 function entityKeysOf(items: readonly AnalyticsItem[]): string[] {
   const keys = new Set<string>();
   for (const i of items) for (const { key } of entityKeys(i)) keys.add(key);
@@ -117,8 +117,8 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
       // Also without items: on PostgreSQL a claim may have closed a window.
       await this.backlog.markFolded(trx, next);
       if (claimed !== null && !(await this.stillStored(trx, items))) throw new StaleBatch();
-      const nextAnchor = windowAnchorAt(startedAt);
-      if (nextAnchor !== anchor) await moveWindows(trx, anchor, nextAnchor);
+      const nextAnchor = spanAnchorAt(startedAt);
+      if (nextAnchor !== anchor) await moveSpans(trx, anchor, nextAnchor);
       if (items.length < limit || nextAnchor !== anchor) {
         const set = { ...(items.length < limit ? { fresh_as_of: startedAt } : {}), window_anchor: nextAnchor };
         await trx
@@ -214,7 +214,7 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
       if (Number(r.upserts) === 0) created.add(`${r.dimension}\u0001${r.dim_value}\u0001${Number(r.hour)}\u0001${r.query_hash}`);
     }
     await this.countCreatedRows(trx, created);
-    await addLateHoursToWindows(trx, perQuery, created, anchor);
+    await addLateHoursToSpans(trx, perQuery, created, anchor);
     // All traffic is dimension '' (migration 0075), as in the hour tables.
     await this.chunks.run(
       trx,

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { AnalyticsStore, HourCounters, QueryCounters, ResultCounts, Slice } from './analytics.store.js';
 import { KyselyQueryTotals, countersOf, type Db } from './query-totals.kysely-store.js';
 import { HOUR_MS } from '../model/counters.js';
-import { DAY_MS } from '../model/figures.js';
+import { DAY_MS } from '../../common/time.js';
 import { planRange } from '../fold/spans.js';
 
 const KEY_CHUNK = 500;

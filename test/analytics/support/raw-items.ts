@@ -2,7 +2,7 @@ import { KyselyAnalyticsFolds } from '../../../src/analytics/store/fold.kysely-s
 import { planFold } from '../../../src/analytics/fold/fold.js';
 import { COUNTERS, HOUR_MS, type AnalyticsItem } from '../../../src/analytics/model/counters.js';
 import { mulberry32 } from '../../../src/random/index.js';
-import { WINDOW_SPANS_MS } from '../../../src/analytics/fold/spans.js';
+import { SPANS_MS } from '../../../src/analytics/fold/spans.js';
 import type { DatabaseHandle } from '../../../src/storage/database.js';
 
 /** One impression of search q1 (session A, query "shoes", result r1 at 1) at `eventTime`, no dimensions; `over` changes any field. */
@@ -202,7 +202,7 @@ export async function readWindows(database: DatabaseHandle): Promise<string[]> {
 export async function windowsFromHours(database: DatabaseHandle, anchor: number): Promise<string[]> {
   const hours = await database.db.selectFrom('analytics_query_hours').selectAll().execute();
   const sums = new Map<string, { hourRows: number; counters: number[] }>();
-  for (const span of WINDOW_SPANS_MS) {
+  for (const span of SPANS_MS) {
     for (const row of hours) {
       const hour = Number(row.hour);
       if (hour < anchor - span || hour >= anchor) continue;
