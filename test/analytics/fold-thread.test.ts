@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect, it, vi } from 'vitest';
-import { KyselyAnalyticsFolds } from '../../src/analytics/store/fold.kysely-store.js';
+import { KyselyAnalyticsFoldStore } from '../../src/analytics/store/fold.kysely-store.js';
 import { createAnalyticsModule } from '../../src/analytics/analytics.module.js';
 import { planFold } from '../../src/analytics/fold/fold.js';
 import { HOUR_MS, type AnalyticsItem } from '../../src/analytics/model/counters.js';
@@ -21,7 +21,7 @@ describeOnEveryDatabase('analytics folded on the fold thread', (kind) => {
     await clearAnalytics(t.database);
     const clock = new TestClock(BASE + 50 * HOUR_MS);
     const module = createAnalyticsModule({ database: t.database, clock, foldThread: true });
-    const inline = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
+    const inline = new KyselyAnalyticsFoldStore(t.database.db, t.database.capabilities);
     try {
       const all: AnalyticsItem[] = [];
       let folded = 0;

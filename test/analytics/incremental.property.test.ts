@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { KyselyAnalyticsStore } from '../../src/analytics/store/analytics.kysely-store.js';
+import { KyselyAnalyticsFoldStore } from '../../src/analytics/store/fold.kysely-store.js';
 import { planFold } from '../../src/analytics/fold/fold.js';
 import { HOUR_MS, type AnalyticsItem } from '../../src/analytics/model/counters.js';
 import { spanAnchorAt } from '../../src/analytics/fold/spans.js';
@@ -58,7 +58,7 @@ describeOnEveryDatabase('analytics: incremental aggregates equal a from-scratch 
   const t = useTestDatabase(kind);
 
   it('after random interleavings of ingestion and aggregation batches (fixed seed)', async () => {
-    const store = new KyselyAnalyticsStore(t.database.db, t.database.capabilities);
+    const store = new KyselyAnalyticsFoldStore(t.database.db, t.database.capabilities);
     await fc.assert(
       fc.asyncProperty(scenarioArb, async ({ items, order, steps }) => {
         await clearAnalytics(t.database);
@@ -84,7 +84,7 @@ describeOnEveryDatabase('analytics: span totals equal the hour rows they sum aft
   const anchorArb = fc.integer({ min: -2, max: 8 * 24 }).map((h) => BASE + h * HOUR_MS + 1234);
 
   it('(fixed seed)', async () => {
-    const store = new KyselyAnalyticsStore(t.database.db, t.database.capabilities);
+    const store = new KyselyAnalyticsFoldStore(t.database.db, t.database.capabilities);
     await fc.assert(
       fc.asyncProperty(scenarioArb, fc.array(anchorArb, { minLength: 8, maxLength: 8 }), async ({ items, order, steps }, anchors) => {
         await clearAnalytics(t.database);

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { beforeAll, beforeEach, expect, it } from 'vitest';
-import { KyselyAnalyticsStore } from '../../src/analytics/store/analytics.kysely-store.js';
-import type { Slice } from '../../src/analytics/store/analytics.store.js';
+import { KyselyAnalyticsFoldStore } from '../../src/analytics/store/fold.kysely-store.js';
+import { KyselyAnalyticsReadsStore } from '../../src/analytics/store/reads.kysely-store.js';
+import type { Slice } from '../../src/analytics/store/reads.store.js';
 import { planFold } from '../../src/analytics/fold/fold.js';
 import { HOUR_MS, type AnalyticsItem } from '../../src/analytics/model/counters.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
@@ -18,22 +19,24 @@ const all = (fromHour: number, toHour: number): Slice => ({ dimension: '', value
 
 describeOnEveryDatabase('analytics store contract', (kind) => {
   const t = useTestDatabase(kind);
-  let store: KyselyAnalyticsStore;
+  let folds: KyselyAnalyticsFoldStore;
+  let store: KyselyAnalyticsReadsStore;
   beforeAll(async () => {
-    store = new KyselyAnalyticsStore(t.database.db, t.database.capabilities);
+    folds = new KyselyAnalyticsFoldStore(t.database.db, t.database.capabilities);
+    store = new KyselyAnalyticsReadsStore(t.database.db, t.database.capabilities);
   });
   beforeEach(async () => clearAnalytics(t.database));
 
   it('folds at most `limit` items per call, counts what waits, and records freshness only at the end of the backlog', async () => {
     await insertItems(t.database, [item('A3', {}), item('A1', {}), item('A2', { userAction: 'click' })]);
-    expect(await store.backlogSize()).toBe(3);
-    expect(await store.aggregateNext(2, planFold, 111)).toBe(2);
-    expect(await store.backlogSize()).toBe(1);
+    expect(await folds.backlogSize()).toBe(3);
+    expect(await folds.aggregateNext(2, planFold, 111)).toBe(2);
+    expect(await folds.backlogSize()).toBe(1);
     expect(await store.freshAsOf()).toBeNull();
-    expect(await store.aggregateNext(2, planFold, 222)).toBe(1);
-    expect(await store.backlogSize()).toBe(0);
+    expect(await folds.aggregateNext(2, planFold, 222)).toBe(1);
+    expect(await folds.backlogSize()).toBe(0);
     expect(await store.freshAsOf()).toBe(222);
-    expect(await store.aggregateNext(2, planFold, 333)).toBe(0);
+    expect(await folds.aggregateNext(2, planFold, 333)).toBe(0);
     expect(await store.freshAsOf()).toBe(333);
     const [hour] = await store.totalHours(all(H0, H0 + HOUR_MS));
     expect(hour).toMatchObject({ hour: H0, counters: { searches: 1, impressions: 2, clicks: 1, abandoned: 0, first_clicks: 1 } });
@@ -44,9 +47,9 @@ describeOnEveryDatabase('analytics store contract', (kind) => {
     if (!t.database.capabilities.supportsAdvisoryLocks) return;
     await t.database.db.transaction().execute(async (trx) => {
       await sql`select pg_advisory_xact_lock(${LOCK}, hashtext(current_schema()))`.execute(trx);
-      expect(await store.aggregateNext(10, planFold, 1)).toBeNull();
+      expect(await folds.aggregateNext(10, planFold, 1)).toBeNull();
     });
-    expect(await store.aggregateNext(10, planFold, 1)).toBe(1);
+    expect(await folds.aggregateNext(10, planFold, 1)).toBe(1);
   });
 
   it('reads slices: hours, dimension values, per-query sums with minSearches or named hashes, distinct queries', async () => {
@@ -55,7 +58,7 @@ describeOnEveryDatabase('analytics store contract', (kind) => {
       item('C2', { queryId: 'q2', queryHash: 'shoes', eventTime: H0 + HOUR_MS + 5, deviceType: 'desktop' }),
       item('C3', { queryId: 'q3', queryHash: 'socks', eventTime: H0 + 2 * HOUR_MS }),
     ]);
-    await store.aggregateNext(100, planFold, 0);
+    await folds.aggregateNext(100, planFold, 0);
     expect((await store.totalHours(all(H0, H0 + 3 * HOUR_MS))).map((h) => [h.hour - H0, h.counters.searches])).toEqual([
       [0, 1],
       [HOUR_MS, 1],
@@ -94,9 +97,9 @@ describeOnEveryDatabase('analytics store contract', (kind) => {
       item('D7', { userAction: 'click', position: 2 }),
       item('D6', { resultId: 'r2', position: 1 }),
     ]);
-    await store.aggregateNext(100, planFold, 0);
+    await folds.aggregateNext(100, planFold, 0);
     await insertItems(t.database, [item('D1', { queryId: 'q9', queryText: 'Running Shoes' })]);
-    await store.aggregateNext(100, planFold, 0);
+    await folds.aggregateNext(100, planFold, 0);
     expect(await store.results('shoes', H0, H0 + HOUR_MS)).toEqual([
       { resultId: 'r1', position: 1, impressions: 1, clicks: 0 },
       { resultId: 'r1', position: 2, impressions: 1, clicks: 1 },
@@ -132,7 +135,7 @@ describeOnEveryDatabase('analytics store contract', (kind) => {
     }
     await insertItems(t.database, items);
     // The anchor: H0 − 3 h (the clock at H0 + 30 min).
-    await store.aggregateNext(1000, planFold, H0 + 1_800_000);
+    await folds.aggregateNext(1000, planFold, H0 + 1_800_000);
     const windows: [number, number][] = [];
     const day = 24 * HOUR_MS;
     for (const length of [7, 14, 30]) {

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DatabaseCapabilities } from '../../storage/database.js';
 import type { Database } from '../../storage/schema.js';
-import type { AnalyticsStore, Folder } from './analytics.store.js';
+import type { AnalyticsFoldStore, Folder } from './fold.store.js';
 import { FixedChunks } from '../../storage/fixed-chunks.js';
 import {
   totalHours,
@@ -24,7 +24,7 @@ import { addLateHoursToSpans, moveSpans } from './span-upkeep.js';
 import { spanAnchorAt } from '../fold/spans.js';
 
 /**
- * The write half of the analytics store: claims unfolded feedback items (backlog/backlog.ts
+ * The analytics fold store (fold.store.ts), which runs the fold plan over SQL: claims unfolded feedback items (backlog/backlog.ts
  * says how each database knows which), folds them into the hourly counters, the precomputed spans and the
  * entity states in one transaction, and prunes old states.
  */
@@ -52,7 +52,7 @@ function entityKeysOf(items: readonly AnalyticsItem[]): string[] {
   return [...keys];
 }
 
-export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext' | 'pruneEntities' | 'backlogSize'> {
+export class KyselyAnalyticsFoldStore implements AnalyticsFoldStore {
   private readonly chunks: FixedChunks;
   private readonly backlog: Backlog;
 
@@ -65,7 +65,7 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
   }
 
   /**
-   * Folds the next `limit` unfolded items in one transaction (AnalyticsStore.aggregateNext).
+   * Folds the next `limit` unfolded items in one transaction (AnalyticsFoldStore.aggregateNext).
    *
    * Where a read transaction holds back writers (SQLite: the WAL catch-up checkpoint, with ingestion
    * paused, waits for readers of the feedback file), the batch is read first in a short transaction
@@ -228,10 +228,6 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
     );
   }
 
-  /**
-   * Adds the fold's per-query deltas of hours before the anchor (late events) to the spans that
-   * hold those hours, counting the hour rows the deltas create (a query's first row in that hour).
-   */
   /**
    * Creates the (query, hour) rows the batch's deltas will land in that do not exist yet, and
    * returns their keys: a query's first feedback in an hour. Counted into analytics_total_hours.queries

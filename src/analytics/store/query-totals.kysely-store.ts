@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DatabaseCapabilities } from '../../storage/database.js';
 import type { Database } from '../../storage/schema.js';
-import type { AnalyticsStore, QueryCounters, Slice } from './analytics.store.js';
+import type { AnalyticsReadsStore, QueryCounters, Slice } from './reads.store.js';
 import { COUNTERS, HOUR_MS, emptyCounters, type Counter, type Counters } from '../model/counters.js';
 import { planRange, type RangePlan } from '../fold/spans.js';
 
@@ -11,7 +11,7 @@ import { planRange, type RangePlan } from '../fold/spans.js';
  */
 
 export type Db = Kysely<Database> | Transaction<Database>;
-type TotalsOptions = Parameters<AnalyticsStore['queryTotals']>[1];
+type TotalsOptions = Parameters<AnalyticsReadsStore['queryTotals']>[1];
 
 /** The counters to read from span rows: those asked for and searches (minSearches), or all the list's. */
 function spanColumns(columns: readonly Counter[] | undefined): readonly Counter[] {

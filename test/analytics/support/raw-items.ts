@@ -1,4 +1,4 @@
-import { KyselyAnalyticsFolds } from '../../../src/analytics/store/fold.kysely-store.js';
+import { KyselyAnalyticsFoldStore } from '../../../src/analytics/store/fold.kysely-store.js';
 import { planFold } from '../../../src/analytics/fold/fold.js';
 import { COUNTERS, HOUR_MS, type AnalyticsItem } from '../../../src/analytics/model/counters.js';
 import { mulberry32 } from '../../../src/random/index.js';
@@ -158,7 +158,7 @@ export function fromScratch(items: readonly AnalyticsItem[]): string[] {
 
 /** How many feedback items wait to be folded (the store's own count: a flag or a cursor, per database). */
 export async function backlogSize(database: DatabaseHandle): Promise<number> {
-  return new KyselyAnalyticsFolds(database.db, database.capabilities).backlogSize();
+  return new KyselyAnalyticsFoldStore(database.db, database.capabilities).backlogSize();
 }
 
 export async function clearAnalytics(database: DatabaseHandle): Promise<void> {
