@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import { ANALYTICS_LOCK, tryTransactionLock } from '../../storage/advisory-locks.js';
 import type { DatabaseCapabilities } from '../../storage/database.js';
 import type { Database } from '../../storage/schema.js';
 import type { AnalyticsFoldStore, Folder } from './fold.store.js';
@@ -29,8 +30,6 @@ import { spanAnchorAt } from '../fold/spans.js';
  * entity states in one transaction, and prunes old states.
  */
 
-// Names the analytics lock among PostgreSQL advisory locks; the schema is the second key, as for attribution.
-const ANALYTICS_LOCK = 774_201_012;
 type Trx = Transaction<Database>;
 
 /** What the fold branches on (database.ts says what each means). */
@@ -90,12 +89,7 @@ export class KyselyAnalyticsFoldStore implements AnalyticsFoldStore {
   /** Folds `claimed` (read beforehand), or a batch claimed in this transaction when null. */
   private async foldBatch(limit: number, fold: Folder, startedAt: number, claimed: Claimed | null): Promise<number | null> {
     return this.db.transaction().execute(async (trx) => {
-      if (this.capabilities.supportsAdvisoryLocks) {
-        const { rows } = await sql<{
-          locked: boolean;
-        }>`select pg_try_advisory_xact_lock(${ANALYTICS_LOCK}, hashtext(current_schema())) as locked`.execute(trx);
-        if (!rows[0]?.locked) return null;
-      }
+      if (this.capabilities.supportsAdvisoryLocks && !(await tryTransactionLock(trx, ANALYTICS_LOCK))) return null;
       // A write first: on SQLite the transaction then holds the analytics file's writer from its
       // first statement, so no other connection's commit can make what it reads stale (SQLite would
       // refuse its first write after such a read with SQLITE_BUSY_SNAPSHOT instead of waiting).
@@ -179,12 +173,7 @@ export class KyselyAnalyticsFoldStore implements AnalyticsFoldStore {
    */
   async pruneEntities(cutoff: number, limit: number): Promise<number | null> {
     return this.db.transaction().execute(async (trx) => {
-      if (this.capabilities.supportsAdvisoryLocks) {
-        const { rows } = await sql<{
-          locked: boolean;
-        }>`select pg_try_advisory_xact_lock(${ANALYTICS_LOCK}, hashtext(current_schema())) as locked`.execute(trx);
-        if (!rows[0]?.locked) return null;
-      }
+      if (this.capabilities.supportsAdvisoryLocks && !(await tryTransactionLock(trx, ANALYTICS_LOCK))) return null;
       const result = await trx
         .deleteFrom('analytics_entities')
         .where('key', 'in', (eb) =>
