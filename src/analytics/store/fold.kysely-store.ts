@@ -18,7 +18,8 @@ import {
 } from './fold-statements.js';
 import { entityKeys, type EntityState, type FoldPlan } from '../fold/fold.js';
 import { COUNTERS, type AnalyticsItem } from '../model/counters.js';
-import { analyticsBacklog, type Backlog } from './backlog/backlog.js';
+import type { Backlog } from './backlog/backlog.js';
+import { backlogFor } from './backlog/backlog-for.js';
 import type { BacklogPosition, ClaimedItem } from './backlog/claimed-item.js';
 import { DAY_MS } from '../../common/time.js';
 import { addLateHoursToSpans, moveSpans } from './span-upkeep.js';
@@ -60,7 +61,7 @@ export class KyselyAnalyticsFoldStore implements AnalyticsFoldStore {
     private readonly capabilities: FoldCapabilities,
   ) {
     this.chunks = new FixedChunks(capabilities);
-    this.backlog = analyticsBacklog(capabilities);
+    this.backlog = backlogFor(capabilities);
   }
 
   /**
