@@ -32,7 +32,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { KyselyAnalyticsFoldStore } from '../../src/analytics/store/fold.kysely-store.js';
-import { planFold } from '../../src/analytics/fold/fold.js';
+import { planFold } from '../../src/analytics/fold/fold-plan.js';
 import { COUNTERS, HOUR_MS } from '../../src/analytics/model/counters.js';
 import { buildApp } from '../../src/app.js';
 import type { Clock } from '../../src/common/clock.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NotFoundError, ValidationError } from '../common/errors.js';
 import { DAY_MS } from '../common/time.js';
 import { AnalyticsService, type AnalyticsServiceDependencies, type RelevancePort } from './analytics.service.js';
-import { planFold } from './fold/fold.js';
+import { planFold } from './fold/fold-plan.js';
 import { HOUR_MS, type AnalyticsItem } from './model/counters.js';
 import { FakeAnalyticsReadsStore } from './store/fake-reads.store.js';
 import type { Folder } from './store/fold.store.js';

@@ -5,7 +5,7 @@ import type { AnalyticsReadsStore, Slice } from './store/reads.store.js';
 import { DAY_MS } from '../common/time.js';
 import { addInto, figuresOf, histogramOf, sumCounters, type Figures, type HistogramBar } from './model/figures.js';
 import { bucketOf, bucketStarts, iso, resolveWindow, type RequestWindow } from './model/request-window.js';
-import { planFold } from './fold/fold.js';
+import { planFold } from './fold/fold-plan.js';
 import { emptyCounters, type Counters, type Dimension } from './model/counters.js';
 import { listQueries, type QueryListOptions, type QueryPage } from './model/query-list.js';
 import { drainBatches, singleFlight } from '../common/batches.js';

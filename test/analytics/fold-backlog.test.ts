@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { KyselyAnalyticsFoldStore } from '../../src/analytics/store/fold.kysely-store.js';
-import { planFold } from '../../src/analytics/fold/fold.js';
+import { planFold } from '../../src/analytics/fold/fold-plan.js';
 import { HOUR_MS, type AnalyticsItem } from '../../src/analytics/model/counters.js';
 import { type DatabaseHandle } from '../../src/storage/database.js';
 import type { Database } from '../../src/storage/schema.js';

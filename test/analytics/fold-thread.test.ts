@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { expect, it, vi } from 'vitest';
 import { KyselyAnalyticsFoldStore } from '../../src/analytics/store/fold.kysely-store.js';
 import { createAnalyticsModule } from '../../src/analytics/analytics.module.js';
-import { planFold } from '../../src/analytics/fold/fold.js';
+import { planFold } from '../../src/analytics/fold/fold-plan.js';
 import { HOUR_MS, type AnalyticsItem } from '../../src/analytics/model/counters.js';
 import { FoldThread } from '../../src/analytics/fold/fold-thread.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';

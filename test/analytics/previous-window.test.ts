@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { KyselyAnalyticsFoldStore } from '../../src/analytics/store/fold.kysely-store.js';
 import { KyselyAnalyticsReadsStore } from '../../src/analytics/store/reads.kysely-store.js';
 import type { QueryCounters, Slice } from '../../src/analytics/store/reads.store.js';
-import { planFold } from '../../src/analytics/fold/fold.js';
+import { planFold } from '../../src/analytics/fold/fold-plan.js';
 import { HOUR_MS, type AnalyticsItem } from '../../src/analytics/model/counters.js';
 import { QUERY_SORTS, listQueries } from '../../src/analytics/model/query-list.js';
 import { mulberry32 } from '../../src/random/index.js';

@@ -1,7 +1,7 @@
 import { beforeAll, beforeEach, expect, it } from 'vitest';
 import { KyselyAnalyticsFoldStore } from '../../src/analytics/store/fold.kysely-store.js';
 import { KyselyAnalyticsReadsStore } from '../../src/analytics/store/reads.kysely-store.js';
-import { planFold } from '../../src/analytics/fold/fold.js';
+import { planFold } from '../../src/analytics/fold/fold-plan.js';
 import { HOUR_MS, type AnalyticsItem } from '../../src/analytics/model/counters.js';
 import { ANALYTICS_LOCK, transactionLock } from '../../src/storage/advisory-locks.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { planFold } from '../../src/analytics/fold/fold.js';
+import { planFold } from '../../src/analytics/fold/fold-plan.js';
 import { HOUR_MS, type AnalyticsItem } from '../../src/analytics/model/counters.js';
 import { FakeAnalyticsReadsStore } from '../../src/analytics/store/fake-reads.store.js';
 import { KyselyAnalyticsFoldStore } from '../../src/analytics/store/fold.kysely-store.js';

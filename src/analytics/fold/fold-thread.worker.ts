@@ -7,7 +7,7 @@ import { drainBatches } from '../../common/batches.js';
 import { lowerThreadPriority } from '../../common/thread-priority.js';
 import { openDatabaseInThread } from '../../storage/database.js';
 import { KyselyAnalyticsFoldStore } from '../store/fold.kysely-store.js';
-import { planFold } from './fold.js';
+import { planFold } from './fold-plan.js';
 import type { FoldReply, FoldRequest, FoldThreadData } from './fold-thread.js';
 
 const port = parentPort!;

@@ -1,4 +1,4 @@
-import { COUNTERS, HISTOGRAM_BUCKETS, emptyCounters, histogramColumn, type Counters } from '../model/counters.js';
+import { COUNTERS, HISTOGRAM_BUCKETS, emptyCounters, histogramColumn, type Counters } from './counters.js';
 
 /**
  * The figures analytics reports, from summed counters. Definitions follow the experiment metrics:

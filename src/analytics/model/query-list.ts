@@ -4,7 +4,7 @@ import type { AnalyticsReadsStore, Slice } from '../store/reads.store.js';
 import { DAY_MS } from '../../common/time.js';
 import { figuresOf, type Figures } from './figures.js';
 import { bucketOf, bucketStarts, type RequestWindow } from './request-window.js';
-import { HOUR_MS, type Counter, type Counters } from '../model/counters.js';
+import { HOUR_MS, type Counter, type Counters } from './counters.js';
 
 export const QUERY_SORTS = ['searches', 'ctr', 'abandonment', 'firstClickPosition', 'change', 'zeroResults'] as const;
 export type QuerySort = (typeof QUERY_SORTS)[number];

@@ -1,5 +1,5 @@
 import { DAY_MS } from '../../common/time.js';
-import { planFold, type EntityState } from '../fold/fold.js';
+import { planFold, type EntityState } from '../fold/fold-plan.js';
 import { COUNTERS, emptyCounters, type AnalyticsItem, type Counters } from '../model/counters.js';
 import type { AnalyticsReadsStore, HourCounters, QueryCounters, ResultCounts, Slice } from './reads.store.js';
 

@@ -16,7 +16,7 @@ import {
   loadStates,
   storedIds,
 } from './fold-statements.js';
-import { entityKeys, type EntityState, type FoldPlan } from '../fold/fold.js';
+import { entityKeys, type EntityState, type FoldPlan } from '../fold/fold-plan.js';
 import { COUNTERS, type AnalyticsItem } from '../model/counters.js';
 import type { Backlog } from './backlog/backlog.js';
 import { backlogFor } from './backlog/backlog-for.js';
@@ -45,7 +45,7 @@ type Claimed = { items: ClaimedItem[]; next: BacklogPosition };
 /** The batch read before the fold's transaction is no longer what the backlog holds: fold it again. */
 class StaleBatch extends Error {}
 
-/** The entity keys a batch reads and writes (fold/fold.ts's entityKeys of each item), each once. */
+/** The entity keys a batch reads and writes (fold/fold-plan.ts's entityKeys of each item), each once. */
 function entityKeysOf(items: readonly AnalyticsItem[]): string[] {
   const keys = new Set<string>();
   for (const i of items) for (const { key } of entityKeys(i)) keys.add(key);

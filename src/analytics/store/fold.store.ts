@@ -1,7 +1,7 @@
-import type { EntityState, FoldPlan } from '../fold/fold.js';
+import type { EntityState, FoldPlan } from '../fold/fold-plan.js';
 import type { AnalyticsItem } from '../model/counters.js';
 
-/** The fold plan a store runs (fold/fold.ts planFold): handed in, so the store stays SQL only. */
+/** The fold plan a store runs (fold/fold-plan.ts planFold): handed in, so the store stays SQL only. */
 export type Folder = (items: readonly AnalyticsItem[], known: ReadonlyMap<string, EntityState>) => FoldPlan;
 
 /**

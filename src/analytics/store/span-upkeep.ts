@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import { addExcluded } from '../../storage/additive-upsert.js';
 import type { Database } from '../../storage/schema.js';
-import type { RowDelta } from '../fold/fold.js';
+import type { RowDelta } from '../fold/fold-plan.js';
 import { COUNTERS, HOUR_MS, emptyCounters, type Counters } from '../model/counters.js';
 import { SPANS_MS, type SignedRange } from '../fold/spans.js';
 

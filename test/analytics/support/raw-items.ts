@@ -1,5 +1,5 @@
 import { KyselyAnalyticsFoldStore } from '../../../src/analytics/store/fold.kysely-store.js';
-import { planFold } from '../../../src/analytics/fold/fold.js';
+import { planFold } from '../../../src/analytics/fold/fold-plan.js';
 import { COUNTERS, HOUR_MS, type AnalyticsItem } from '../../../src/analytics/model/counters.js';
 import { mulberry32 } from '../../../src/random/index.js';
 import { SPANS_MS } from '../../../src/analytics/fold/spans.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32, shuffleInPlace } from '../../random/index.js';
 import { COUNTERS, HOUR_MS, type AnalyticsItem, type Counters } from '../model/counters.js';
-import { planFold, rowKeyString, type EntityState, type FoldPlan } from './fold.js';
+import { planFold, rowKeyString, type EntityState, type FoldPlan } from './fold-plan.js';
 
 // The fold plan without a database: what one batch adds, what a later batch retracts, and that
 // any batching of the same items sums to one fold over all of them.
