@@ -155,6 +155,19 @@ export default [
     ],
   ),
 
+  // issue 24 (analytics): the analytics model and the fold and spans plans are tested without a
+  // database (their *.test.ts beside them); they read the stores' interfaces only, never a driver.
+  boundary(
+    'analytics-pure-core',
+    ['src/analytics/model/**/*.ts', 'src/analytics/fold/fold-plan.ts', 'src/analytics/fold/spans.ts'],
+    [
+      [
+        '^(kysely|pg|better-sqlite3|fastify|typebox)$|^@fastify/|(^|/)(storage|http)/|\\.kysely-store\\.js$|/fold-thread',
+        'the analytics model and the fold and spans plans are pure: plain values in and out, store interfaces at most',
+      ],
+    ],
+  ),
+
   // Services hold the rules: no HTTP, no SQL, no framework.
   boundary(
     'services',
@@ -171,7 +184,13 @@ export default [
   // Stores and their fakes: no HTTP, and no HTTP schema files (status enums live in the domain).
   boundary(
     'stores',
-    ['src/**/*.store.ts', 'src/**/*.kysely-store.ts', 'src/**/fake-*.ts'],
+    [
+      'src/**/*.store.ts',
+      'src/**/*.kysely-store.ts',
+      'src/**/fake-*.ts',
+      // issue 24 (analytics): everything in a store/ folder is store code, suffix or not.
+      'src/**/store/**/*.ts',
+    ],
     [
       [
         '(^|/)http/|\\.schemas\\.js$|^fastify$|^@fastify/',
