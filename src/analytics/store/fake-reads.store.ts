@@ -29,8 +29,10 @@ interface ResultRow {
 }
 
 const key = (...parts: (string | number)[]) => parts.join('\u0001');
-const inSlice = (r: { dimension: string; value: string; hour: number }, s: Slice) =>
-  r.dimension === s.dimension && r.value === s.value && r.hour >= s.fromHour && r.hour < s.toHour;
+const inSlice = (
+  r: { dimension: string; value: string; hour: number },
+  s: Pick<Slice, 'fromHour' | 'toHour'> & { dimension: string; value: string },
+) => r.dimension === s.dimension && r.value === s.value && r.hour >= s.fromHour && r.hour < s.toHour;
 // As the Kysely store's sums put back together from spans (a reciprocal-rank sum can be off by an ulp).
 const roundSum = (n: number) => Math.round(n * 1e9) / 1e9;
 
@@ -185,7 +187,8 @@ export class FakeAnalyticsReadsStore implements AnalyticsReadsStore {
     toHour: number,
     dimension?: { dimension: string; value: string },
   ): Promise<ResultCounts[]> {
-    const slice = { dimension: dimension?.dimension ?? '', value: dimension?.value ?? '', fromHour, toHour } as Slice;
+    // All traffic is dimension '' and value '', as in the tables.
+    const slice = { dimension: dimension?.dimension ?? '', value: dimension?.value ?? '', fromHour, toHour };
     const out = new Map<string, ResultCounts>();
     for (const r of this.resultRows.values()) {
       if (r.queryHash !== queryHash || !inSlice(r, slice)) continue;
