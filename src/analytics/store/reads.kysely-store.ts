@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { AnalyticsReadsStore, HourCounters, QueryCounters, ResultCounts, Slice } from './reads.store.js';
-import { KyselyQueryTotals, countersOf, type Db } from './query-totals.kysely-store.js';
+import { KyselyQueryTotals, type Db } from './query-totals.kysely-store.js';
+import { countersOf } from './span-sums.js';
 import { HOUR_MS } from '../model/counters.js';
 import { DAY_MS } from '../../common/time.js';
 import { planRange } from '../fold/spans.js';
