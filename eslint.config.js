@@ -274,6 +274,19 @@ export default [
     ],
   ),
 
+  // issue 24 (analytics): the analytics model and the fold and spans plans are tested without a
+  // database (their *.test.ts beside them); they read the stores' interfaces only, never a driver.
+  boundary(
+    'analytics-pure-core',
+    ['src/analytics/model/**/*.ts', 'src/analytics/fold/fold-plan.ts', 'src/analytics/fold/spans.ts'],
+    [
+      [
+        '^(kysely|pg|better-sqlite3|fastify|typebox)$|^@fastify/|(^|/)(storage|http)/|\\.kysely-store\\.js$|/fold-thread',
+        'the analytics model and the fold and spans plans are pure: plain values in and out, store interfaces at most',
+      ],
+    ],
+  ),
+
   // Services hold the rules: no HTTP, no SQL, no framework.
   boundary(
     'services',
@@ -290,7 +303,13 @@ export default [
   // Stores and their fakes: no HTTP, and no HTTP schema files (status enums live in the domain).
   boundary(
     'stores',
-    ['src/**/*.store.ts', 'src/**/*.kysely-store.ts', 'src/**/fake-*.ts'],
+    [
+      'src/**/*.store.ts',
+      'src/**/*.kysely-store.ts',
+      'src/**/fake-*.ts',
+      // issue 24 (analytics): everything in a store/ folder is store code, suffix or not.
+      'src/**/store/**/*.ts',
+    ],
     [
       [
         '(^|/)http/|\\.schemas\\.js$|^fastify$|^@fastify/',
@@ -306,7 +325,19 @@ export default [
   boundary(
     'kysely',
     ['src/**/*.ts'],
-    [['^(kysely|better-sqlite3|pg)$', 'only storage/ and *.kysely-store.ts files import Kysely or a database driver (better-sqlite3, pg)']],
-    ['src/storage/**', 'src/**/*.kysely-store.ts', 'src/feedback/import/bulk-insert.ts'],
+    [
+      [
+        '^(kysely|better-sqlite3|pg)$',
+        'only storage/, *.kysely-store.ts files and files under a store/ folder import Kysely or a database driver (better-sqlite3, pg)',
+      ],
+    ],
+    [
+      'src/storage/**',
+      'src/**/*.kysely-store.ts',
+      // issue 24 (analytics): a module's store/ folder holds its stores and what only they use
+      // (statement tables, span upkeep), so those need no .kysely-store.ts suffix of their own.
+      'src/**/store/**',
+      'src/feedback/import/bulk-insert.ts',
+    ],
   ),
 ];

@@ -1,4 +1,4 @@
-import { COUNTERS, DIMENSIONS, HOUR_MS, emptyCounters, histogramColumn, type Counters } from '../../src/analytics/fold.js';
+import { COUNTERS, DIMENSIONS, HOUR_MS, emptyCounters, histogramColumn, type Counters } from '../../src/analytics/model/counters.js';
 import { mulberry32 } from '../../src/random/index.js';
 
 /**

@@ -31,8 +31,9 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { KyselyAnalyticsStore } from '../../src/analytics/analytics.kysely-store.js';
-import { COUNTERS, HOUR_MS, planFold } from '../../src/analytics/fold.js';
+import { KyselyAnalyticsFoldStore } from '../../src/analytics/store/fold.kysely-store.js';
+import { planFold } from '../../src/analytics/fold/fold-plan.js';
+import { COUNTERS, HOUR_MS } from '../../src/analytics/model/counters.js';
 import { buildApp } from '../../src/app.js';
 import type { Clock } from '../../src/common/clock.js';
 import { LOWEST_PRIORITY_NICE } from '../../src/common/thread-priority.js';
@@ -220,7 +221,7 @@ async function load(o: Opened): Promise<{ rows: number; seconds: number; windowS
   }
   const seconds = (performance.now() - started) / 1000;
   const w = performance.now();
-  const store = new KyselyAnalyticsStore(o.handle.db, o.handle.capabilities);
+  const store = new KyselyAnalyticsFoldStore(o.handle.db, o.handle.capabilities);
   await store.aggregateNext(1, planFold, END);
   if (o.target.kind === 'postgres') await sql`vacuum analyze analytics_query_windows`.execute(o.handle.db);
   else await sql`analyze`.execute(o.handle.db);
@@ -415,7 +416,7 @@ async function ingest(
     // How far the fold was behind when ingestion stopped, and how long it then took to catch up:
     // a fold that kept pace is at most one task interval (2 s) of items behind.
     if (timer) clearInterval(timer);
-    const store = new KyselyAnalyticsStore(o.handle.db, o.handle.capabilities);
+    const store = new KyselyAnalyticsFoldStore(o.handle.db, o.handle.capabilities);
     const behind = withAnalytics ? await store.backlogSize() : 0;
     const stopped = performance.now();
     await folding;

@@ -2,8 +2,9 @@ import type { PersonalDataTable } from '../common/personal-data.js';
 import type { Clock } from '../common/clock.js';
 import type { DomainModule } from '../common/module.js';
 import type { DatabaseHandle } from '../storage/database.js';
-import { KyselyAnalyticsStore } from './analytics.kysely-store.js';
-import { FoldThread } from './fold-thread.js';
+import { KyselyAnalyticsFoldStore } from './store/fold.kysely-store.js';
+import { KyselyAnalyticsReadsStore } from './store/reads.kysely-store.js';
+import { FoldThread } from './fold/fold-thread.js';
 import { analyticsRoutes } from './analytics.routes.js';
 import { AnalyticsService, FOLD_THREAD_BATCH_SIZE, type RelevancePort } from './analytics.service.js';
 
@@ -49,14 +50,22 @@ export function createAnalyticsModule({
   foldThread,
   foldNice = 0,
 }: AnalyticsDependencies): AnalyticsModule {
-  const store = new KyselyAnalyticsStore(database.db, database.capabilities);
   const share = foldThread ? database.threadShare() : undefined;
   const runner = share ? new FoldThread(share, foldNice) : null;
   // Where a read transaction holds back writers (SQLite: the WAL catch-up checkpoint waits for the
   // fold's read of the feedback file, with ingestion paused), the thread keeps the event loop's short
   // batches: 1 000-item batches took bench:analytics' SQLite cost at 8 in flight from 10.6 to 23.4 %.
   const threadBatchSize = database.capabilities.readsHoldBackWriters ? batchSize : FOLD_THREAD_BATCH_SIZE;
-  const analyticsService = new AnalyticsService(store, clock, relevance ?? null, batchSize, retentionDays, runner, threadBatchSize);
+  const analyticsService = new AnalyticsService({
+    folds: new KyselyAnalyticsFoldStore(database.db, database.capabilities),
+    reads: new KyselyAnalyticsReadsStore(database.db, database.capabilities),
+    clock,
+    relevance,
+    batchSize,
+    retentionDays,
+    foldRunner: runner,
+    threadBatchSize,
+  });
   return {
     services: { analyticsService },
     routes: async (app) => {

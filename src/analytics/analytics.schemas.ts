@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { StringEnum } from '../http/string-enum.js';
-import { DIMENSIONS } from './fold.js';
-import { QUERY_SORTS } from './query-list.js';
+import { DIMENSIONS } from './model/counters.js';
+import { QUERY_SORTS } from './model/query-list.js';
 
 const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
 const DateTime = (description: string) => Type.String({ format: 'date-time', description });

@@ -1,23 +1,14 @@
 import type { Clock } from '../common/clock.js';
 import { AppError, NotFoundError } from '../common/errors.js';
-import type { AnalyticsStore, FoldRunner, Slice } from './analytics.store.js';
-import {
-  DAY_MS,
-  addInto,
-  bucketOf,
-  bucketStarts,
-  figuresOf,
-  histogramOf,
-  iso,
-  resolveWindow,
-  sumCounters,
-  type Figures,
-  type HistogramBar,
-  type Window,
-} from './figures.js';
-import { emptyCounters, planFold, type Counters, type Dimension } from './fold.js';
-import { listQueries, type QueryListOptions, type QueryPage } from './query-list.js';
-import { drainBatches, singleFlight } from '../common/backlog.js';
+import type { AnalyticsFoldStore, FoldRunner } from './store/fold.store.js';
+import type { AnalyticsReadsStore, Slice } from './store/reads.store.js';
+import { DAY_MS } from '../common/time.js';
+import { addInto, figuresOf, histogramOf, sumCounters, type Figures, type HistogramBar } from './model/figures.js';
+import { bucketOf, bucketStarts, iso, resolveWindow, type RequestWindow } from './model/request-window.js';
+import { planFold } from './fold/fold-plan.js';
+import { emptyCounters, type Counters, type Dimension } from './model/counters.js';
+import { listQueries, type QueryListOptions, type QueryPage } from './model/query-list.js';
+import { drainBatches, singleFlight } from '../common/batches.js';
 
 export interface WindowQuery {
   from?: string;
@@ -85,11 +76,11 @@ export interface QueryDetail extends Answered {
   relevanceModel: { modelId: string; version: number | null; reason: string | null };
 }
 
-export function sliceOf(w: Window, q: WindowQuery): Slice {
+export function sliceOf(w: RequestWindow, q: WindowQuery): Slice {
   return { dimension: q.dimension ?? '', value: q.dimension ? (q.value ?? '') : '', fromHour: w.fromHour, toHour: w.toHour };
 }
 
-function seriesOf(w: Window, interval: Interval, hours: { hour: number; counters: Counters }[]): SeriesPoint[] {
+function seriesOf(w: RequestWindow, interval: Interval, hours: { hour: number; counters: Counters }[]): SeriesPoint[] {
   const buckets = new Map(bucketStarts(w, interval).map((t) => [t, emptyCounters()]));
   for (const h of hours) {
     const b = buckets.get(bucketOf(h.hour, interval));
@@ -108,23 +99,46 @@ const ctrOf = (impressions: number, clicks: number) => (impressions > 0 ? clicks
  */
 export const FOLD_THREAD_BATCH_SIZE = 1000;
 
+/** What AnalyticsService works with (analytics.module.ts wires the real ones; tests may hand fakes). */
+export interface AnalyticsServiceDependencies {
+  folds: Pick<AnalyticsFoldStore, 'aggregateNext' | 'pruneEntities'>;
+  reads: AnalyticsReadsStore;
+  clock: Clock;
+  relevance?: RelevancePort | null;
+  /** Items per fold batch on this thread (default 250). */
+  batchSize?: number;
+  /** FEEDBACK_RETENTION_DAYS (0, the default, keeps everything) */
+  retentionDays?: number;
+  /** Folds on a worker thread (fold/fold-thread.ts); without one, catchUp folds on this thread. */
+  foldRunner?: Pick<FoldRunner, 'drain' | 'prune'> | null;
+  /** Items per batch on the fold thread (default: batchSize). */
+  threadBatchSize?: number;
+}
+
 /**
  * Search analytics: folds feedback into hourly aggregates (the `analytics` task) and answers
  * the overview, the query list and one query from those aggregates, never from raw feedback.
  */
 export class AnalyticsService {
-  constructor(
-    private readonly store: AnalyticsStore,
-    private readonly clock: Clock,
-    private readonly relevance: RelevancePort | null,
-    private readonly batchSize = 250,
-    /** FEEDBACK_RETENTION_DAYS (0 keeps everything) */
-    private readonly retentionDays = 0,
-    /** Folds on a worker thread (fold-thread.ts); without one, catchUp folds on this thread. */
-    private readonly foldRunner: Pick<FoldRunner, 'drain' | 'prune'> | null = null,
-    /** Items per batch on the fold thread (undefined: batchSize). */
-    private readonly threadBatchSize = batchSize,
-  ) {}
+  private readonly folds: AnalyticsServiceDependencies['folds'];
+  private readonly reads: AnalyticsReadsStore;
+  private readonly clock: Clock;
+  private readonly relevance: RelevancePort | null;
+  private readonly batchSize: number;
+  private readonly retentionDays: number;
+  private readonly foldRunner: Pick<FoldRunner, 'drain' | 'prune'> | null;
+  private readonly threadBatchSize: number;
+
+  constructor(dependencies: AnalyticsServiceDependencies) {
+    this.folds = dependencies.folds;
+    this.reads = dependencies.reads;
+    this.clock = dependencies.clock;
+    this.relevance = dependencies.relevance ?? null;
+    this.batchSize = dependencies.batchSize ?? 250;
+    this.retentionDays = dependencies.retentionDays ?? 0;
+    this.foldRunner = dependencies.foldRunner ?? null;
+    this.threadBatchSize = dependencies.threadBatchSize ?? this.batchSize;
+  }
 
   /**
    * Removes the folded state of searches, sessions and (session, query) pairs whose latest item
@@ -137,7 +151,7 @@ export class AnalyticsService {
     let total = 0;
     for (;;) {
       // With a fold thread its connection prunes: on SQLite it is then the analytics file's only writer.
-      const removed = await (this.foldRunner ? this.foldRunner.prune(cutoff, 1000) : this.store.pruneEntities(cutoff, 1000));
+      const removed = await (this.foldRunner ? this.foldRunner.prune(cutoff, 1000) : this.folds.pruneEntities(cutoff, 1000));
       if (removed === null) return total;
       total += removed;
       if (removed < 1000) return total;
@@ -155,12 +169,12 @@ export class AnalyticsService {
       : drainBatches(
           this.batchSize,
           () => this.clock.now(),
-          () => this.store.aggregateNext(this.batchSize, planFold, this.clock.now()),
+          () => this.folds.aggregateNext(this.batchSize, planFold, this.clock.now()),
         ),
   );
 
-  private async answered(w: Window, q: WindowQuery): Promise<Answered> {
-    const fresh = await this.store.freshAsOf();
+  private async answered(w: RequestWindow, q: WindowQuery): Promise<Answered> {
+    const fresh = await this.reads.freshAsOf();
     return {
       window: { from: iso(w.fromHour), to: iso(w.toHour) },
       dimension: q.dimension ?? null,
@@ -174,9 +188,9 @@ export class AnalyticsService {
     const interval = q.interval ?? 'day';
     const slice = sliceOf(w, q);
     const [hours, distinctQueries, perDay, answered] = await Promise.all([
-      this.store.totalHours(slice),
-      this.store.distinctQueries(slice),
-      interval === 'day' ? this.store.distinctPerDay(slice) : Promise.resolve(null),
+      this.reads.totalHours(slice),
+      this.reads.distinctQueries(slice),
+      interval === 'day' ? this.reads.distinctPerDay(slice) : Promise.resolve(null),
       this.answered(w, q),
     ]);
     const total = sumCounters(hours.map((h) => h.counters));
@@ -196,7 +210,7 @@ export class AnalyticsService {
 
   async queries(q: WindowQuery & QueryListOptions): Promise<QueryPage & Answered> {
     const w = resolveWindow(q, this.clock.now());
-    const [page, answered] = await Promise.all([listQueries(this.store, w, sliceOf(w, q), q), this.answered(w, q)]);
+    const [page, answered] = await Promise.all([listQueries(this.reads, w, sliceOf(w, q), q), this.answered(w, q)]);
     return { ...answered, ...page };
   }
 
@@ -204,12 +218,12 @@ export class AnalyticsService {
     const w = resolveWindow(q, this.clock.now());
     const interval = q.interval ?? 'day';
     const slice = sliceOf(w, q);
-    if (!(await this.store.knows(queryHash))) throw new NotFoundError(`query ${queryHash} has no analytics`);
+    if (!(await this.reads.knows(queryHash))) throw new NotFoundError(`query ${queryHash} has no analytics`);
     const [hours, totals, counts, texts, answered] = await Promise.all([
-      this.store.queryHours(slice, [queryHash]),
-      this.store.totalHours(slice),
-      this.store.results(queryHash, w.fromHour, w.toHour, slice.dimension ? { dimension: slice.dimension, value: slice.value } : undefined),
-      this.store.texts([queryHash]),
+      this.reads.queryHours(slice, [queryHash]),
+      this.reads.totalHours(slice),
+      this.reads.results(queryHash, w.fromHour, w.toHour, slice.dimension ? { dimension: slice.dimension, value: slice.value } : undefined),
+      this.reads.texts([queryHash]),
       this.answered(w, q),
     ]);
     const own = sumCounters(hours.map((h) => h.counters));

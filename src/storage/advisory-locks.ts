@@ -8,6 +8,9 @@ import type { Database } from './schema.js';
 /** Attribution folds feedback into experiment tables; erasure waits for it so nothing is re-created. */
 export const ATTRIBUTION_LOCK = 774_201_001;
 
+/** Analytics folds feedback into its aggregates and prunes old entity states: one instance at a time. */
+export const ANALYTICS_LOCK = 774_201_012;
+
 /** Takes the lock for this transaction if it is free; false when another instance holds it. */
 export async function tryTransactionLock(trx: Transaction<Database>, key: number): Promise<boolean> {
   const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${key}, hashtext(current_schema())) as locked`.execute(

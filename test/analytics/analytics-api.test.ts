@@ -3,7 +3,7 @@ import { expectError, getJson, postJson } from '../support/http.js';
 import { useTestApp } from '../support/test-app.js';
 import { TestClock } from '../support/test-clock.js';
 import { describeOnEveryDatabase } from '../support/test-database.js';
-import { FIRST_BATCH, SECOND_BATCH, WINDOW } from './hand-built-log.js';
+import { FIRST_BATCH, SECOND_BATCH, WINDOW } from './support/hand-built-log.js';
 
 const BASE = '/api/cortex/analytics';
 const close = (actual: number | null, expected: number) => expect(actual).toBeCloseTo(expected, 5);

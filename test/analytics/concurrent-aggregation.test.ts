@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnalyticsModule, type AnalyticsModule } from '../../src/analytics/analytics.module.js';
-import type { AnalyticsItem } from '../../src/analytics/fold.js';
+import type { AnalyticsItem } from '../../src/analytics/model/counters.js';
 import type { DatabaseHandle } from '../../src/storage/database.js';
 import { createTestDatabase, databaseKinds, openTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { TestClock } from '../support/test-clock.js';
-import { backlogSize, fromScratch, generateItems, insertItems, readAggregates } from './raw-items.js';
+import { backlogSize, fromScratch, generateItems, insertItems, readAggregates } from './support/raw-items.js';
 
 const BASE = Date.parse('2026-11-20T00:00:00Z');
 

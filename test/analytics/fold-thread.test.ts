@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import { expect, it, vi } from 'vitest';
-import { KyselyAnalyticsFolds } from '../../src/analytics/analytics-fold.kysely-store.js';
+import { KyselyAnalyticsFoldStore } from '../../src/analytics/store/fold.kysely-store.js';
 import { createAnalyticsModule } from '../../src/analytics/analytics.module.js';
-import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
-import { FoldThread } from '../../src/analytics/fold-thread.js';
+import { planFold } from '../../src/analytics/fold/fold-plan.js';
+import { HOUR_MS, type AnalyticsItem } from '../../src/analytics/model/counters.js';
+import { FoldThread } from '../../src/analytics/fold/fold-thread.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
 import { TestClock } from '../support/test-clock.js';
-import { backlogSize, clearAnalytics, fromScratch, generateItems, insertItems, itemRow, readAggregates } from './raw-items.js';
+import { backlogSize, clearAnalytics, fromScratch, generateItems, insertItems, itemRow, readAggregates } from './support/raw-items.js';
 
 const BASE = Date.parse('2026-11-20T00:00:00Z');
 
@@ -20,7 +21,7 @@ describeOnEveryDatabase('analytics folded on the fold thread', (kind) => {
     await clearAnalytics(t.database);
     const clock = new TestClock(BASE + 50 * HOUR_MS);
     const module = createAnalyticsModule({ database: t.database, clock, foldThread: true });
-    const inline = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
+    const inline = new KyselyAnalyticsFoldStore(t.database.db, t.database.capabilities);
     try {
       const all: AnalyticsItem[] = [];
       let folded = 0;

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { KyselyAnalyticsStore } from '../../src/analytics/analytics.kysely-store.js';
-import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
-import { windowAnchorAt } from '../../src/analytics/windows.js';
+import { KyselyAnalyticsFoldStore } from '../../src/analytics/store/fold.kysely-store.js';
+import { planFold } from '../../src/analytics/fold/fold-plan.js';
+import { HOUR_MS, type AnalyticsItem } from '../../src/analytics/model/counters.js';
+import { spanAnchorAt } from '../../src/analytics/fold/spans.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
 import {
   bucketQueriesFromHours,
@@ -13,7 +14,7 @@ import {
   readBucketQueries,
   readWindows,
   windowsFromHours,
-} from './raw-items.js';
+} from './support/raw-items.js';
 
 const BASE = Date.parse('2026-11-20T00:00:00Z');
 const pick = <T>(values: readonly T[]) => fc.constantFrom(...values);
@@ -57,7 +58,7 @@ describeOnEveryDatabase('analytics: incremental aggregates equal a from-scratch 
   const t = useTestDatabase(kind);
 
   it('after random interleavings of ingestion and aggregation batches (fixed seed)', async () => {
-    const store = new KyselyAnalyticsStore(t.database.db, t.database.capabilities);
+    const store = new KyselyAnalyticsFoldStore(t.database.db, t.database.capabilities);
     await fc.assert(
       fc.asyncProperty(scenarioArb, async ({ items, order, steps }) => {
         await clearAnalytics(t.database);
@@ -83,7 +84,7 @@ describeOnEveryDatabase('analytics: span totals equal the hour rows they sum aft
   const anchorArb = fc.integer({ min: -2, max: 8 * 24 }).map((h) => BASE + h * HOUR_MS + 1234);
 
   it('(fixed seed)', async () => {
-    const store = new KyselyAnalyticsStore(t.database.db, t.database.capabilities);
+    const store = new KyselyAnalyticsFoldStore(t.database.db, t.database.capabilities);
     await fc.assert(
       fc.asyncProperty(scenarioArb, fc.array(anchorArb, { minLength: 8, maxLength: 8 }), async ({ items, order, steps }, anchors) => {
         await clearAnalytics(t.database);
@@ -97,7 +98,7 @@ describeOnEveryDatabase('analytics: span totals equal the hour rows they sum aft
         await insertItems(t.database, queue.splice(0));
         const last = at();
         while ((await store.aggregateNext(7, planFold, last)) === 7);
-        const anchor = windowAnchorAt(last);
+        const anchor = spanAnchorAt(last);
         expect(await readWindows(t.database)).toEqual(await windowsFromHours(t.database, anchor));
         expect(await readBucketQueries(t.database)).toEqual(await bucketQueriesFromHours(t.database));
         expect(await readAggregates(t.database)).toEqual(fromScratch(items));

@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { KyselyAnalyticsStore } from '../../src/analytics/analytics.kysely-store.js';
-import type { QueryCounters, Slice } from '../../src/analytics/analytics.store.js';
-import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
-import { QUERY_SORTS, listQueries } from '../../src/analytics/query-list.js';
+import { KyselyAnalyticsFoldStore } from '../../src/analytics/store/fold.kysely-store.js';
+import { KyselyAnalyticsReadsStore } from '../../src/analytics/store/reads.kysely-store.js';
+import type { QueryCounters, Slice } from '../../src/analytics/store/reads.store.js';
+import { planFold } from '../../src/analytics/fold/fold-plan.js';
+import { HOUR_MS, type AnalyticsItem } from '../../src/analytics/model/counters.js';
+import { QUERY_SORTS, listQueries } from '../../src/analytics/model/query-list.js';
 import { mulberry32 } from '../../src/random/index.js';
 import type { DatabaseHandle } from '../../src/storage/database.js';
 import { createTestDatabase, describeOnEveryDatabase, openTestDatabase, type TestDatabase } from '../support/test-database.js';
-import { clearAnalytics, insertItems } from './raw-items.js';
+import { clearAnalytics, insertItems } from './support/raw-items.js';
 
 // Sorting the query list by change reads the current and the previous window together
 // (queryTotalsWithPrevious: one statement over both windows' spans). Its answers must be those of
@@ -60,15 +62,15 @@ const text = (rows: QueryCounters[]) => rows.map((r) => JSON.stringify([r.queryH
 describeOnEveryDatabase('analytics: the current and previous windows read together', (kind) => {
   let testDatabase: TestDatabase;
   let database: DatabaseHandle;
-  let store: KyselyAnalyticsStore;
+  let store: KyselyAnalyticsReadsStore;
   beforeAll(async () => {
     testDatabase = await createTestDatabase(kind);
     database = await openTestDatabase(testDatabase);
-    store = new KyselyAnalyticsStore(database.db, database.capabilities);
+    store = new KyselyAnalyticsReadsStore(database.db, database.capabilities);
     await clearAnalytics(database);
     await insertItems(database, items());
     // The anchor: H0 − 3 h (the clock at H0 + 30 min).
-    await store.aggregateNext(5000, planFold, H0 + 1_800_000);
+    await new KyselyAnalyticsFoldStore(database.db, database.capabilities).aggregateNext(5000, planFold, H0 + 1_800_000);
   }, 120_000);
   afterAll(async () => {
     await database.close();

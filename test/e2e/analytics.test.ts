@@ -3,7 +3,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { integer, number, percent } from '../../web/src/format.js';
-import { FIRST_BATCH, SECOND_BATCH } from '../analytics/hand-built-log.js';
+import { FIRST_BATCH, SECOND_BATCH } from '../analytics/support/hand-built-log.js';
 import { TestClock } from '../support/test-clock.js';
 import {
   DESKTOP,

@@ -1,7 +1,7 @@
 import type { Clock } from '../../common/clock.js';
 import { planAttribution } from './attribution.js';
 import type { AttributionStore } from './attribution.store.js';
-import { drainBatches, singleFlight } from '../../common/backlog.js';
+import { drainBatches, singleFlight } from '../../common/batches.js';
 
 /**
  * Folds newly arrived feedback into per-unit experiment statistics, in batches, exactly once

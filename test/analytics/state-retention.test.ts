@@ -1,11 +1,12 @@
 import { expect, it } from 'vitest';
-import { KyselyAnalyticsStore } from '../../src/analytics/analytics.kysely-store.js';
+import { KyselyAnalyticsFoldStore } from '../../src/analytics/store/fold.kysely-store.js';
+import { KyselyAnalyticsReadsStore } from '../../src/analytics/store/reads.kysely-store.js';
 import { AnalyticsService } from '../../src/analytics/analytics.service.js';
-import { FoldThread } from '../../src/analytics/fold-thread.js';
-import { HOUR_MS, type AnalyticsItem } from '../../src/analytics/fold.js';
+import { FoldThread } from '../../src/analytics/fold/fold-thread.js';
+import { HOUR_MS, type AnalyticsItem } from '../../src/analytics/model/counters.js';
 import { TestClock } from '../support/test-clock.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
-import { analyticsItem, clearAnalytics, insertItems, readAggregates } from './raw-items.js';
+import { analyticsItem, clearAnalytics, insertItems, readAggregates } from './support/raw-items.js';
 
 const item = (id: string, over: Partial<AnalyticsItem>) => analyticsItem(id, D0, over);
 
@@ -31,14 +32,11 @@ describeOnEveryDatabase('analytics: per-search states follow feedback retention,
           item('I4', { sessionId: 'B', queryId: 'q2', queryHash: 'socks', userAction: 'click', eventTime: D0 + 20 * DAY }),
         ]);
         const clock = new TestClock(D0 + 35 * DAY);
-        const service = new AnalyticsService(
-          new KyselyAnalyticsStore(t.database.db, t.database.capabilities),
-          clock,
-          null,
-          2000,
-          30,
-          runner,
-        );
+        const stores = {
+          folds: new KyselyAnalyticsFoldStore(t.database.db, t.database.capabilities),
+          reads: new KyselyAnalyticsReadsStore(t.database.db, t.database.capabilities),
+        };
+        const service = new AnalyticsService({ ...stores, clock, batchSize: 2000, retentionDays: 30, foldRunner: runner });
         expect(await service.catchUp()).toBe(4);
         const before = await readAggregates(t.database);
         const keys = async () =>
@@ -63,9 +61,7 @@ describeOnEveryDatabase('analytics: per-search states follow feedback retention,
         expect(await service.pruneStates()).toBe(3);
         expect(await keys()).toEqual([]);
         expect(await readAggregates(t.database)).toEqual(before);
-        expect(
-          await new AnalyticsService(new KyselyAnalyticsStore(t.database.db, t.database.capabilities), clock, null).pruneStates(),
-        ).toBe(0);
+        expect(await new AnalyticsService({ ...stores, clock }).pruneStates()).toBe(0);
       } finally {
         await runner?.close();
       }

@@ -1,13 +1,14 @@
 import { sql, type Transaction } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { KyselyAnalyticsFolds } from '../../src/analytics/analytics-fold.kysely-store.js';
-import { HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
+import { KyselyAnalyticsFoldStore } from '../../src/analytics/store/fold.kysely-store.js';
+import { planFold } from '../../src/analytics/fold/fold-plan.js';
+import { HOUR_MS, type AnalyticsItem } from '../../src/analytics/model/counters.js';
 import { type DatabaseHandle } from '../../src/storage/database.js';
 import type { Database } from '../../src/storage/schema.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { atMigration } from '../support/migration-database.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
-import { analyticsItem, backlogSize, clearAnalytics, fromScratch, insertItems, itemRow, readAggregates } from './raw-items.js';
+import { analyticsItem, backlogSize, clearAnalytics, fromScratch, insertItems, itemRow, readAggregates } from './support/raw-items.js';
 
 /**
  * Each database's backlog is a position, not a per-item flag, and each can be fooled in its own way.
@@ -32,9 +33,9 @@ describe('analytics backlog on sqlite: the cursor after the newest rows are dele
   const t = useTestDatabase('sqlite');
 
   /** A fresh analytics state, `items` stored and folded (each test then deletes some and goes on). */
-  async function foldedFirst(items: AnalyticsItem[]): Promise<KyselyAnalyticsFolds> {
+  async function foldedFirst(items: AnalyticsItem[]): Promise<KyselyAnalyticsFoldStore> {
     await clearAnalytics(t.database);
-    const folds = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
+    const folds = new KyselyAnalyticsFoldStore(t.database.db, t.database.capabilities);
     await insertItems(t.database, items);
     expect(await folds.aggregateNext(100, planFold, 0)).toBe(items.length);
     return folds;
@@ -97,7 +98,7 @@ describe('analytics backlog on sqlite: a batch read before the fold', () => {
   const t = useTestDatabase('sqlite');
 
   /** Counts the read-first batches found stale (the fold then folds the batch again, in one transaction). */
-  function countStale(folds: KyselyAnalyticsFolds) {
+  function countStale(folds: KyselyAnalyticsFoldStore) {
     const inside = folds as unknown as { foldBatch: (...a: unknown[]) => Promise<unknown> };
     const fold = inside.foldBatch.bind(folds);
     const stale = { count: 0 };
@@ -114,7 +115,7 @@ describe('analytics backlog on sqlite: a batch read before the fold', () => {
 
   it('does not fold items deleted between its read and its write (an erased session stays erased)', async () => {
     await clearAnalytics(t.database);
-    const folds = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
+    const folds = new KyselyAnalyticsFoldStore(t.database.db, t.database.capabilities);
     const stale = countStale(folds);
     const kept = [item('K1'), item('K2', { userAction: 'click' })];
     const erased = [item('X1', { sessionId: 'erased' }), item('X2', { sessionId: 'erased', userAction: 'click' })];
@@ -133,8 +134,8 @@ describe('analytics backlog on sqlite: a batch read before the fold', () => {
 
   it('two folds that read the same batch fold it once', async () => {
     await clearAnalytics(t.database);
-    const first = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
-    const second = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
+    const first = new KyselyAnalyticsFoldStore(t.database.db, t.database.capabilities);
+    const second = new KyselyAnalyticsFoldStore(t.database.db, t.database.capabilities);
     const stale = countStale(second);
     const items = [item('F1'), item('F2', { userAction: 'click' }), item('F3')];
     await insertItems(t.database, items);
@@ -168,7 +169,7 @@ describe('analytics backlog on postgres: windows between snapshots', () => {
 
   it('folds a transaction that commits after later ones, once, in the first window where it has committed', async () => {
     await clearAnalytics(t.database);
-    const folds = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
+    const folds = new KyselyAnalyticsFoldStore(t.database.db, t.database.capabilities);
     const early = [item('A1'), item('A2', { userAction: 'click' })];
     const late = [item('B1'), item('B2', { userAction: 'click' }), item('B3')];
     const writer = openTransaction((trx) => trx.insertInto('feedback_items').values(early.map(itemRow)).execute());
@@ -190,7 +191,7 @@ describe('analytics backlog on postgres: windows between snapshots', () => {
 
   it('is not held back by a long transaction that writes no feedback (an xmin horizon would be)', async () => {
     await clearAnalytics(t.database);
-    const folds = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
+    const folds = new KyselyAnalyticsFoldStore(t.database.db, t.database.capabilities);
     // An id taken and held, as by any writer elsewhere on the server.
     const bystander = openTransaction((trx) => sql`select pg_current_xact_id()`.execute(trx));
     await bystander.ready;
@@ -204,7 +205,7 @@ describe('analytics backlog on postgres: windows between snapshots', () => {
 
   it('takes a window in batches of `limit` in (transaction, id) order, and counts what is left', async () => {
     await clearAnalytics(t.database);
-    const folds = new KyselyAnalyticsFolds(t.database.db, t.database.capabilities);
+    const folds = new KyselyAnalyticsFoldStore(t.database.db, t.database.capabilities);
     const items = Array.from({ length: 7 }, (_, i) => item(`D${i}`, { userAction: i % 3 === 0 ? 'click' : 'impression' }));
     await insertItems(t.database, items.slice(0, 4));
     await insertItems(t.database, items.slice(4));
@@ -233,7 +234,7 @@ describeOnEveryDatabase('migration 0085 (the analytics cursor on SQLite)', (kind
           .values({ ...itemRow(it), analytics_done: folded.has(it.id) ? 1 : 0 } as never)
           .execute();
       await migrateToLatest(db);
-      const folds = new KyselyAnalyticsFolds(db.db, db.capabilities);
+      const folds = new KyselyAnalyticsFoldStore(db.db, db.capabilities);
       expect(await folds.backlogSize()).toBe(3);
       expect(await folds.aggregateNext(100, planFold, 0)).toBe(3);
       expect(await readAggregates(db)).toEqual(fromScratch(stored.filter((i) => !folded.has(i.id))));

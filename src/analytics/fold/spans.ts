@@ -1,20 +1,21 @@
-import { HOUR_MS } from './fold.js';
+import { DAY_MS } from '../../common/time.js';
+import { HOUR_MS } from '../model/counters.js';
 
 /**
  * The standard spans of analytics_query_windows (migration 0021): per-query counters summed over
  * [anchor − span, anchor), kept by the fold. 7 and 30 days are the dashboard's windows; 14 and 60
  * days make their previous windows (the 14-day total minus the 7-day one) as cheap.
  */
-export const WINDOW_SPANS_MS: readonly number[] = [7, 14, 30, 60].map((d) => d * 24 * HOUR_MS);
+export const SPANS_MS: readonly number[] = [7, 14, 30, 60].map((d) => d * DAY_MS);
 
 /**
  * The spans end this long before the current hour: feedback of the last hours (where nearly every
  * late event lands) then only touches hour rows, and a request reads those hours as an edge.
  */
-export const WINDOW_LAG_MS = 3 * HOUR_MS;
+export const SPAN_LAG_MS = 3 * HOUR_MS;
 
 /** The anchor the fold moves the spans to at `now`. */
-export const windowAnchorAt = (now: number): number => Math.floor(now / HOUR_MS) * HOUR_MS - WINDOW_LAG_MS;
+export const spanAnchorAt = (now: number): number => Math.floor(now / HOUR_MS) * HOUR_MS - SPAN_LAG_MS;
 
 /** Hours read from analytics_query_hours with a sign: +1 adds [fromHour, toHour), −1 subtracts it. */
 export interface SignedRange {
@@ -34,7 +35,7 @@ export interface RangePlan {
 
 const nearest = (anchor: number, at: number): number => {
   let best = 0;
-  for (const s of WINDOW_SPANS_MS) if (Math.abs(at - (anchor - s)) < Math.abs(at - (anchor - best))) best = s;
+  for (const s of SPANS_MS) if (Math.abs(at - (anchor - s)) < Math.abs(at - (anchor - best))) best = s;
   return best;
 };
 

@@ -1,7 +1,7 @@
-import { recognisedKeys, type AnalyticsItem } from './fold.js';
+import { recognisedKeys, type AnalyticsItem } from '../../model/counters.js';
 
 /**
- * What the analytics backlogs (analytics-backlog.kysely-store.ts) read of a feedback item, and where
+ * What the analytics backlogs (backlog.ts) read of a feedback item, and where
  * a fold stands in each database's backlog.
  */
 

@@ -1,8 +1,9 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DatabaseCapabilities } from '../storage/database.js';
-import type { Database } from '../storage/schema.js';
-import type { AnalyticsStore, Folder } from './analytics.store.js';
-import { FixedChunks } from '../storage/fixed-chunks.js';
+import type { Kysely, Transaction } from 'kysely';
+import { ANALYTICS_LOCK, tryTransactionLock } from '../../storage/advisory-locks.js';
+import type { DatabaseCapabilities } from '../../storage/database.js';
+import type { Database } from '../../storage/schema.js';
+import type { AnalyticsFoldStore, Folder } from './fold.store.js';
+import { FixedChunks } from '../../storage/fixed-chunks.js';
 import {
   totalHours,
   queryHours,
@@ -14,22 +15,22 @@ import {
   dayQueries,
   loadStates,
   storedIds,
-} from './analytics-fold-statements.kysely-store.js';
-import { COUNTERS, entityKeys, type AnalyticsItem, type EntityState, type FoldPlan } from './fold.js';
-import { analyticsBacklog, type Backlog } from './analytics-backlog.kysely-store.js';
-import type { BacklogPosition, ClaimedItem } from './analytics-backlog-items.js';
-import { DAY_MS } from './figures.js';
-import { addLateHoursToWindows, moveWindows } from './analytics-windows.kysely-store.js';
-import { windowAnchorAt } from './windows.js';
+} from './fold-statements.js';
+import { entityKeys, type EntityState, type FoldPlan } from '../fold/fold-plan.js';
+import { COUNTERS, type AnalyticsItem } from '../model/counters.js';
+import type { Backlog } from './backlog/backlog.js';
+import { backlogFor } from './backlog/backlog-for.js';
+import type { BacklogPosition, ClaimedItem } from './backlog/claimed-item.js';
+import { DAY_MS } from '../../common/time.js';
+import { addLateHoursToSpans, moveSpans } from './span-upkeep.js';
+import { spanAnchorAt } from '../fold/spans.js';
 
 /**
- * The write half of the analytics store: claims unfolded feedback items (analytics-backlog.kysely-store.ts
- * says how each database knows which), folds them into the hourly counters, the window spans and the
+ * The analytics fold store (fold.store.ts), which runs the fold plan over SQL: claims unfolded feedback items (backlog/backlog.ts
+ * says how each database knows which), folds them into the hourly counters, the precomputed spans and the
  * entity states in one transaction, and prunes old states.
  */
 
-// Names the analytics lock among PostgreSQL advisory locks; the schema is the second key, as for attribution.
-const ANALYTICS_LOCK = 774_201_012;
 type Trx = Transaction<Database>;
 
 /** What the fold branches on (database.ts says what each means). */
@@ -44,14 +45,14 @@ type Claimed = { items: ClaimedItem[]; next: BacklogPosition };
 /** The batch read before the fold's transaction is no longer what the backlog holds: fold it again. */
 class StaleBatch extends Error {}
 
-/** The entity keys a batch reads and writes (fold.ts's entityKeys of each item), each once. */
+/** The entity keys a batch reads and writes (fold/fold-plan.ts's entityKeys of each item), each once. */
 function entityKeysOf(items: readonly AnalyticsItem[]): string[] {
   const keys = new Set<string>();
   for (const i of items) for (const { key } of entityKeys(i)) keys.add(key);
   return [...keys];
 }
 
-export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext' | 'pruneEntities' | 'backlogSize'> {
+export class KyselyAnalyticsFoldStore implements AnalyticsFoldStore {
   private readonly chunks: FixedChunks;
   private readonly backlog: Backlog;
 
@@ -60,11 +61,11 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
     private readonly capabilities: FoldCapabilities,
   ) {
     this.chunks = new FixedChunks(capabilities);
-    this.backlog = analyticsBacklog(capabilities);
+    this.backlog = backlogFor(capabilities);
   }
 
   /**
-   * Folds the next `limit` unfolded items in one transaction (AnalyticsStore.aggregateNext).
+   * Folds the next `limit` unfolded items in one transaction (AnalyticsFoldStore.aggregateNext).
    *
    * Where a read transaction holds back writers (SQLite: the WAL catch-up checkpoint, with ingestion
    * paused, waits for readers of the feedback file), the batch is read first in a short transaction
@@ -89,12 +90,7 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
   /** Folds `claimed` (read beforehand), or a batch claimed in this transaction when null. */
   private async foldBatch(limit: number, fold: Folder, startedAt: number, claimed: Claimed | null): Promise<number | null> {
     return this.db.transaction().execute(async (trx) => {
-      if (this.capabilities.supportsAdvisoryLocks) {
-        const { rows } = await sql<{
-          locked: boolean;
-        }>`select pg_try_advisory_xact_lock(${ANALYTICS_LOCK}, hashtext(current_schema())) as locked`.execute(trx);
-        if (!rows[0]?.locked) return null;
-      }
+      if (this.capabilities.supportsAdvisoryLocks && !(await tryTransactionLock(trx, ANALYTICS_LOCK))) return null;
       // A write first: on SQLite the transaction then holds the analytics file's writer from its
       // first statement, so no other connection's commit can make what it reads stale (SQLite would
       // refuse its first write after such a read with SQLITE_BUSY_SNAPSHOT instead of waiting).
@@ -116,8 +112,8 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
       // Also without items: on PostgreSQL a claim may have closed a window.
       await this.backlog.markFolded(trx, next);
       if (claimed !== null && !(await this.stillStored(trx, items))) throw new StaleBatch();
-      const nextAnchor = windowAnchorAt(startedAt);
-      if (nextAnchor !== anchor) await moveWindows(trx, anchor, nextAnchor);
+      const nextAnchor = spanAnchorAt(startedAt);
+      if (nextAnchor !== anchor) await moveSpans(trx, anchor, nextAnchor);
       if (items.length < limit || nextAnchor !== anchor) {
         const set = { ...(items.length < limit ? { fresh_as_of: startedAt } : {}), window_anchor: nextAnchor };
         await trx
@@ -178,12 +174,7 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
    */
   async pruneEntities(cutoff: number, limit: number): Promise<number | null> {
     return this.db.transaction().execute(async (trx) => {
-      if (this.capabilities.supportsAdvisoryLocks) {
-        const { rows } = await sql<{
-          locked: boolean;
-        }>`select pg_try_advisory_xact_lock(${ANALYTICS_LOCK}, hashtext(current_schema())) as locked`.execute(trx);
-        if (!rows[0]?.locked) return null;
-      }
+      if (this.capabilities.supportsAdvisoryLocks && !(await tryTransactionLock(trx, ANALYTICS_LOCK))) return null;
       const result = await trx
         .deleteFrom('analytics_entities')
         .where('key', 'in', (eb) =>
@@ -213,7 +204,7 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
       if (Number(r.upserts) === 0) created.add(`${r.dimension}\u0001${r.dim_value}\u0001${Number(r.hour)}\u0001${r.query_hash}`);
     }
     await this.countCreatedRows(trx, created);
-    await addLateHoursToWindows(trx, perQuery, created, anchor);
+    await addLateHoursToSpans(trx, perQuery, created, anchor);
     // All traffic is dimension '' (migration 0075), as in the hour tables.
     await this.chunks.run(
       trx,
@@ -227,10 +218,6 @@ export class KyselyAnalyticsFolds implements Pick<AnalyticsStore, 'aggregateNext
     );
   }
 
-  /**
-   * Adds the fold's per-query deltas of hours before the anchor (late events) to the spans that
-   * hold those hours, counting the hour rows the deltas create (a query's first row in that hour).
-   */
   /**
    * Creates the (query, hour) rows the batch's deltas will land in that do not exist yet, and
    * returns their keys: a query's first feedback in an hour. Counted into analytics_total_hours.queries

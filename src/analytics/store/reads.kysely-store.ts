@@ -1,20 +1,18 @@
 import { sql } from 'kysely';
-import type { AnalyticsStore, HourCounters, QueryCounters, ResultCounts, Slice } from './analytics.store.js';
-import { KyselyQueryTotals, countersOf, type Db } from './analytics-totals.kysely-store.js';
-import { HOUR_MS } from './fold.js';
-import { DAY_MS } from './figures.js';
-import { planRange } from './windows.js';
+import type { AnalyticsReadsStore, HourCounters, QueryCounters, ResultCounts, Slice } from './reads.store.js';
+import { KyselyQueryTotals, type Db } from './query-totals.kysely-store.js';
+import { countersOf } from './span-sums.js';
+import { HOUR_MS } from '../model/counters.js';
+import { DAY_MS } from '../../common/time.js';
+import { planRange } from '../fold/spans.js';
 
 const KEY_CHUNK = 500;
 
 /**
- * The read half of the analytics store: every answer the pages need, from hour rows and window
+ * The analytics reads store (reads.store.ts) over Kysely: every answer the pages need, from hour rows and window
  * spans (the per-query sums over spans are KyselyQueryTotals').
  */
-export class KyselyAnalyticsReads
-  extends KyselyQueryTotals
-  implements Omit<AnalyticsStore, 'aggregateNext' | 'pruneEntities' | 'backlogSize'>
-{
+export class KyselyAnalyticsReadsStore extends KyselyQueryTotals implements AnalyticsReadsStore {
   async freshAsOf(): Promise<number | null> {
     const row = await this.db.selectFrom('analytics_progress').select('fresh_as_of').where('id', '=', 1).executeTakeFirst();
     return row?.fresh_as_of == null ? null : Number(row.fresh_as_of);

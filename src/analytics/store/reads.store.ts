@@ -1,18 +1,4 @@
-import type { AnalyticsItem, Counter, Counters, Dimension, EntityState, FoldPlan } from './fold.js';
-
-export type Folder = (items: readonly AnalyticsItem[], known: ReadonlyMap<string, EntityState>) => FoldPlan;
-
-/**
- * Folds the backlog somewhere other than the caller's thread (fold-thread.ts): the same store
- * code on a connection of its own. AnalyticsService folds in-process when it has none.
- */
-export interface FoldRunner {
-  /** Folds the backlog in batches of `batchSize`, stamping freshness with `now`; returns items folded. */
-  drain(batchSize: number, now: number): Promise<number>;
-  /** AnalyticsStore.pruneEntities on the runner's connection. */
-  prune(cutoff: number, limit: number): Promise<number | null>;
-  close(): Promise<void>;
-}
+import type { Counter, Counters, Dimension } from '../model/counters.js';
 
 /** Which rows to read: a dimension value ('' and '' for all traffic) and hours [fromHour, toHour). */
 export interface Slice {
@@ -45,19 +31,8 @@ export interface ResultCounts {
   clicks: number;
 }
 
-export interface AnalyticsStore {
-  /**
-   * In one transaction: claims up to `limit` feedback items not yet folded into analytics (in the
-   * order they were stored on SQLite, oldest id first on PostgreSQL), loads the states of the entities they touch, applies the fold and marks the items
-   * done. Returns how many items it folded, or null when another instance holds the analytics lock
-   * (so each item is counted exactly once). When fewer than `limit` items were left, records
-   * `startedAt` as the data's freshness.
-   */
-  aggregateNext(limit: number, fold: Folder, startedAt: number): Promise<number | null>;
-  /** Removes up to `limit` search/session states whose latest item was received before `cutoff`; null when another instance holds the lock. */
-  pruneEntities(cutoff: number, limit: number): Promise<number | null>;
-  /** How many feedback items wait to be folded. */
-  backlogSize(): Promise<number>;
+/** The read side of analytics: every answer the pages need, from the folded aggregates (never raw feedback). */
+export interface AnalyticsReadsStore {
   /** When aggregation last reached the end of the backlog (null: never). */
   freshAsOf(): Promise<number | null>;
   /** Counters over all queries, per hour of the slice. */

@@ -1,13 +1,13 @@
 import type { Worker } from 'node:worker_threads';
-import { startThreadPool } from '../common/thread-priority.js';
-import { moduleWorker, stopWorker, workerReady } from '../common/worker-threads.js';
-import type { ThreadShare } from '../storage/database.js';
-import type { FoldRunner } from './analytics.store.js';
+import { startThreadPool } from '../../common/thread-priority.js';
+import { moduleWorker, stopWorker, workerReady } from '../../common/worker-threads.js';
+import type { ThreadShare } from '../../storage/database.js';
+import type { FoldRunner } from '../store/fold.store.js';
 
 /**
  * Folds the analytics backlog on a worker thread with its own database connection, so that the
  * fold's CPU (planning in JavaScript and, on SQLite, executing its statements) runs beside the
- * event loop instead of on it. The fold is the same code as in-process (KyselyAnalyticsFolds.
+ * event loop instead of on it. The fold is the same code as in-process (KyselyAnalyticsFoldStore.
  * aggregateNext): exactly-once rests on the same transaction. On SQLite the thread writes only the
  * analytics file (storage/sqlite-analytics-file.ts), and the hourly prune of old states runs here
  * too, so that file has one writer in the process while the thread runs.

@@ -1,8 +1,10 @@
-import { ValidationError } from '../common/errors.js';
-import { holm, proportionsZTest } from '../stats/index.js';
-import type { AnalyticsStore, Slice } from './analytics.store.js';
-import { DAY_MS, bucketOf, bucketStarts, figuresOf, type Figures, type Window } from './figures.js';
-import { HOUR_MS, type Counter, type Counters } from './fold.js';
+import { ValidationError } from '../../common/errors.js';
+import { holm, proportionsZTest } from '../../stats/index.js';
+import type { AnalyticsReadsStore, Slice } from '../store/reads.store.js';
+import { DAY_MS } from '../../common/time.js';
+import { figuresOf, type Figures } from './figures.js';
+import { bucketOf, bucketStarts, type RequestWindow } from './request-window.js';
+import { HOUR_MS, type Counter, type Counters } from './counters.js';
 
 export const QUERY_SORTS = ['searches', 'ctr', 'abandonment', 'firstClickPosition', 'change', 'zeroResults'] as const;
 export type QuerySort = (typeof QUERY_SORTS)[number];
@@ -124,7 +126,12 @@ function test(successesBefore: number, nBefore: number, successesNow: number, nN
  * window of the same length (pooled two-proportion z-tests on CTR and abandonment, Holm-adjusted
  * across the page) and a trend of searches for sparklines.
  */
-export async function listQueries(store: AnalyticsStore, w: Window, slice: Slice, options: QueryListOptions): Promise<QueryPage> {
+export async function listQueries(
+  store: Pick<AnalyticsReadsStore, 'queryTotals' | 'queryTotalsWithPrevious' | 'totalSearches' | 'searchTrends' | 'texts'>,
+  w: RequestWindow,
+  slice: Slice,
+  options: QueryListOptions,
+): Promise<QueryPage> {
   const sort = options.sort ?? 'searches';
   const order = options.order ?? 'desc';
   const limit = options.limit ?? 50;

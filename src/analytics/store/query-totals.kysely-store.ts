@@ -1,9 +1,10 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DatabaseCapabilities } from '../storage/database.js';
-import type { Database } from '../storage/schema.js';
-import type { AnalyticsStore, QueryCounters, Slice } from './analytics.store.js';
-import { COUNTERS, HOUR_MS, emptyCounters, type Counter, type Counters } from './fold.js';
-import { planRange, type RangePlan } from './windows.js';
+import type { DatabaseCapabilities } from '../../storage/database.js';
+import type { Database } from '../../storage/schema.js';
+import type { AnalyticsReadsStore, QueryCounters, Slice } from './reads.store.js';
+import { HOUR_MS, type Counter } from '../model/counters.js';
+import { LIST_COUNTERS, PREVIOUS_COUNTERS, ZERO, combine, countersOf, marked, spanColumns, zero } from './span-sums.js';
+import { planRange, type RangePlan } from '../fold/spans.js';
 
 /**
  * Per-query sums over a window for the queries page, from the span totals (analytics_query_windows)
@@ -11,20 +12,7 @@ import { planRange, type RangePlan } from './windows.js';
  */
 
 export type Db = Kysely<Database> | Transaction<Database>;
-type TotalsOptions = Parameters<AnalyticsStore['queryTotals']>[1];
-
-/** The counters to read from span rows: those asked for and searches (minSearches), or all the list's. */
-function spanColumns(columns: readonly Counter[] | undefined): readonly Counter[] {
-  if (!columns) return LIST_COUNTERS;
-  const asked = new Set<Counter>(['searches', ...columns]);
-  return LIST_COUNTERS.filter((c) => asked.has(c));
-}
-
-/** Marks sums whose span rows were read with fewer counters than the list's. */
-function marked(list: QueryCounters[], columns: readonly Counter[]): QueryCounters[] {
-  if (columns.length < LIST_COUNTERS.length) for (const r of list) r.partial = true;
-  return list;
-}
+type TotalsOptions = Parameters<AnalyticsReadsStore['queryTotals']>[1];
 
 /** Filters of span rows: given queries, or those with at least `minSearches` searches (or among `orHashes`), or those another span's filter selects. */
 interface WindowFilter {
@@ -34,76 +22,11 @@ interface WindowFilter {
   inSpan?: { span: number; minSearches: number; orHashes: readonly string[] };
 }
 
-// A copy of one zero object (by spread: it keeps its fast shape; emptyCounters' Object.fromEntries
-// makes a dictionary-mode object, several times slower to build and add into, which showed as a
-// third of a page's CPU time at 10 000 listed queries).
-const ZERO: Readonly<Counters> = emptyCounters();
-const zero = (): Counters => ({ ...ZERO });
-
-/** The counters of a row: `columns` read (those selected), the others 0. */
-export function countersOf(row: Record<string, unknown>, columns: readonly Counter[] = COUNTERS): Counters {
-  const c = zero();
-  for (const k of columns) c[k] = Number(row[k] ?? 0);
-  return c;
-}
-
 /** sum(column) as a double on both databases (PostgreSQL's sum of bigint is numeric, read as text). */
-// The query list needs no histogram: summing 21 fewer columns per row keeps it cheaper.
-const LIST_COUNTERS = COUNTERS.filter((c) => !c.startsWith('fc_'));
-// Sorting by change needs the previous window's CTR of every query that can be listed.
-const PREVIOUS_COUNTERS: readonly Counter[] = ['impressions', 'clicks'];
-/**
- * o += sign × r over the list's counters, each named (a loop over the names is a keyed access per
- * counter: most of combine's time at 10 000 queries). Checked against LIST_COUNTERS when loaded.
- */
-function addList(o: Counters, r: Counters, sign: number): void {
-  o.searches += sign * r.searches;
-  o.abandoned += sign * r.abandoned;
-  o.sessions += sign * r.sessions;
-  o.impressions += sign * r.impressions;
-  o.clicks += sign * r.clicks;
-  o.conversions += sign * r.conversions;
-  o.first_clicks += sign * r.first_clicks;
-  o.first_click_position_sum += sign * r.first_click_position_sum;
-  o.zero_result_searches += sign * r.zero_result_searches;
-  o.result_count_searches += sign * r.result_count_searches;
-  o.first_click_rr_sum += sign * r.first_click_rr_sum;
-}
-{
-  const probe = zero();
-  addList(probe, Object.fromEntries(COUNTERS.map((c) => [c, 1])) as Counters, 1);
-  if (COUNTERS.some((c) => probe[c] !== (LIST_COUNTERS.includes(c) ? 1 : 0))) throw new Error('addList does not add LIST_COUNTERS');
-}
-
 const sums = [
   ...LIST_COUNTERS.map((c) => sql<number>`cast(coalesce(sum(${sql.ref(c)}), 0) as double precision)`.as(c)),
   sql<number>`count(*)`.as('hour_rows'),
 ];
-
-/**
- * Per-query sums of a window read as span rows added, edge hour rows with their sign and span rows
- * subtracted: the queries with rows in the window (a query is created by an added row only).
- */
-function combine(added: QueryCounters[], edges: { sign: 1 | -1; rows: QueryCounters[] }[], subtracted: QueryCounters[]): QueryCounters[] {
-  const out = new Map<string, QueryCounters>();
-  const put = (r: QueryCounters, sign: number, create: boolean) => {
-    let o = out.get(r.queryHash);
-    if (!o) {
-      if (!create) return;
-      o = { queryHash: r.queryHash, counters: zero(), rows: 0 };
-      out.set(r.queryHash, o);
-    }
-    o.rows += sign * r.rows;
-    addList(o.counters, r.counters, sign);
-  };
-  for (const r of added) put(r, 1, true);
-  for (const e of edges) for (const r of e.rows) put(r, e.sign, e.sign > 0);
-  for (const r of subtracted) put(r, -1, false);
-  const list = [...out.values()].filter((r) => r.rows > 0);
-  // Sums of doubles put back together: a query's reciprocal-rank sum can be off by an ulp.
-  for (const r of list) r.counters.first_click_rr_sum = Math.round(r.counters.first_click_rr_sum * 1e9) / 1e9;
-  return list;
-}
 
 export class KyselyQueryTotals {
   constructor(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { drainBatches } from './backlog.js';
+import { drainBatches } from './batches.js';
 
 /** A backlog of `n` items taken `size` at a time; records how many steps ran. */
 function backlog(n: number, size: number) {

@@ -1,83 +1,25 @@
-import type { AnalyticsCounterColumn } from '../storage/schema.js';
-import { isClick, isConversion, isImpression } from '../vocabulary/index.js';
+import { isClick, isConversion, isImpression } from '../../vocabulary/index.js';
+import {
+  COUNTERS,
+  DIMENSIONS,
+  emptyCounters,
+  histogramColumn,
+  hourOf,
+  type AnalyticsItem,
+  type Counter,
+  type Counters,
+  type Dimension,
+} from '../model/counters.js';
 
 /**
- * The pure half of search analytics: folds a batch of feedback items into additive hourly
- * counters. Item counts (impressions, clicks, conversions) land in the hour of the item's own
+ * The fold plan, the pure half of search analytics (store/fold.kysely-store.ts runs it): folds a
+ * batch of feedback items into additive hourly counters. Item counts (impressions, clicks, conversions) land in the hour of the item's own
  * `timestamp`, so a late event lands in its own hour. Search counts (searches, abandonment, first
  * click, zero results) and session counts depend on every item of a search or a session, which can
  * arrive over several batches: each such entity keeps a small state, and a batch retracts the
  * entity's old contribution and adds its new one. Every merge below is order-independent (earliest
  * by (timestamp, id) wins), so the counters equal a from-scratch fold whatever the batching.
  */
-
-export const HOUR_MS = 3_600_000;
-/** First clicks at positions 1…20 have their own bucket; 21 holds every position beyond. */
-export const HISTOGRAM_BUCKETS = 21;
-
-export const DIMENSIONS = ['deviceType', 'searchType', 'language', 'category'] as const;
-export type Dimension = (typeof DIMENSIONS)[number];
-
-export type Counter = AnalyticsCounterColumn;
-export const COUNTERS: readonly Counter[] = [
-  'searches',
-  'abandoned',
-  'sessions',
-  'impressions',
-  'clicks',
-  'conversions',
-  'first_clicks',
-  'first_click_position_sum',
-  'zero_result_searches',
-  'result_count_searches',
-  'first_click_rr_sum',
-  ...Array.from({ length: HISTOGRAM_BUCKETS }, (_, i) => `fc_${String(i + 1).padStart(2, '0')}` as Counter),
-];
-export type Counters = Record<Counter, number>;
-
-export const histogramColumn = (position: number): Counter =>
-  `fc_${String(Math.min(Math.max(Math.trunc(position), 1), HISTOGRAM_BUCKETS)).padStart(2, '0')}` as Counter;
-
-const ZERO = Object.freeze(Object.fromEntries(COUNTERS.map((c) => [c, 0])) as Counters);
-
-export function emptyCounters(): Counters {
-  // A spread of one template object: the fold creates one per row it touches.
-  return { ...ZERO };
-}
-
-export interface AnalyticsItem {
-  id: string;
-  sessionId: string;
-  queryId: string;
-  queryHash: string | null;
-  resultId: string | null;
-  userAction: string | null;
-  eventTime: number;
-  position: number | null;
-  deviceType: string | null;
-  searchType: string | null;
-  language: string | null;
-  category: string | null;
-  /** customMetadata.queryText */
-  queryText: string | null;
-  /** customMetadata.resultCount */
-  resultCount: number | null;
-}
-
-/** customMetadata keys analytics recognises, read from the item's stored extra metadata. */
-export function recognisedKeys(extraMetadata: string | null): { queryText: string | null; resultCount: number | null } {
-  if (!extraMetadata) return { queryText: null, resultCount: null };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(extraMetadata);
-  } catch {
-    return { queryText: null, resultCount: null };
-  }
-  const o = (parsed ?? {}) as Record<string, unknown>;
-  const text = typeof o.queryText === 'string' && o.queryText.trim() !== '' ? o.queryText.trim().slice(0, 512) : null;
-  const count = typeof o.resultCount === 'number' && Number.isFinite(o.resultCount) && o.resultCount >= 0 ? o.resultCount : null;
-  return { queryText: text, resultCount: count };
-}
 
 type Attr = 'h' | 'd' | 's' | 'l' | 'g' | 'r';
 /** [value, timestamp, item id] of the earliest item that carried the field. */
@@ -136,8 +78,6 @@ export function mergeItem(state: EntityState | null, kind: EntityKind, item: Ana
   if (kind !== 'search') delete s.c;
   return s;
 }
-
-export const hourOf = (ms: number): number => Math.floor(ms / HOUR_MS) * HOUR_MS;
 
 /** A row of analytics_total_hours (queryHash null) or analytics_query_hours. */
 export interface RowKey {

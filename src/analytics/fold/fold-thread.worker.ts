@@ -3,11 +3,11 @@
  * the same store code and planner as an in-process fold, one job (a drain, a prune) at a time on request.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { drainBatches } from '../common/backlog.js';
-import { lowerThreadPriority } from '../common/thread-priority.js';
-import { openDatabaseInThread } from '../storage/database.js';
-import { KyselyAnalyticsFolds } from './analytics-fold.kysely-store.js';
-import { planFold } from './fold.js';
+import { drainBatches } from '../../common/batches.js';
+import { lowerThreadPriority } from '../../common/thread-priority.js';
+import { openDatabaseInThread } from '../../storage/database.js';
+import { KyselyAnalyticsFoldStore } from '../store/fold.kysely-store.js';
+import { planFold } from './fold-plan.js';
 import type { FoldReply, FoldRequest, FoldThreadData } from './fold-thread.js';
 
 const port = parentPort!;
@@ -16,7 +16,7 @@ lowerThreadPriority(nice);
 // On SQLite the thread writes only the analytics file (storage/sqlite-analytics-file.ts), whose
 // writer is not the one ingestion takes: ingestion never waits for a fold.
 const handle = openDatabaseInThread(share);
-const folds = new KyselyAnalyticsFolds(handle.db, handle.capabilities);
+const folds = new KyselyAnalyticsFoldStore(handle.db, handle.capabilities);
 
 // Closing stops a running drain after its current batch (each batch is one transaction that
 // commits or rolls back whole), then closes the connection.

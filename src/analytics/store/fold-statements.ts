@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import { addExcluded } from '../storage/additive-upsert.js';
-import type { ChunkedStatement, KeyedStatement } from '../storage/fixed-chunks.js';
-import { COUNTERS } from './fold.js';
+import { addExcluded } from '../../storage/additive-upsert.js';
+import type { ChunkedStatement, KeyedStatement } from '../../storage/fixed-chunks.js';
+import { COUNTERS } from '../model/counters.js';
 
 /**
- * The analytics fold's statements (analytics-fold.kysely-store.ts runs them through FixedChunks):
+ * The analytics fold's statements (fold.kysely-store.ts runs them through FixedChunks):
  * the multi-row upserts of the hourly counters, results, texts, entity states and distinct-query
  * counts, and the key-list reads of a batch.
  */
@@ -132,7 +132,7 @@ export const loadStates: KeyedStatement = {
   maxChunk: NARROW,
   build: (trx, keys) => trx.selectFrom('analytics_entities').select(['key', 'state']).where(keys('key')),
 };
-/** The ids of a batch still stored (the read-first fold's check, analytics-fold.kysely-store.ts). */
+/** The ids of a batch still stored (the read-first fold's check, fold.kysely-store.ts). */
 export const storedIds: KeyedStatement = {
   name: 'stored_ids',
   maxChunk: NARROW,

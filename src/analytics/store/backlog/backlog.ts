@@ -1,21 +1,17 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { DatabaseCapabilities } from '../storage/database.js';
-import type { Database } from '../storage/schema.js';
-import type { BacklogPosition, ClaimedItem } from './analytics-backlog-items.js';
-import { RowidBacklog } from './analytics-rowid-backlog.kysely-store.js';
-import { SnapshotBacklog } from './analytics-snapshot-backlog.kysely-store.js';
+import type { Database } from '../../../storage/schema.js';
+import type { BacklogPosition, ClaimedItem } from './claimed-item.js';
 
 /**
  * Which feedback items the analytics fold has not folded yet, and how a fold records that it has.
  * Both databases follow a position in analytics_progress, moved in the fold's transaction, so
  * ingestion keeps no backlog of its own and the fold rewrites no feedback row:
  *
- * - SQLite (capabilities.commitOrderedRowids): the rowid folded through (analytics-rowid-backlog).
+ * - SQLite (capabilities.commitOrderedRowids): the rowid folded through (rowid.kysely-store.ts).
  * - PostgreSQL, whose writers commit out of key order: windows between two snapshots over each
- *   row's inserting transaction (analytics-snapshot-backlog).
+ *   row's inserting transaction (snapshot.kysely-store.ts).
  *
- * This file is the backlog's one entry: the interface each database's backlog implements, and the
- * function that picks one.
+ * This file is the interface each database's backlog implements; backlog-for.ts picks one.
  */
 export interface Backlog<P extends BacklogPosition = BacklogPosition> {
   /** Up to `limit` unfolded items, in the order they are folded, and the position past them. */
@@ -29,9 +25,4 @@ export interface Backlog<P extends BacklogPosition = BacklogPosition> {
   unmoved(trx: Transaction<Database>, next: P): Promise<boolean>;
   /** How many items wait to be folded. */
   size(db: Kysely<Database>): Promise<number>;
-}
-
-/** The backlog of the database with these capabilities. */
-export function analyticsBacklog(capabilities: Pick<DatabaseCapabilities, 'commitOrderedRowids'>): Backlog {
-  return capabilities.commitOrderedRowids ? new RowidBacklog() : new SnapshotBacklog();
 }

@@ -1,20 +1,22 @@
 import { sql, type Transaction } from 'kysely';
-import { addExcluded } from '../storage/additive-upsert.js';
-import type { Database } from '../storage/schema.js';
-import { COUNTERS, HOUR_MS, emptyCounters, type Counters, type RowDelta } from './fold.js';
-import { WINDOW_SPANS_MS, type SignedRange } from './windows.js';
+import { addExcluded } from '../../storage/additive-upsert.js';
+import type { Database } from '../../storage/schema.js';
+import type { RowDelta } from '../fold/fold-plan.js';
+import { COUNTERS, HOUR_MS, emptyCounters, type Counters } from '../model/counters.js';
+import { SPANS_MS, type SignedRange } from '../fold/spans.js';
 
 /**
- * Upkeep of the window spans (analytics_query_windows): per query and dimension value, sums over the
- * 7, 14, 30 and 60 days that end at the anchor, kept by the fold in its own transaction.
+ * Upkeep of the precomputed spans (analytics_query_windows, planned in fold/spans.ts): per query and
+ * dimension value, sums over the 7, 14, 30 and 60 days that end at the anchor, kept by the fold in
+ * its own transaction.
  */
 
 const ROW_CHUNK = 200;
 
 type Trx = Transaction<Database>;
 
-const WINDOW_COLUMNS = ['hour_rows', ...COUNTERS] as const;
-const windowKey = (span: number, r: RowDelta) => `${span}\u0001${r.key.dimension}\u0001${r.key.value}\u0001${r.key.queryHash}`;
+const SPAN_COLUMNS = ['hour_rows', ...COUNTERS] as const;
+const spanKey = (span: number, r: RowDelta) => `${span}\u0001${r.key.dimension}\u0001${r.key.value}\u0001${r.key.queryHash}`;
 const signed = (a: number, b: number, sign: 1 | -1): SignedRange =>
   a <= b ? { fromHour: a, toHour: b, sign } : { fromHour: b, toHour: a, sign: sign === 1 ? -1 : 1 };
 
@@ -22,21 +24,21 @@ const signed = (a: number, b: number, sign: 1 | -1): SignedRange =>
  * Adds the fold's per-query deltas of hours before the anchor (late events) to the spans that
  * hold those hours, counting the hour rows the deltas created.
  */
-export function addLateHoursToWindows(trx: Trx, perQuery: RowDelta[], created: ReadonlySet<string>, anchor: number | null): Promise<void> {
+export function addLateHoursToSpans(trx: Trx, perQuery: RowDelta[], created: ReadonlySet<string>, anchor: number | null): Promise<void> {
   if (anchor === null) return Promise.resolve();
-  const longest = Math.max(...WINDOW_SPANS_MS);
+  const longest = Math.max(...SPANS_MS);
   const late = perQuery.filter((r) => r.key.hour < anchor && r.key.hour >= anchor - longest);
   if (late.length === 0) return Promise.resolve();
-  return writeWindowDeltas(trx, late, created, anchor);
+  return writeSpanDeltas(trx, late, created, anchor);
 }
 
-async function writeWindowDeltas(trx: Trx, late: RowDelta[], created: ReadonlySet<string>, anchor: number): Promise<void> {
+async function writeSpanDeltas(trx: Trx, late: RowDelta[], created: ReadonlySet<string>, anchor: number): Promise<void> {
   const add = new Map<string, { span: number; dimension: string; dim_value: string; query_hash: string; hour_rows: number } & Counters>();
   for (const r of late) {
     const isNew = created.has(`${r.key.dimension}\u0001${r.key.value}\u0001${r.key.hour}\u0001${r.key.queryHash}`) ? 1 : 0;
-    for (const span of WINDOW_SPANS_MS) {
+    for (const span of SPANS_MS) {
       if (r.key.hour < anchor - span) continue;
-      const k = windowKey(span, r);
+      const k = spanKey(span, r);
       let w = add.get(k);
       if (!w) {
         w = {
@@ -59,7 +61,7 @@ async function writeWindowDeltas(trx: Trx, late: RowDelta[], created: ReadonlySe
       .insertInto('analytics_query_windows')
       .values(rows.slice(i, i + ROW_CHUNK))
       .onConflict((oc) =>
-        oc.columns(['span', 'dimension', 'dim_value', 'query_hash']).doUpdateSet(addExcluded('analytics_query_windows', WINDOW_COLUMNS)),
+        oc.columns(['span', 'dimension', 'dim_value', 'query_hash']).doUpdateSet(addExcluded('analytics_query_windows', SPAN_COLUMNS)),
       )
       .execute();
   }
@@ -69,22 +71,22 @@ async function writeWindowDeltas(trx: Trx, late: RowDelta[], created: ReadonlySe
  * Moves every span's end from `from` to `to`: adds the hours that enter it and subtracts those
  * that leave it (or rebuilds it from the hours when it moves by a span or more, or was never built).
  */
-export async function moveWindows(trx: Trx, from: number | null, to: number): Promise<void> {
-  for (const span of WINDOW_SPANS_MS) {
+export async function moveSpans(trx: Trx, from: number | null, to: number): Promise<void> {
+  for (const span of SPANS_MS) {
     const spanHours = span / HOUR_MS;
     if (from === null || Math.abs(to - from) >= span) {
       await trx.deleteFrom('analytics_query_windows').where('span', '=', spanHours).execute();
-      await addHoursToWindow(trx, spanHours, { fromHour: to - span, toHour: to, sign: 1 });
+      await addHoursToSpan(trx, spanHours, { fromHour: to - span, toHour: to, sign: 1 });
     } else {
-      await addHoursToWindow(trx, spanHours, signed(from, to, 1));
-      await addHoursToWindow(trx, spanHours, signed(from - span, to - span, -1));
+      await addHoursToSpan(trx, spanHours, signed(from, to, 1));
+      await addHoursToSpan(trx, spanHours, signed(from - span, to - span, -1));
       // A query without hour rows left in the span has nothing in it (every counter is back to 0).
       await trx.deleteFrom('analytics_query_windows').where('span', '=', spanHours).where('hour_rows', '<=', 0).execute();
     }
   }
 }
 
-async function addHoursToWindow(trx: Trx, spanHours: number, range: SignedRange): Promise<void> {
+async function addHoursToSpan(trx: Trx, spanHours: number, range: SignedRange): Promise<void> {
   const sign = sql.lit(range.sign);
   const select = trx
     .selectFrom('analytics_query_hours')
@@ -101,10 +103,10 @@ async function addHoursToWindow(trx: Trx, spanHours: number, range: SignedRange)
     .groupBy(['dimension', 'dim_value', 'query_hash']);
   await trx
     .insertInto('analytics_query_windows')
-    .columns(['span', 'dimension', 'dim_value', 'query_hash', ...WINDOW_COLUMNS])
+    .columns(['span', 'dimension', 'dim_value', 'query_hash', ...SPAN_COLUMNS])
     .expression(select)
     .onConflict((oc) =>
-      oc.columns(['span', 'dimension', 'dim_value', 'query_hash']).doUpdateSet(addExcluded('analytics_query_windows', WINDOW_COLUMNS)),
+      oc.columns(['span', 'dimension', 'dim_value', 'query_hash']).doUpdateSet(addExcluded('analytics_query_windows', SPAN_COLUMNS)),
     )
     .execute();
 }

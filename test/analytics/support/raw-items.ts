@@ -1,8 +1,9 @@
-import { KyselyAnalyticsFolds } from '../../src/analytics/analytics-fold.kysely-store.js';
-import { COUNTERS, HOUR_MS, planFold, type AnalyticsItem } from '../../src/analytics/fold.js';
-import { mulberry32 } from '../../src/random/index.js';
-import { WINDOW_SPANS_MS } from '../../src/analytics/windows.js';
-import type { DatabaseHandle } from '../../src/storage/database.js';
+import { KyselyAnalyticsFoldStore } from '../../../src/analytics/store/fold.kysely-store.js';
+import { planFold } from '../../../src/analytics/fold/fold-plan.js';
+import { COUNTERS, HOUR_MS, type AnalyticsItem } from '../../../src/analytics/model/counters.js';
+import { mulberry32 } from '../../../src/random/index.js';
+import { SPANS_MS } from '../../../src/analytics/fold/spans.js';
+import type { DatabaseHandle } from '../../../src/storage/database.js';
 
 /** One impression of search q1 (session A, query "shoes", result r1 at 1) at `eventTime`, no dimensions; `over` changes any field. */
 export function analyticsItem(id: string, eventTime: number, over: Partial<AnalyticsItem> = {}): AnalyticsItem {
@@ -157,7 +158,7 @@ export function fromScratch(items: readonly AnalyticsItem[]): string[] {
 
 /** How many feedback items wait to be folded (the store's own count: a flag or a cursor, per database). */
 export async function backlogSize(database: DatabaseHandle): Promise<number> {
-  return new KyselyAnalyticsFolds(database.db, database.capabilities).backlogSize();
+  return new KyselyAnalyticsFoldStore(database.db, database.capabilities).backlogSize();
 }
 
 export async function clearAnalytics(database: DatabaseHandle): Promise<void> {
@@ -201,7 +202,7 @@ export async function readWindows(database: DatabaseHandle): Promise<string[]> {
 export async function windowsFromHours(database: DatabaseHandle, anchor: number): Promise<string[]> {
   const hours = await database.db.selectFrom('analytics_query_hours').selectAll().execute();
   const sums = new Map<string, { hourRows: number; counters: number[] }>();
-  for (const span of WINDOW_SPANS_MS) {
+  for (const span of SPANS_MS) {
     for (const row of hours) {
       const hour = Number(row.hour);
       if (hour < anchor - span || hour >= anchor) continue;

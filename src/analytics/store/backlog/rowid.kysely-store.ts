@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '../storage/schema.js';
-import type { Backlog } from './analytics-backlog.kysely-store.js';
-import { ITEM_COLUMNS, toItem, type ClaimedItem, type RowidPosition } from './analytics-backlog-items.js';
+import type { Database } from '../../../storage/schema.js';
+import type { Backlog } from './backlog.js';
+import { ITEM_COLUMNS, toItem, type ClaimedItem, type RowidPosition } from './claimed-item.js';
 
 /**
  * SQLite's analytics backlog (capabilities.commitOrderedRowids): analytics_progress.folded_through,
