@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { AnalyticsCounterColumn } from '../../vocabulary/analytics-counters.js';
 
 /** The search-analytics module's tables (the analytics file on SQLite): hour/day/window counters, entities, result slices, the fold's progress. Composed into `Database` by storage/schema.ts. */
 export interface AnalyticsTables {
@@ -14,43 +15,8 @@ export interface AnalyticsTables {
   analytics_result_slices: AnalyticsResultSliceTable;
 }
 
-type HistogramBucket =
-  | '01'
-  | '02'
-  | '03'
-  | '04'
-  | '05'
-  | '06'
-  | '07'
-  | '08'
-  | '09'
-  | '10'
-  | '11'
-  | '12'
-  | '13'
-  | '14'
-  | '15'
-  | '16'
-  | '17'
-  | '18'
-  | '19'
-  | '20'
-  | '21';
-
-/** The additive counters of an analytics hour row (migration 0020): fc_01…fc_20 first clicks at that position, fc_21 beyond. */
-export type AnalyticsCounterColumn =
-  | 'searches'
-  | 'abandoned'
-  | 'sessions'
-  | 'impressions'
-  | 'clicks'
-  | 'conversions'
-  | 'first_clicks'
-  | 'first_click_position_sum'
-  | 'zero_result_searches'
-  | 'result_count_searches'
-  | 'first_click_rr_sum'
-  | `fc_${HistogramBucket}`;
+/** The additive counters of an analytics hour row (migration 0020): one list, in src/vocabulary, that the fold reads too. */
+export type { AnalyticsCounterColumn };
 
 /** upserts (migration 0021): conflicts the fold's upserts met (0 right after the insert that created the row) */
 export type AnalyticsQueryHourTable = {
