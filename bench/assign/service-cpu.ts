@@ -14,19 +14,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
 import { loadAverage } from '../support/load.js';
 import { BENCH_ATTRIBUTES, BENCH_EXPERIMENTS } from '../support/experiments.js';
 import { machineLine } from '../support/processes.js';
+import { createPgSchema, databasesToRun, dropPgSchema, PG_URL } from '../support/postgres.js';
+import { median } from '../support/stats.js';
 
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 64);
 const CALLS = Number(process.env.CALLS ?? 20_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
-const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BASELINE = process.env.BASELINE ? path.resolve(process.env.BASELINE) : undefined;
 const CANDIDATE = process.env.CANDIDATE ? path.resolve(process.env.CANDIDATE) : ROOT;
-const DATABASES = (process.env.DATABASES ?? 'SQLite,PostgreSQL').split(',');
+const DATABASES = databasesToRun('SQLite,PostgreSQL');
 /**
  * What-if changes applied to the candidate's database only, to price a lever before building it:
  * `drop-unit-index` (experiment_units without its unit_id index, which erasure uses today),
@@ -47,14 +47,8 @@ async function run(root: string, db: string, n: number, whatIf: Set<string>): Pr
   const { migrateToLatest } = await imported(root, 'storage/migrator.js');
   const { createExperimentsModule } = await imported(root, 'experiments/experiments.module.js');
   const schema = `bench_assign_svc_${n}_${Date.now()}`;
-  const admin = async (statement: string) => {
-    const c = new pg.Client({ connectionString: PG_URL });
-    await c.connect();
-    await c.query(statement);
-    await c.end();
-  };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-assign-svc-'));
-  if (db === 'PostgreSQL') await admin(`create schema ${schema}`);
+  if (db === 'PostgreSQL') await createPgSchema(schema);
   const database = await openDatabase(
     db === 'SQLite' ? { kind: 'sqlite', path: path.join(dir, 'svc.db') } : { kind: 'postgres', url: PG_URL, schema },
   );
@@ -80,7 +74,7 @@ async function run(root: string, db: string, n: number, whatIf: Set<string>): Pr
   } finally {
     await database.close();
     fs.rmSync(dir, { recursive: true, force: true });
-    if (db === 'PostgreSQL') await admin(`drop schema if exists ${schema} cascade`).catch(() => undefined);
+    if (db === 'PostgreSQL') await dropPgSchema(schema).catch(() => undefined);
   }
 }
 
@@ -106,7 +100,6 @@ console.log(
 console.log('| round | build | database | CPU µs / call | load average 1/5/15 |');
 console.log('|---:|---|---|---:|---|');
 for (const r of rows) console.log(`| ${r.round} | ${r.build} | ${r.db} | ${r.cpuUs.toFixed(1)} | ${r.load} |`);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 for (const db of DATABASES) {
   const line = builds.map(([b]) => `${b} ${median(rows.filter((r) => r.db === db && r.build === b).map((r) => r.cpuUs)).toFixed(1)} µs`);
   console.log(`median, ${db}: ${line.join(' → ')}`);

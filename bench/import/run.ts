@@ -32,6 +32,8 @@ import { submissionsOf } from '../../src/feedback/import/import.store.js';
 import { openDatabase, type DatabaseTarget } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { machineLine } from '../support/processes.js';
+import { PG_URL } from '../support/postgres.js';
+import { median } from '../support/stats.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -47,7 +49,6 @@ const { values: opts } = parseArgs({
 const BATCH = Number(opts.batch);
 const ROUNDS = Number(opts.rounds);
 const DBS = opts.db.split(',');
-const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'searchloop-bench-import-'));
 const START = Date.parse('2026-10-01T00:00:00Z');
 const SESSIONS = 5000;
@@ -236,7 +237,6 @@ const results: Result[] = [];
 
 // The machine is shared: the ceiling and the import alternate, ROUNDS times each on fresh
 // databases, and the medians are compared (a burst of load then hits both sides alike).
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 async function rounds(db: string, fresh: () => Promise<{ target: DatabaseTarget; env: NodeJS.ProcessEnv }>) {
   const ceilings: number[] = [];
   const runs: ChildResult[] = [];

@@ -14,15 +14,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { loadAverage, runLoad } from '../support/load.js';
 import { machineLine, startProcess, type ServerProcess } from '../support/processes.js';
 import { ASSIGN_BODY, processCpuSeconds, startBenchExperiments } from '../support/experiments.js';
 import { feedbackBody } from './bodies.js';
+import { createPgSchema, dropPgSchema, PG_URL } from '../support/postgres.js';
 
 const RATE = Number(process.env.RATE ?? 400);
 const DURATION = Number(process.env.DURATION ?? 10);
-const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BASELINE = process.env.BASELINE;
 const rows: { name: string; cpuUs: number; achieved: number; p99: number }[] = [];
@@ -45,12 +44,6 @@ const serve = (root: string, env: Record<string, string>, port: number) =>
     { LOG_LEVEL: 'warn', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0', ...env },
     port,
   );
-const pgAdmin = async (statement: string) => {
-  const c = new pg.Client({ connectionString: PG_URL });
-  await c.connect();
-  await c.query(statement);
-  await c.end();
-};
 const loads = [loadAverage()];
 
 const ingestCeiling = await startProcess(
@@ -76,7 +69,7 @@ for (const [label, root] of builds) {
   for (const db of ['SQLite', 'PostgreSQL'] as const) {
     n += 1;
     const schema = `bench_cpu_${n}_${Date.now()}`;
-    if (db === 'PostgreSQL') await pgAdmin(`create schema ${schema}`);
+    if (db === 'PostgreSQL') await createPgSchema(schema);
     const env: Record<string, string> =
       db === 'SQLite' ? { DATABASE_URL: `sqlite://${tmp}/cpu-${n}.db` } : { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema };
     const server = await serve(root, env, 3710 + n);
@@ -86,7 +79,7 @@ for (const [label, root] of builds) {
       await measure(`assign, 3 experiments: ${label}, ${db}`, server, '/api/nous/ab-testing/assign', ASSIGN_BODY);
     } finally {
       await server.stop();
-      if (db === 'PostgreSQL') await pgAdmin(`drop schema if exists ${schema} cascade`).catch(() => undefined);
+      if (db === 'PostgreSQL') await dropPgSchema(schema).catch(() => undefined);
     }
     loads.push(loadAverage());
   }
