@@ -5,7 +5,7 @@
  * and the time spent executing them, per item folded. Also the longest single batch (a batch holds
  * the event loop on SQLite).
  *
- *   ITEMS=40000 PROFILE=/tmp/fold.cpuprofile node --import tsx bench/analytics/fold-profile.ts
+ *   ITEMS=40000 PROFILE=/tmp/fold.cpuprofile npm run bench:fold-profile
  *
  * PROFILE writes a CPU profile of the fold alone (ingestion excluded); TALLY=0 skips the per-table
  * counts (they wrap every statement).

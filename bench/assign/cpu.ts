@@ -5,7 +5,7 @@
  * dist/ made before a change) the two builds are measured in alternating rounds, so both see the
  * same machine load; on a shared machine that comparison holds where throughput figures swing.
  *
- *   node --import tsx bench/assign/cpu.ts   (BASELINE=<dir with dist/> CANDIDATE=<dir with dist/> RATE=400 DURATION=8 ROUNDS=2
+ *   npm run bench:assign-cpu                (BASELINE=<dir with dist/> CANDIDATE=<dir with dist/> RATE=400 DURATION=8 ROUNDS=2
  *                                            PROFILE=<dir>: write a --cpu-prof per server run there)
  */
 import fs from 'node:fs';

@@ -6,7 +6,7 @@
  * under load; 1 = one commit per call). With BASELINE (a directory holding another build's dist/)
  * the builds run in alternating rounds in the same process, so both see the same machine load.
  *
- *   node --import tsx bench/assign/service-cpu.ts   (BASELINE=<dir with dist/> CANDIDATE=<dir with dist/>
+ *   npm run bench:assign-service-cpu                (BASELINE=<dir with dist/> CANDIDATE=<dir with dist/>
  *                                                    CONCURRENCY=64 CALLS=20000 ROUNDS=3)
  */
 import { randomUUID } from 'node:crypto';

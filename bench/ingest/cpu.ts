@@ -6,7 +6,7 @@
  * so its ratio to the bare route says what share of the ceiling the service would reach on an
  * otherwise idle core.
  *
- *   node --import tsx bench/ingest/cpu.ts            (BASELINE=<checkout of the build to compare> RATE=400 DURATION=10)
+ *   npm run bench:ingest-cpu                         (BASELINE=<checkout of the build to compare> RATE=400 DURATION=10)
  *
  * BASELINE is optional: a built checkout of another revision (e.g. `git worktree add ../base main
  * && (cd ../base && npm ci)`); without it only this build and the bare routes are measured.

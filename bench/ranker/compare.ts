@@ -3,7 +3,7 @@
  * run, side by side: training time single-threaded and with every core (ours `threads`,
  * XGBoost `nthread`), on the LightGBM lambdarank sample and on the 100 000 × 50 scale set; and
  * held-out NDCG@10 on the sample over 5 seeds on one split.
- * Run: npx tsx bench/ranker/compare.ts [--data sample|scale|both] [--repeat 3] [--split-seed 42]
+ * Run: npm run bench:ranker-compare -- [--data sample|scale|both] [--repeat 3] [--split-seed 42]
  */
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { readFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * Profiling harness: single-threaded training on the scale set (or the sample), timing the
- * phases, for `node --cpu-prof --import tsx bench/ranker/profile.ts [--data scale|sample] [--trees 100]`.
+ * phases, under `node --cpu-prof`: `npm run bench:ranker-profile -- [--data scale|sample] [--trees 100]`.
  */
 import { readFileSync } from 'node:fs';
 import { parseLetor } from '../../src/ranker/data/letor.js';

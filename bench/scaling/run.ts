@@ -5,7 +5,7 @@
  * the CPU went (instances, PostgreSQL's processes, the load generator, anything else), read from
  * /proc, so the table shows which component saturates first.
  *
- *   npx tsx bench/scaling/run.ts        (DURATION=15 CONNECTIONS=64 INSTANCES=1,2,4 BENCH_PG_URL=postgres://…)
+ *   npm run bench:scaling               (DURATION=15 CONNECTIONS=64 INSTANCES=1,2,4 BENCH_PG_URL=postgres://…)
  */
 import fs from 'node:fs';
 import path from 'node:path';
