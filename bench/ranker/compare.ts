@@ -15,14 +15,11 @@ import type { Dataset } from '../../src/ranker/data/dataset.js';
 import type { TrainParams } from '../../src/ranker/train.js';
 import { printTable, runXgboost, type XgbRun } from './common.js';
 import { sampleSplit, scaleFile } from './data.js';
+import { option } from '../support/args.js';
 
-const arg = (name: string, dflt: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1]! : dflt;
-};
-const DATA = arg('data', 'both');
-const REPEAT = Number(arg('repeat', '2'));
-const SPLIT_SEED = Number(arg('split-seed', '42'));
+const DATA = option('data', 'both');
+const REPEAT = Number(option('repeat', '2'));
+const SPLIT_SEED = Number(option('split-seed', '42'));
 const THREADS = availableParallelism();
 const XGB = { rounds: 100, eta: 0.1, leaves: 31 };
 const PARAMS: Partial<TrainParams> & { objective: 'lambdarank' } = {
