@@ -22,8 +22,8 @@ import { openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { SqliteSyncingDriver } from '../../src/storage/sqlite/sqlite-driver.js';
 import { eventLoopCpuMs } from '../support/processes.js';
-import { body } from './run.js';
 import { dropPgSchema, PG_URL } from '../support/postgres.js';
+import { body } from './run.js';
 
 const ITEMS = Number(process.env.ITEMS ?? 40_000);
 

@@ -41,8 +41,8 @@ import { openDatabase, type DatabaseHandle, type DatabaseTarget } from '../../sr
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { attachAnalytics } from '../../src/storage/sqlite/sqlite-analytics-file.js';
 import { eventLoopCpuMs, machineLine } from '../support/processes.js';
-import { generateHours, ITEMS_PER_SEARCH } from './aggregates.js';
 import { databasesToRun, dropPgSchema, PG_URL } from '../support/postgres.js';
+import { generateHours, ITEMS_PER_SEARCH } from './aggregates.js';
 
 const ITEMS = Number(process.env.ITEMS ?? 10_000_000);
 const DAYS = Number(process.env.DAYS ?? 30);

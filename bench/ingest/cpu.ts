@@ -17,8 +17,8 @@ import path from 'node:path';
 import { loadAverage, runLoad } from '../support/load.js';
 import { machineLine, startProcess, type ServerProcess } from '../support/processes.js';
 import { ASSIGN_BODY, processCpuSeconds, startBenchExperiments } from '../support/experiments.js';
-import { feedbackBody } from './bodies.js';
 import { createPgSchema, dropPgSchema, PG_URL } from '../support/postgres.js';
+import { feedbackBody } from './bodies.js';
 
 const RATE = Number(process.env.RATE ?? 400);
 const DURATION = Number(process.env.DURATION ?? 10);

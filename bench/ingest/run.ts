@@ -21,8 +21,8 @@ import { openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { loadAverage, runLoad, type LoadResult } from '../support/load.js';
 import { machineLine, startProcess } from '../support/processes.js';
-import { feedbackBody } from './bodies.js';
 import { createPgSchema, dropPgSchema, PG_URL } from '../support/postgres.js';
+import { feedbackBody } from './bodies.js';
 
 const DURATION = Number(process.env.DURATION ?? 30);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 64);

@@ -1,5 +1,5 @@
-import type { PairMeasurement, Replicates } from './measure.js';
 import { median } from '../support/stats.js';
+import type { PairMeasurement, Replicates } from './measure.js';
 import { formatTable } from './table.js';
 
 const pct = (v: number | null) => (v === null ? 'n/a' : `${(100 * v).toFixed(1)} %`);

@@ -13,9 +13,9 @@ import { ndcgAt } from '../../src/ranker/metrics/metrics.js';
 import { predictRaw } from '../../src/ranker/model/model.js';
 import type { Dataset } from '../../src/ranker/data/dataset.js';
 import type { TrainParams } from '../../src/ranker/train.js';
+import { option } from '../support/args.js';
 import { printTable, runXgboost, type XgbRun } from './common.js';
 import { sampleSplit, scaleFile } from './data.js';
-import { option } from '../support/args.js';
 
 const DATA = option('data', 'both');
 const REPEAT = Number(option('repeat', '2'));

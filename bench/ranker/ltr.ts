@@ -8,9 +8,9 @@ import { parseLetor } from '../../src/ranker/data/letor.js';
 import { NDCG_CUTOFFS, ndcgAt, originalOrderScores } from '../../src/ranker/metrics/metrics.js';
 import { predictRaw } from '../../src/ranker/model/model.js';
 import { train, type TrainParams } from '../../src/ranker/train.js';
+import { numberOption } from '../support/args.js';
 import { printTable, runXgboost, type XgbRun } from './common.js';
 import { sampleSplit } from './data.js';
-import { numberOption } from '../support/args.js';
 
 const SEED = numberOption('seed', 42);
 const REPEAT = numberOption('repeat', 3);

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { parseLetor } from '../../src/ranker/data/letor.js';
 import { train } from '../../src/ranker/train.js';
-import { sampleSplit, scaleFile } from './data.js';
 import { option } from '../support/args.js';
+import { sampleSplit, scaleFile } from './data.js';
 
 const DATA = option('data', 'scale');
 const TREES = Number(option('trees', '100'));

@@ -12,8 +12,8 @@ import { parseLetorStream } from '../../src/ranker/data/letor.js';
 import { ndcgAt } from '../../src/ranker/metrics/metrics.js';
 import { mulberry32 } from '../../src/random/index.js';
 import { train } from '../../src/ranker/train.js';
-import { benchDir, peakRssMb, printTable, runXgboost } from './common.js';
 import { numberOption } from '../support/args.js';
+import { benchDir, peakRssMb, printTable, runXgboost } from './common.js';
 
 const ROWS = numberOption('rows', 100_000);
 const QUERIES = numberOption('queries', 5_000);

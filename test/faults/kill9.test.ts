@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createFaultDatabase, faultDatabaseKinds } from './databases.js';
 import { sleep } from '../support/ports.js';
+import { createFaultDatabase, faultDatabaseKinds } from './databases.js';
 import { audit, listSessionItems, postBatch, prng, type SentBatch, startLoad, startServer, tally } from './harness.js';
 
 const TRIALS = 20;

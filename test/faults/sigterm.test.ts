@@ -1,8 +1,8 @@
 import http from 'node:http';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createFaultDatabase, faultDatabaseKinds } from './databases.js';
 import { sleep } from '../support/ports.js';
+import { createFaultDatabase, faultDatabaseKinds } from './databases.js';
 import { type Answer, audit, feedbackBatch, isErrorEnvelope, listSessionItems, send, startLoad, startServer, tally } from './harness.js';
 
 const GRACE_MS = 3000;
