@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadAverage, runLoad } from '../support/load.js';
+import { buildsToCompare, inRoundOrder } from '../support/builds.js';
 import { ASSIGN_BODY, processCpuSeconds, startBenchExperiments } from '../support/experiments.js';
 import { machineLine, startProcess, type ServerProcess } from '../support/processes.js';
 import { createPgSchema, databasesToRun, dropPgSchema, PG_URL } from '../support/postgres.js';
@@ -20,10 +21,6 @@ const RATE = Number(process.env.RATE ?? 400);
 const DURATION = Number(process.env.DURATION ?? 8);
 const ROUNDS = Number(process.env.ROUNDS ?? 2);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const BASELINE = process.env.BASELINE ? path.resolve(process.env.BASELINE) : undefined;
-/** The build measured as "this build": this checkout unless CANDIDATE names another directory with dist/. */
-const CANDIDATE = process.env.CANDIDATE ? path.resolve(process.env.CANDIDATE) : ROOT;
 const PROFILE = process.env.PROFILE ? path.resolve(process.env.PROFILE) : undefined;
 const DATABASES = databasesToRun('SQLite,PostgreSQL');
 const body = ASSIGN_BODY;
@@ -40,11 +37,10 @@ async function cpuPerRequest(server: ServerProcess): Promise<{ cpuUs: number; p9
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-assign-cpu-'));
 const rows: { round: number; build: string; db: string; experiments: number; cpuUs: number; p99: number; load: string }[] = [];
-const builds: [string, string][] = [...(BASELINE ? [['baseline', BASELINE] as [string, string]] : []), ['this build', CANDIDATE]];
+const builds = buildsToCompare();
 let n = 0;
 for (let round = 1; round <= ROUNDS; round += 1) {
-  // Alternate which build goes first, so a drift in machine load does not favour one.
-  const ordered = round % 2 === 1 ? builds : [...builds].reverse();
+  const ordered = inRoundOrder(builds, round);
   for (const db of DATABASES) {
     for (const [label, root] of ordered) {
       n += 1;

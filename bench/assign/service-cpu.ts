@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { buildsToCompare, inRoundOrder } from '../support/builds.js';
 import { loadAverage } from '../support/load.js';
 import { BENCH_ATTRIBUTES, BENCH_EXPERIMENTS } from '../support/experiments.js';
 import { machineLine } from '../support/processes.js';
@@ -23,9 +24,6 @@ import { median } from '../support/stats.js';
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 64);
 const CALLS = Number(process.env.CALLS ?? 20_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const BASELINE = process.env.BASELINE ? path.resolve(process.env.BASELINE) : undefined;
-const CANDIDATE = process.env.CANDIDATE ? path.resolve(process.env.CANDIDATE) : ROOT;
 const DATABASES = databasesToRun('SQLite,PostgreSQL');
 /**
  * What-if changes applied to the candidate's database only, to price a lever before building it:
@@ -78,11 +76,11 @@ async function run(root: string, db: string, n: number, whatIf: Set<string>): Pr
   }
 }
 
-const builds: [string, string][] = [...(BASELINE ? [['baseline', BASELINE] as [string, string]] : []), ['this build', CANDIDATE]];
+const builds = buildsToCompare();
 const rows: { round: number; build: string; db: string; cpuUs: number; load: string }[] = [];
 let n = 0;
 for (let round = 1; round <= ROUNDS; round += 1) {
-  const ordered = round % 2 === 1 ? builds : [...builds].reverse();
+  const ordered = inRoundOrder(builds, round);
   for (const db of DATABASES) {
     for (const [build, root] of ordered) {
       n += 1;

@@ -16,14 +16,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadAverage, runLoad } from '../support/load.js';
 import { machineLine, startProcess, type ServerProcess } from '../support/processes.js';
+import { buildsToCompare, ROOT } from '../support/builds.js';
 import { ASSIGN_BODY, processCpuSeconds, startBenchExperiments } from '../support/experiments.js';
 import { createPgSchema, dropPgSchema, PG_URL } from '../support/postgres.js';
 import { feedbackBody } from './bodies.js';
 
 const RATE = Number(process.env.RATE ?? 400);
 const DURATION = Number(process.env.DURATION ?? 10);
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const BASELINE = process.env.BASELINE;
 const rows: { name: string; cpuUs: number; achieved: number; p99: number }[] = [];
 async function measure(name: string, server: ServerProcess, urlPath: string, body: string) {
   await runLoad({ url: server.url + urlPath, connections: 32, durationSeconds: 2, body, overallRate: RATE });
@@ -64,7 +63,7 @@ await measure('assign: bare route (constant answer)', assignCeiling, '/api/nous/
 await assignCeiling.stop();
 
 let n = 0;
-const builds: [string, string][] = [...(BASELINE ? [['baseline', BASELINE] as [string, string]] : []), ['this build', ROOT]];
+const builds = buildsToCompare();
 for (const [label, root] of builds) {
   for (const db of ['SQLite', 'PostgreSQL'] as const) {
     n += 1;
@@ -88,7 +87,7 @@ fs.rmSync(tmp, { recursive: true, force: true });
 
 console.log(`\nbench/ingest/cpu — ${new Date().toISOString().slice(0, 10)} — ${machineLine()}`);
 console.log(
-  `open loop at ${RATE} req/s, ${DURATION} s per case; CPU of the server process (all threads) per request; baseline ${BASELINE ?? 'none'}\n`,
+  `open loop at ${RATE} req/s, ${DURATION} s per case; CPU of the server process (all threads) per request; baseline ${process.env.BASELINE ?? 'none'}\n`,
 );
 console.log('| case | CPU µs / request | bare route ÷ this (share of the ceiling on one idle core) | achieved req/s | p99 ms |');
 console.log('|---|---:|---:|---:|---:|');
