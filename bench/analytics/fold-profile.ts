@@ -5,7 +5,7 @@
  * and the time spent executing them, per item folded. Also the longest single batch (a batch holds
  * the event loop on SQLite).
  *
- *   ITEMS=40000 PROFILE=/tmp/fold.cpuprofile node --import tsx bench/analytics/fold-profile.ts
+ *   ITEMS=40000 PROFILE=/tmp/fold.cpuprofile npm run bench:fold-profile
  *
  * PROFILE writes a CPU profile of the fold alone (ingestion excluded); TALLY=0 skips the per-table
  * counts (they wrap every statement).
@@ -22,6 +22,7 @@ import { openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { SqliteSyncingDriver } from '../../src/storage/sqlite/sqlite-driver.js';
 import { eventLoopCpuMs } from '../support/processes.js';
+import { dropPgSchema, PG_URL } from '../support/postgres.js';
 import { body } from './run.js';
 
 const ITEMS = Number(process.env.ITEMS ?? 40_000);
@@ -108,7 +109,6 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fold-profile-'));
 // DATABASE=postgres: the same on PostgreSQL (BENCH_PG_URL), in a schema of its own dropped at the end.
-const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const schema = `fold_profile_${process.pid}`;
 const onPostgres = process.env.DATABASE === 'postgres';
 const handle = await openDatabase(
@@ -178,9 +178,4 @@ await app.close();
 await container.close();
 await handle.close();
 fs.rmSync(dir, { recursive: true, force: true });
-if (onPostgres) {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  await client.query(`drop schema if exists "${schema}" cascade`);
-  await client.end();
-}
+if (onPostgres) await dropPgSchema(schema);

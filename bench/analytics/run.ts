@@ -42,16 +42,16 @@ import { openDatabase, type DatabaseHandle, type DatabaseTarget } from '../../sr
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { attachAnalytics } from '../../src/storage/sqlite/sqlite-analytics-file.js';
 import { eventLoopCpuMs, machineLine } from '../support/processes.js';
+import { databasesToRun, dropPgSchema, PG_URL } from '../support/postgres.js';
 import { generateHours, ITEMS_PER_SEARCH } from './aggregates.js';
 
 const ITEMS = Number(process.env.ITEMS ?? 10_000_000);
 const DAYS = Number(process.env.DAYS ?? 30);
 const QUERIES = Number(process.env.QUERIES ?? 50_000);
-const DATABASES = (process.env.DATABASES ?? 'sqlite,postgres').split(',');
+const DATABASES = databasesToRun('sqlite,postgres');
 const INGEST_SECONDS = Number(process.env.INGEST_SECONDS ?? 8);
 const IN_FLIGHT = (process.env.IN_FLIGHT ?? '8,64').split(',').map(Number);
 const ROUNDS = Number(process.env.ROUNDS ?? 4);
-const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const START = Date.parse('2026-10-01T00:00:00Z');
 const END = START + DAYS * 24 * HOUR_MS;
 
@@ -90,12 +90,7 @@ async function open(kind: string, reuse = false): Promise<Opened & { reused: boo
     handle,
     target,
     reused: false,
-    drop: async () => {
-      const client = new pg.Client({ connectionString: PG_URL });
-      await client.connect();
-      await client.query(`drop schema if exists "${schema}" cascade`);
-      await client.end();
-    },
+    drop: () => dropPgSchema(schema),
   };
 }
 

@@ -5,28 +5,24 @@
  * dist/ made before a change) the two builds are measured in alternating rounds, so both see the
  * same machine load; on a shared machine that comparison holds where throughput figures swing.
  *
- *   node --import tsx bench/assign/cpu.ts   (BASELINE=<dir with dist/> CANDIDATE=<dir with dist/> RATE=400 DURATION=8 ROUNDS=2
+ *   npm run bench:assign-cpu                (BASELINE=<dir with dist/> CANDIDATE=<dir with dist/> RATE=400 DURATION=8 ROUNDS=2
  *                                            PROFILE=<dir>: write a --cpu-prof per server run there)
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { loadAverage, runLoad } from '../support/load.js';
+import { buildsToCompare, inRoundOrder } from '../support/builds.js';
 import { ASSIGN_BODY, processCpuSeconds, startBenchExperiments } from '../support/experiments.js';
 import { machineLine, startProcess, type ServerProcess } from '../support/processes.js';
+import { createPgSchema, databasesToRun, dropPgSchema, PG_URL } from '../support/postgres.js';
 
 const RATE = Number(process.env.RATE ?? 400);
 const DURATION = Number(process.env.DURATION ?? 8);
 const ROUNDS = Number(process.env.ROUNDS ?? 2);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
-const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const BASELINE = process.env.BASELINE ? path.resolve(process.env.BASELINE) : undefined;
-/** The build measured as "this build": this checkout unless CANDIDATE names another directory with dist/. */
-const CANDIDATE = process.env.CANDIDATE ? path.resolve(process.env.CANDIDATE) : ROOT;
 const PROFILE = process.env.PROFILE ? path.resolve(process.env.PROFILE) : undefined;
-const DATABASES = (process.env.DATABASES ?? 'SQLite,PostgreSQL').split(',');
+const DATABASES = databasesToRun('SQLite,PostgreSQL');
 const body = ASSIGN_BODY;
 const ASSIGN = '/api/nous/ab-testing/assign';
 
@@ -39,25 +35,17 @@ async function cpuPerRequest(server: ServerProcess): Promise<{ cpuUs: number; p9
   return { cpuUs: ((processCpuSeconds(server.child.pid!) - before) * 1e6) / r.requests, p99: r.p99, achieved: r.rps };
 }
 
-const pgAdmin = async (statement: string) => {
-  const c = new pg.Client({ connectionString: PG_URL });
-  await c.connect();
-  await c.query(statement);
-  await c.end();
-};
-
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-assign-cpu-'));
 const rows: { round: number; build: string; db: string; experiments: number; cpuUs: number; p99: number; load: string }[] = [];
-const builds: [string, string][] = [...(BASELINE ? [['baseline', BASELINE] as [string, string]] : []), ['this build', CANDIDATE]];
+const builds = buildsToCompare();
 let n = 0;
 for (let round = 1; round <= ROUNDS; round += 1) {
-  // Alternate which build goes first, so a drift in machine load does not favour one.
-  const ordered = round % 2 === 1 ? builds : [...builds].reverse();
+  const ordered = inRoundOrder(builds, round);
   for (const db of DATABASES) {
     for (const [label, root] of ordered) {
       n += 1;
       const schema = `bench_assign_cpu_${n}_${Date.now()}`;
-      if (db === 'PostgreSQL') await pgAdmin(`create schema ${schema}`);
+      if (db === 'PostgreSQL') await createPgSchema(schema);
       const env: Record<string, string> =
         db === 'SQLite' ? { DATABASE_URL: `sqlite://${tmp}/cpu-${n}.db` } : { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema };
       const profile = PROFILE
@@ -80,7 +68,7 @@ for (let round = 1; round <= ROUNDS; round += 1) {
         process.stderr.write(`round ${round} ${label} ${db} 3 experiments: ${three.cpuUs.toFixed(0)} µs (${loadAverage()})\n`);
       } finally {
         await server.stop();
-        if (db === 'PostgreSQL') await pgAdmin(`drop schema if exists ${schema} cascade`).catch(() => undefined);
+        if (db === 'PostgreSQL') await dropPgSchema(schema).catch(() => undefined);
       }
     }
   }

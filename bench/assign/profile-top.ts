@@ -2,7 +2,7 @@
  * bench/assign/profile-top: the top self-time functions and the top packages/files of a
  * `node --cpu-prof` profile (as bench/assign/cpu.ts writes with PROFILE=<dir>).
  *
- *   node --import tsx bench/assign/profile-top.ts <file.cpuprofile> [top=25]
+ *   npm run bench:profile-top -- <file.cpuprofile> [top=25]
  */
 import fs from 'node:fs';
 

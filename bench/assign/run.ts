@@ -12,14 +12,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { loadAverage, runLoad, type LoadResult } from '../support/load.js';
 import { ASSIGN_BODY, startBenchExperiments } from '../support/experiments.js';
 import { machineLine, startProcess, type ServerProcess } from '../support/processes.js';
+import { createPgSchema, dropPgSchema, PG_URL } from '../support/postgres.js';
 
 const DURATION = Number(process.env.DURATION ?? 15);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 64);
-const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BUILD = process.env.BUILD ? path.resolve(process.env.BUILD) : ROOT;
 const body = ASSIGN_BODY;
@@ -33,22 +32,6 @@ async function setUpExperiments(server: ServerProcess, which: 'first' | 'rest'):
     body: body.replace('[<id>]', 'sample-unit'),
   });
   return (await sample.text()).length;
-}
-
-async function freshPgSchema(): Promise<string> {
-  const schema = `bench_assign_${Date.now()}`;
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  await client.query(`create schema ${schema}`);
-  await client.end();
-  return schema;
-}
-
-async function dropPgSchema(schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  await client.query(`drop schema if exists ${schema} cascade`);
-  await client.end();
 }
 
 const rows: { name: string; result: LoadResult; open?: LoadResult; offered?: number }[] = [];
@@ -105,7 +88,8 @@ fs.rmSync(sqliteDir, { recursive: true, force: true });
 
 let pgSchema: string | undefined;
 try {
-  pgSchema = await freshPgSchema();
+  pgSchema = `bench_assign_${Date.now()}`;
+  await createPgSchema(pgSchema);
   const postgres = await searchloop({ DATABASE_URL: PG_URL, DATABASE_SCHEMA: pgSchema }, 3302);
   await setUpExperiments(postgres, 'first');
   await measure('Searchloop assign, PostgreSQL, 1 experiment', postgres);

@@ -6,7 +6,7 @@
  * under load; 1 = one commit per call). With BASELINE (a directory holding another build's dist/)
  * the builds run in alternating rounds in the same process, so both see the same machine load.
  *
- *   node --import tsx bench/assign/service-cpu.ts   (BASELINE=<dir with dist/> CANDIDATE=<dir with dist/>
+ *   npm run bench:assign-service-cpu                (BASELINE=<dir with dist/> CANDIDATE=<dir with dist/>
  *                                                    CONCURRENCY=64 CALLS=20000 ROUNDS=3)
  */
 import { randomUUID } from 'node:crypto';
@@ -14,19 +14,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
+import { buildsToCompare, inRoundOrder } from '../support/builds.js';
 import { loadAverage } from '../support/load.js';
 import { BENCH_ATTRIBUTES, BENCH_EXPERIMENTS } from '../support/experiments.js';
 import { machineLine } from '../support/processes.js';
+import { createPgSchema, databasesToRun, dropPgSchema, PG_URL } from '../support/postgres.js';
+import { median } from '../support/stats.js';
 
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 64);
 const CALLS = Number(process.env.CALLS ?? 20_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
-const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const BASELINE = process.env.BASELINE ? path.resolve(process.env.BASELINE) : undefined;
-const CANDIDATE = process.env.CANDIDATE ? path.resolve(process.env.CANDIDATE) : ROOT;
-const DATABASES = (process.env.DATABASES ?? 'SQLite,PostgreSQL').split(',');
+const DATABASES = databasesToRun('SQLite,PostgreSQL');
 /**
  * What-if changes applied to the candidate's database only, to price a lever before building it:
  * `drop-unit-index` (experiment_units without its unit_id index, which erasure uses today),
@@ -47,14 +45,8 @@ async function run(root: string, db: string, n: number, whatIf: Set<string>): Pr
   const { migrateToLatest } = await imported(root, 'storage/migrator.js');
   const { createExperimentsModule } = await imported(root, 'experiments/experiments.module.js');
   const schema = `bench_assign_svc_${n}_${Date.now()}`;
-  const admin = async (statement: string) => {
-    const c = new pg.Client({ connectionString: PG_URL });
-    await c.connect();
-    await c.query(statement);
-    await c.end();
-  };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-assign-svc-'));
-  if (db === 'PostgreSQL') await admin(`create schema ${schema}`);
+  if (db === 'PostgreSQL') await createPgSchema(schema);
   const database = await openDatabase(
     db === 'SQLite' ? { kind: 'sqlite', path: path.join(dir, 'svc.db') } : { kind: 'postgres', url: PG_URL, schema },
   );
@@ -80,15 +72,15 @@ async function run(root: string, db: string, n: number, whatIf: Set<string>): Pr
   } finally {
     await database.close();
     fs.rmSync(dir, { recursive: true, force: true });
-    if (db === 'PostgreSQL') await admin(`drop schema if exists ${schema} cascade`).catch(() => undefined);
+    if (db === 'PostgreSQL') await dropPgSchema(schema).catch(() => undefined);
   }
 }
 
-const builds: [string, string][] = [...(BASELINE ? [['baseline', BASELINE] as [string, string]] : []), ['this build', CANDIDATE]];
+const builds = buildsToCompare();
 const rows: { round: number; build: string; db: string; cpuUs: number; load: string }[] = [];
 let n = 0;
 for (let round = 1; round <= ROUNDS; round += 1) {
-  const ordered = round % 2 === 1 ? builds : [...builds].reverse();
+  const ordered = inRoundOrder(builds, round);
   for (const db of DATABASES) {
     for (const [build, root] of ordered) {
       n += 1;
@@ -106,7 +98,6 @@ console.log(
 console.log('| round | build | database | CPU µs / call | load average 1/5/15 |');
 console.log('|---:|---|---|---:|---|');
 for (const r of rows) console.log(`| ${r.round} | ${r.build} | ${r.db} | ${r.cpuUs.toFixed(1)} | ${r.load} |`);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 for (const db of DATABASES) {
   const line = builds.map(([b]) => `${b} ${median(rows.filter((r) => r.db === db && r.build === b).map((r) => r.cpuUs)).toFixed(1)} µs`);
   console.log(`median, ${db}: ${line.join(' → ')}`);

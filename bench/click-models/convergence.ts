@@ -2,7 +2,7 @@
  * Iterations each EM click model needs to meet its own stopping rule (max parameter change
  * < tolerance) on the standard seeded simulations, with a large cap, and whether the default
  * budget is enough.
- *   npx tsx bench/click-models/convergence.ts [cap]
+ *   npm run bench:click-models-convergence -- [cap]
  */
 import { DEFAULT_ITERATIONS } from '../../src/click-models/fit-config.js';
 import { fitClickModel } from '../../src/click-models/fit.js';

@@ -24,7 +24,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CompiledQuery } from 'kysely';
-import pg from 'pg';
 import { newId } from '../../src/common/ids.js';
 import type { FeedbackRecord } from '../../src/feedback/feedback.store.js';
 import { PG_INSERT_ITEMS, SqliteBulkStatements, itemArrays } from '../../src/feedback/import/bulk-insert.js';
@@ -32,6 +31,8 @@ import { submissionsOf } from '../../src/feedback/import/import.store.js';
 import { openDatabase, type DatabaseTarget } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { machineLine } from '../support/processes.js';
+import { createPgSchema, dropPgSchema, PG_URL } from '../support/postgres.js';
+import { median } from '../support/stats.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -47,7 +48,6 @@ const { values: opts } = parseArgs({
 const BATCH = Number(opts.batch);
 const ROUNDS = Number(opts.rounds);
 const DBS = opts.db.split(',');
-const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'searchloop-bench-import-'));
 const START = Date.parse('2026-10-01T00:00:00Z');
 const SESSIONS = 5000;
@@ -203,16 +203,15 @@ function importChild(env: NodeJS.ProcessEnv, file: string): ChildResult {
 }
 
 let schemas = 0;
+/** A fresh schema of this run, or undefined when PostgreSQL does not answer. */
 async function pgSchema(): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: PG_URL });
+  const schema = `bench_import_${process.pid}_${(schemas += 1)}`;
   try {
-    await client.connect();
+    await dropPgSchema(schema);
   } catch {
     return undefined;
   }
-  const schema = `bench_import_${process.pid}_${(schemas += 1)}`;
-  await client.query(`drop schema if exists ${schema} cascade; create schema ${schema}`);
-  await client.end();
+  await createPgSchema(schema);
   return schema;
 }
 
@@ -236,7 +235,6 @@ const results: Result[] = [];
 
 // The machine is shared: the ceiling and the import alternate, ROUNDS times each on fresh
 // databases, and the medians are compared (a burst of load then hits both sides alike).
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 async function rounds(db: string, fresh: () => Promise<{ target: DatabaseTarget; env: NodeJS.ProcessEnv }>) {
   const ceilings: number[] = [];
   const runs: ChildResult[] = [];
@@ -294,10 +292,7 @@ if (DBS.includes('postgres')) {
       created.push(schema);
       return { target: { kind: 'postgres', url: PG_URL, schema }, env: { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema } };
     });
-    const client = new pg.Client({ connectionString: PG_URL });
-    await client.connect();
-    for (const schema of created) await client.query(`drop schema ${schema} cascade`);
-    await client.end();
+    for (const schema of created) await dropPgSchema(schema);
   } else process.stdout.write(`PostgreSQL at ${PG_URL} did not answer: SQLite only\n`);
 }
 

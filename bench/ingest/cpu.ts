@@ -6,7 +6,7 @@
  * so its ratio to the bare route says what share of the ceiling the service would reach on an
  * otherwise idle core.
  *
- *   node --import tsx bench/ingest/cpu.ts            (BASELINE=<checkout of the build to compare> RATE=400 DURATION=10)
+ *   npm run bench:ingest-cpu                         (BASELINE=<checkout of the build to compare> RATE=400 DURATION=10)
  *
  * BASELINE is optional: a built checkout of another revision (e.g. `git worktree add ../base main
  * && (cd ../base && npm ci)`); without it only this build and the bare routes are measured.
@@ -14,17 +14,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { loadAverage, runLoad } from '../support/load.js';
 import { machineLine, startProcess, type ServerProcess } from '../support/processes.js';
+import { buildsToCompare, ROOT } from '../support/builds.js';
 import { ASSIGN_BODY, processCpuSeconds, startBenchExperiments } from '../support/experiments.js';
+import { createPgSchema, dropPgSchema, PG_URL } from '../support/postgres.js';
 import { feedbackBody } from './bodies.js';
 
 const RATE = Number(process.env.RATE ?? 400);
 const DURATION = Number(process.env.DURATION ?? 10);
-const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const BASELINE = process.env.BASELINE;
 const rows: { name: string; cpuUs: number; achieved: number; p99: number }[] = [];
 async function measure(name: string, server: ServerProcess, urlPath: string, body: string) {
   await runLoad({ url: server.url + urlPath, connections: 32, durationSeconds: 2, body, overallRate: RATE });
@@ -45,12 +43,6 @@ const serve = (root: string, env: Record<string, string>, port: number) =>
     { LOG_LEVEL: 'warn', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0', ...env },
     port,
   );
-const pgAdmin = async (statement: string) => {
-  const c = new pg.Client({ connectionString: PG_URL });
-  await c.connect();
-  await c.query(statement);
-  await c.end();
-};
 const loads = [loadAverage()];
 
 const ingestCeiling = await startProcess(
@@ -71,12 +63,12 @@ await measure('assign: bare route (constant answer)', assignCeiling, '/api/nous/
 await assignCeiling.stop();
 
 let n = 0;
-const builds: [string, string][] = [...(BASELINE ? [['baseline', BASELINE] as [string, string]] : []), ['this build', ROOT]];
+const builds = buildsToCompare();
 for (const [label, root] of builds) {
   for (const db of ['SQLite', 'PostgreSQL'] as const) {
     n += 1;
     const schema = `bench_cpu_${n}_${Date.now()}`;
-    if (db === 'PostgreSQL') await pgAdmin(`create schema ${schema}`);
+    if (db === 'PostgreSQL') await createPgSchema(schema);
     const env: Record<string, string> =
       db === 'SQLite' ? { DATABASE_URL: `sqlite://${tmp}/cpu-${n}.db` } : { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema };
     const server = await serve(root, env, 3710 + n);
@@ -86,7 +78,7 @@ for (const [label, root] of builds) {
       await measure(`assign, 3 experiments: ${label}, ${db}`, server, '/api/nous/ab-testing/assign', ASSIGN_BODY);
     } finally {
       await server.stop();
-      if (db === 'PostgreSQL') await pgAdmin(`drop schema if exists ${schema} cascade`).catch(() => undefined);
+      if (db === 'PostgreSQL') await dropPgSchema(schema).catch(() => undefined);
     }
     loads.push(loadAverage());
   }
@@ -95,7 +87,7 @@ fs.rmSync(tmp, { recursive: true, force: true });
 
 console.log(`\nbench/ingest/cpu — ${new Date().toISOString().slice(0, 10)} — ${machineLine()}`);
 console.log(
-  `open loop at ${RATE} req/s, ${DURATION} s per case; CPU of the server process (all threads) per request; baseline ${BASELINE ?? 'none'}\n`,
+  `open loop at ${RATE} req/s, ${DURATION} s per case; CPU of the server process (all threads) per request; baseline ${process.env.BASELINE ?? 'none'}\n`,
 );
 console.log('| case | CPU µs / request | bare route ÷ this (share of the ceiling on one idle core) | achieved req/s | p99 ms |');
 console.log('|---|---:|---:|---:|---:|');

@@ -13,7 +13,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { DatabaseTarget } from '../../src/storage/database.js';
 import { newId } from '../../src/common/ids.js';
 import { KyselyFeedbackStore } from '../../src/feedback/feedback.kysely-store.js';
@@ -22,11 +21,11 @@ import { openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { loadAverage, runLoad, type LoadResult } from '../support/load.js';
 import { machineLine, startProcess } from '../support/processes.js';
+import { createPgSchema, dropPgSchema, PG_URL } from '../support/postgres.js';
 import { feedbackBody } from './bodies.js';
 
 const DURATION = Number(process.env.DURATION ?? 30);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 64);
-const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const URL_PATH = '/api/cortex/feedback';
 
@@ -156,13 +155,6 @@ async function databaseCeiling(name: string, target: DatabaseTarget, items: numb
   process.stderr.write(`${name}: ${rps.toFixed(0)} tx/s\n`);
 }
 
-async function pgSchema(action: 'create' | 'drop', schema: string) {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  await client.query(action === 'create' ? `create schema ${schema}` : `drop schema if exists ${schema} cascade`);
-  await client.end();
-}
-
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-ingest-'));
 const ceiling = await startProcess(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'ceiling-server.ts')], {}, 3400);
 await http('(a) framework ceiling: parse + validate, no write', ceiling.url, 1);
@@ -189,7 +181,7 @@ await sqliteOpen.stop();
 
 const schemas = [`bench_ingest_c_${Date.now()}`, `bench_ingest_s_${Date.now()}`, `bench_ingest_o_${Date.now()}`];
 try {
-  for (const s of schemas) await pgSchema('create', s);
+  for (const s of schemas) await createPgSchema(s);
   await databaseCeiling('(b) database ceiling, PostgreSQL', { kind: 'postgres', url: PG_URL, schema: schemas[0]! }, 1);
   await databaseCeiling('(b) database ceiling, PostgreSQL', { kind: 'postgres', url: PG_URL, schema: schemas[0]! }, 50);
   const postgres = await serve({ DATABASE_URL: PG_URL, DATABASE_SCHEMA: schemas[1]! }, 3402);
@@ -201,7 +193,7 @@ try {
   await openLoop('(c) Searchloop, PostgreSQL', postgresOpen.url, 50);
   await postgresOpen.stop();
 } finally {
-  for (const s of schemas) await pgSchema('drop', s).catch(() => undefined);
+  for (const s of schemas) await dropPgSchema(s).catch(() => undefined);
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 

@@ -1,5 +1,6 @@
+import { median } from '../support/stats.js';
 import type { PairMeasurement, Replicates } from './measure.js';
-import { formatTable, median } from './table.js';
+import { formatTable } from './table.js';
 
 const pct = (v: number | null) => (v === null ? 'n/a' : `${(100 * v).toFixed(1)} %`);
 const rep = (r: Replicates) => (r.runs === 0 ? '–' : `${r.significant}/${r.runs}`);

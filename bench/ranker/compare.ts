@@ -3,7 +3,7 @@
  * run, side by side: training time single-threaded and with every core (ours `threads`,
  * XGBoost `nthread`), on the LightGBM lambdarank sample and on the 100 000 × 50 scale set; and
  * held-out NDCG@10 on the sample over 5 seeds on one split.
- * Run: npx tsx bench/ranker/compare.ts [--data sample|scale|both] [--repeat 3] [--split-seed 42]
+ * Run: npm run bench:ranker-compare -- [--data sample|scale|both] [--repeat 3] [--split-seed 42]
  */
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { readFileSync } from 'node:fs';
@@ -13,16 +13,13 @@ import { ndcgAt } from '../../src/ranker/metrics/metrics.js';
 import { predictRaw } from '../../src/ranker/model/model.js';
 import type { Dataset } from '../../src/ranker/data/dataset.js';
 import type { TrainParams } from '../../src/ranker/train.js';
+import { option } from '../support/args.js';
 import { printTable, runXgboost, type XgbRun } from './common.js';
 import { sampleSplit, scaleFile } from './data.js';
 
-const arg = (name: string, dflt: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1]! : dflt;
-};
-const DATA = arg('data', 'both');
-const REPEAT = Number(arg('repeat', '2'));
-const SPLIT_SEED = Number(arg('split-seed', '42'));
+const DATA = option('data', 'both');
+const REPEAT = Number(option('repeat', '2'));
+const SPLIT_SEED = Number(option('split-seed', '42'));
 const THREADS = availableParallelism();
 const XGB = { rounds: 100, eta: 0.1, leaves: 31 };
 const PARAMS: Partial<TrainParams> & { objective: 'lambdarank' } = {

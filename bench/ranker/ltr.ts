@@ -1,25 +1,19 @@
-import { fileURLToPath } from 'node:url';
 /**
  * Ours vs XGBoost rank:ndcg on the shared LETOR sample (LightGBM's lambdarank example).
  * Seeded 80/20 split by query, written to files so XGBoost trains on exactly the same rows.
- * Run: npx tsx bench/ranker/ltr.ts [--seed 42] [--repeat 3]
+ * Run: npm run bench:ltr -- [--seed 42] [--repeat 3]
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parseLetor } from '../../src/ranker/data/letor.js';
 import { NDCG_CUTOFFS, ndcgAt, originalOrderScores } from '../../src/ranker/metrics/metrics.js';
 import { predictRaw } from '../../src/ranker/model/model.js';
-import { mulberry32, shuffleInPlace } from '../../src/random/index.js';
 import { train, type TrainParams } from '../../src/ranker/train.js';
-import { benchDir, printTable, runXgboost, type XgbRun } from './common.js';
+import { numberOption } from '../support/args.js';
+import { printTable, runXgboost, type XgbRun } from './common.js';
+import { sampleSplit } from './data.js';
 
-const arg = (name: string, dflt: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : dflt;
-};
-const SEED = arg('seed', 42);
-const REPEAT = arg('repeat', 3);
-const DATA = fileURLToPath(new URL('../../test/fixtures/ltr', import.meta.url));
+const SEED = numberOption('seed', 42);
+const REPEAT = numberOption('repeat', 3);
 const PARAMS: Partial<TrainParams> & { objective: 'lambdarank' } = {
   objective: 'lambdarank',
   numTrees: 100,
@@ -27,29 +21,8 @@ const PARAMS: Partial<TrainParams> & { objective: 'lambdarank' } = {
   numLeaves: 31,
 };
 
-// Split the raw lines by query so both engines read identical text.
-const lines = readFileSync(join(DATA, 'rank.train'), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '');
-const sizes = readFileSync(join(DATA, 'rank.train.query'), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map(Number);
-const queries: string[][] = [];
-let at = 0;
-sizes.forEach((n, q) => {
-  queries.push(lines.slice(at, at + n).map((l) => l.replace(/^(\S+)/, `$1 qid:${q + 1}`)));
-  at += n;
-});
-const order = shuffleInPlace(Array.from(queries.keys()), mulberry32(SEED));
-const nTest = Math.round(queries.length * 0.2);
-const testQ = order.slice(0, nTest).sort((a, b) => a - b);
-const trainQ = order.slice(nTest).sort((a, b) => a - b);
-const dir = benchDir('ltr');
-const trainFile = join(dir, `train-${SEED}.letor`);
-const testFile = join(dir, `test-${SEED}.letor`);
-writeFileSync(trainFile, trainQ.flatMap((q) => queries[q]!).join('\n') + '\n');
-writeFileSync(testFile, testQ.flatMap((q) => queries[q]!).join('\n') + '\n');
+// Split by query and written as LETOR text, so both engines read identical rows.
+const { trainFile, testFile } = sampleSplit(SEED);
 
 // Both engines see the same column count (features absent from a split would shift nothing,
 // but the model's feature names must cover the test file).
@@ -84,7 +57,7 @@ const xgbTrain = ndcgs(trainSet.labels, trainSet.groups!, xgb.predictions[0]!);
 const origTest = ndcgs(testSet.labels, testSet.groups!, originalOrderScores(testSet.numRows));
 
 console.log(
-  `LETOR sample: ${trainSet.numRows} train rows / ${trainQ.length} queries, ${testSet.numRows} held-out rows / ${testQ.length} queries (seed ${SEED})`,
+  `LETOR sample: ${trainSet.numRows} train rows / ${trainSet.groups!.length - 1} queries, ${testSet.numRows} held-out rows / ${testSet.groups!.length - 1} queries (seed ${SEED})`,
 );
 console.log(
   `100 trees, learning rate 0.1, 31 leaves; XGBoost ${xgb.version} rank:ndcg hist lossguide max_depth 0; best of ${REPEAT} timings`,

@@ -1,19 +1,16 @@
 /**
  * Profiling harness: single-threaded training on the scale set (or the sample), timing the
- * phases, for `node --cpu-prof --import tsx bench/ranker/profile.ts [--data scale|sample] [--trees 100]`.
+ * phases, under `node --cpu-prof`: `npm run bench:ranker-profile -- [--data scale|sample] [--trees 100]`.
  */
 import { readFileSync } from 'node:fs';
 import { parseLetor } from '../../src/ranker/data/letor.js';
 import { train } from '../../src/ranker/train.js';
+import { option } from '../support/args.js';
 import { sampleSplit, scaleFile } from './data.js';
 
-const arg = (name: string, dflt: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1]! : dflt;
-};
-const DATA = arg('data', 'scale');
-const TREES = Number(arg('trees', '100'));
-const REPEAT = Number(arg('repeat', '1'));
+const DATA = option('data', 'scale');
+const TREES = Number(option('trees', '100'));
+const REPEAT = Number(option('repeat', '1'));
 const data =
   DATA === 'scale'
     ? parseLetor(readFileSync(scaleFile(100_000, 5_000, 50, 7), 'utf8'))

@@ -12,16 +12,13 @@ import { parseLetorStream } from '../../src/ranker/data/letor.js';
 import { ndcgAt } from '../../src/ranker/metrics/metrics.js';
 import { mulberry32 } from '../../src/random/index.js';
 import { train } from '../../src/ranker/train.js';
+import { numberOption } from '../support/args.js';
 import { benchDir, peakRssMb, printTable, runXgboost } from './common.js';
 
-const arg = (name: string, dflt: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : dflt;
-};
-const ROWS = arg('rows', 100_000);
-const QUERIES = arg('queries', 5_000);
-const FEATURES = arg('features', 50);
-const SEED = arg('seed', 7);
+const ROWS = numberOption('rows', 100_000);
+const QUERIES = numberOption('queries', 5_000);
+const FEATURES = numberOption('features', 50);
+const SEED = numberOption('seed', 7);
 
 /**
  * Graded relevance from a hidden nonlinear function of 10 features plus noise; the last fifth

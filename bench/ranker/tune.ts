@@ -2,7 +2,7 @@
  * Tuning of the trainer's defaults on validation splits only: the training part of the bench's
  * split (seed 42) is split again by query (3 seeds, 20% validation); the bench's test queries
  * are never read. Prints mean validation NDCG@10 per setting.
- * Run: npx tsx bench/ranker/tune.ts
+ * Run: npm run bench:ranker-tune
  */
 import { readFileSync } from 'node:fs';
 import { parseLetor } from '../../src/ranker/data/letor.js';

@@ -11,7 +11,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import { createContainer } from '../../src/container.js';
 import type { DatabaseTarget } from '../../src/storage/database.js';
@@ -19,10 +18,11 @@ import { openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import type { Database } from '../../src/storage/schema.js';
 import { machineLine } from '../support/processes.js';
+import { dropPgSchema, PG_URL } from '../support/postgres.js';
+import { median } from '../support/stats.js';
 
 const SESSIONS = Number(process.env.SESSIONS ?? 10_000);
 const ITEMS_PER_SESSION = 10;
-const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 async function generate(db: Kysely<Database>, dialect: 'sqlite' | 'postgres', experimentId: string, withValues: boolean) {
   const now = Date.now();
@@ -96,7 +96,6 @@ async function measure(target: DatabaseTarget, dialect: 'sqlite' | 'postgres', w
       await patch(['ctr', 'time_to_click', 'dwell_time']);
       r.push(await readOnce());
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     quantileReadMs = median(q);
     ratioReadMs = median(r);
   }
@@ -111,10 +110,7 @@ async function onPostgres<T>(run: (target: DatabaseTarget) => Promise<T>): Promi
   try {
     return await run({ kind: 'postgres', url: PG_URL, schema });
   } finally {
-    const client = new pg.Client({ connectionString: PG_URL });
-    await client.connect();
-    await client.query(`drop schema if exists ${schema} cascade`);
-    await client.end();
+    await dropPgSchema(schema);
   }
 }
 

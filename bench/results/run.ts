@@ -9,7 +9,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import { METRIC_CATALOGUE } from '../../src/vocabulary/index.js';
 import { createContainer } from '../../src/container.js';
@@ -18,10 +17,10 @@ import { openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import type { Database } from '../../src/storage/schema.js';
 import { machineLine } from '../support/processes.js';
+import { dropPgSchema, PG_URL } from '../support/postgres.js';
 
 const SIZES = (process.env.SIZES ?? '100000,300000,1000000').split(',').map(Number);
 const ITEMS_PER_SESSION = 10;
-const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 async function generate(db: Kysely<Database>, dialect: 'sqlite' | 'postgres', experimentId: string, sessions: number) {
   const now = Date.now();
@@ -108,10 +107,7 @@ for (const sessions of SIZES) {
   try {
     rows.push({ db: 'PostgreSQL', r: await measure({ kind: 'postgres', url: PG_URL, schema }, 'postgres', sessions) });
   } finally {
-    const client = new pg.Client({ connectionString: PG_URL });
-    await client.connect();
-    await client.query(`drop schema if exists ${schema} cascade`);
-    await client.end();
+    await dropPgSchema(schema);
   }
   process.stderr.write(`done ${sessions}\n`);
 }

@@ -5,7 +5,7 @@
  * the CPU went (instances, PostgreSQL's processes, the load generator, anything else), read from
  * /proc, so the table shows which component saturates first.
  *
- *   npx tsx bench/scaling/run.ts        (DURATION=15 CONNECTIONS=64 INSTANCES=1,2,4 BENCH_PG_URL=postgres://…)
+ *   npm run bench:scaling               (DURATION=15 CONNECTIONS=64 INSTANCES=1,2,4 BENCH_PG_URL=postgres://…)
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,11 +13,11 @@ import pg from 'pg';
 import { feedbackBody } from '../ingest/bodies.js';
 import { loadAverage, runLoad } from '../support/load.js';
 import { machineLine, startProcess, type ServerProcess } from '../support/processes.js';
+import { createPgSchema, dropPgSchema, PG_URL } from '../support/postgres.js';
 
 const DURATION = Number(process.env.DURATION ?? 15);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 64);
 const COUNTS = (process.env.INSTANCES ?? '1,2,4').split(',').map(Number);
-const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const TICKS = 100; // USER_HZ
 
@@ -53,13 +53,6 @@ function machineBusy(): number {
   return (cpu.reduce((a, b) => a + b, 0) - idle) / TICKS;
 }
 
-async function pgExec(statement: string) {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  await client.query(statement);
-  await client.end();
-}
-
 interface Row {
   instances: number;
   items: number;
@@ -90,7 +83,7 @@ async function footprint(schema: string): Promise<{ items: number; bytes: number
 
 for (const n of COUNTS) {
   const schema = `bench_scaling_${n}_${Date.now()}`;
-  await pgExec(`create schema ${schema}`);
+  await createPgSchema(schema);
   const servers: ServerProcess[] = [];
   try {
     // The first instance migrates; the others start once it is up.
@@ -148,7 +141,7 @@ for (const n of COUNTS) {
     footprints.push(await footprint(schema));
   } finally {
     for (const s of servers) await s.stop();
-    await pgExec(`drop schema if exists ${schema} cascade`).catch(() => undefined);
+    await dropPgSchema(schema).catch(() => undefined);
   }
 }
 

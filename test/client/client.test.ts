@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchloopError, createClient } from '../../packages/client/src/index.js';
-import { ADMIN_KEY, Service, sleep, startProxy } from './support/service.js';
+import { sleep } from '../support/ports.js';
+import { ADMIN_KEY, Service, startProxy } from './support/service.js';
 
 const item = (sessionId: string, n: number) => ({
   sessionId,

@@ -1,17 +1,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from '../support/ports.js';
+import { cliCommand } from '../support/service-process.js';
 
 /** `searchloop demo` without --url: it starts the service itself, on its own SQLite file, and stops it with --exit. */
 describe('searchloop demo (starting its own service)', () => {
@@ -22,9 +15,10 @@ describe('searchloop demo (starting its own service)', () => {
     const port = await freePort();
     const database = path.join(dir, 'demo.db');
     const json = path.join(dir, 'summary.json');
-    const args = ['--import', 'tsx', 'src/cli/cli.ts', 'demo', '--port', String(port), '--database', database, '--json', json, '--exit'];
+    const args = ['demo', '--port', String(port), '--database', database, '--json', json, '--exit'];
     const settings = ['--seed', '3', '--rate', '20', '--duration', '12', '--warmup', '100000', '--queries', '10'];
-    const child = spawn(process.execPath, [...args, ...settings], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const [command, cliArgs] = cliCommand('source', ...args, ...settings);
+    const child = spawn(command, cliArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (chunk) => (out += String(chunk)));
     child.stderr.on('data', (chunk) => (out += String(chunk)));

@@ -1,21 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDemoOptions } from '../../src/demo/options.js';
 import { runDemo, type DemoSummary } from '../../src/demo/run-demo.js';
-
-const CLI = path.resolve('src/cli/cli.ts');
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { spawnService, type ServiceProcess } from '../support/service-process.js';
 
 /**
  * The demo against a service started on its own (not by the demo), with API keys: the demo
@@ -23,7 +12,7 @@ async function freePort(): Promise<number> {
  * run in compressed time must end with trained models and an experiment with results.
  */
 describe('searchloop demo --url against a separately started service', () => {
-  let child: ChildProcess;
+  let service: ServiceProcess;
   let url: string;
   let dir: string;
   let summary: DemoSummary;
@@ -32,27 +21,11 @@ describe('searchloop demo --url against a separately started service', () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'searchloop-demo-'));
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}/`;
-    child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve'], {
-      env: {
-        ...process.env,
-        DATABASE_URL: `sqlite:${path.join(dir, 'service.db')}`,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        SEARCHLOOP_API_KEYS: `${KEY}:admin`,
-      },
-      stdio: 'ignore',
+    service = await spawnService({
+      env: { DATABASE_URL: `sqlite:${path.join(dir, 'service.db')}`, SEARCHLOOP_API_KEYS: `${KEY}:admin` },
+      readyPath: '/readyz',
     });
-    for (let i = 0; i < 200; i += 1) {
-      const ready = await fetch(`${url}readyz`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ready) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    url = `${service.url}/`;
     const options = parseDemoOptions(['--url', url, '--key', KEY, '--seed', '7', '--rate', '25', '--warmup', '300']);
     summary = await runDemo(
       { ...options, duration: 40, days: 3, speed: (3 * 86_400) / 40, queries: 30, exit: true },
@@ -64,10 +37,7 @@ describe('searchloop demo --url against a separately started service', () => {
   }, 150_000);
 
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-    }
+    await service?.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

@@ -1,21 +1,12 @@
 // Functions passed to page.evaluate run in the browser: they see the DOM.
 /// <reference lib="dom" />
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
 import { integer, number, percent } from '../../web/src/format.js';
 import { FIRST_BATCH, SECOND_BATCH } from '../analytics/support/hand-built-log.js';
 import { TestClock } from '../support/test-clock.js';
-import {
-  DESKTOP,
-  PHONE,
-  horizontalOverflow,
-  launchChromium,
-  screenshot,
-  unlabelledControls,
-  watchedPage,
-  type LaunchedBrowser,
-} from './support/browser.js';
-import { startDashboardServer, type DashboardServer } from './support/dashboard-server.js';
+import { DESKTOP, PHONE, horizontalOverflow, screenshot, unlabelledControls } from './support/browser.js';
+import { useDashboardInChromium } from './support/dashboard-in-chromium.js';
 
 /**
  * Waits until the page shows its charts, each drawn. A chart whose code is still loading is an empty
@@ -33,42 +24,36 @@ const chromiumPath = inject('chromiumPath');
 
 // Issue 12: the Queries page and a query's page show the API's numbers, formatted as web/src/format.ts does.
 describe.skipIf(!chromiumPath)('search analytics pages in Chromium', { timeout: 90_000 }, () => {
-  let server: DashboardServer;
-  let launched: LaunchedBrowser;
-  let browser: Browser;
   let experimentId = '';
   const clock = new TestClock(Date.parse('2026-11-22T12:00:00Z'));
 
-  beforeAll(async () => {
-    server = await startDashboardServer({ clock, jobs: false });
-    // Sessions A and D are exposed to an experiment before they search: it covers "shoes" (A's S1, S2 and D's S0), not "socks".
-    const created = await server.api('POST', '/api/nous/ab-testing/experiments', {
-      name: 'shoes-ranking',
-      // With this seed A is in control and D in treatment (GrowthBook hashing): one row per variant.
-      configuration: { variants: [{ id: 'control' }, { id: 'treatment' }], seed: 'coverage' },
-    });
-    experimentId = created.body.data.experimentId;
-    expect((await server.api('POST', `/api/nous/ab-testing/experiments/${experimentId}/start`)).status).toBe(200);
-    for (const unitId of ['A', 'D'])
-      expect((await server.api('POST', `/api/nous/ab-testing/experiments/${experimentId}/assign`, { unitId })).body.data.inExperiment).toBe(
-        true,
-      );
-    for (const submission of [...FIRST_BATCH, ...SECOND_BATCH])
-      expect((await server.api('POST', '/api/cortex/feedback', submission)).status).toBe(201);
-    await server.container.analytics.services.analyticsService.catchUp();
-    await server.container.experiments.services.attributionService.catchUp();
-    launched = await launchChromium(chromiumPath!);
-    browser = launched.browser;
-  }, 180_000);
-  afterAll(async () => {
-    await launched?.close();
-    await server?.close();
-  });
+  const t = useDashboardInChromium(
+    { clock, jobs: false },
+    async (server) => {
+      // Sessions A and D are exposed to an experiment before they search: it covers "shoes" (A's S1, S2 and D's S0), not "socks".
+      const created = await server.api('POST', '/api/nous/ab-testing/experiments', {
+        name: 'shoes-ranking',
+        // With this seed A is in control and D in treatment (GrowthBook hashing): one row per variant.
+        configuration: { variants: [{ id: 'control' }, { id: 'treatment' }], seed: 'coverage' },
+      });
+      experimentId = created.body.data.experimentId;
+      expect((await server.api('POST', `/api/nous/ab-testing/experiments/${experimentId}/start`)).status).toBe(200);
+      for (const unitId of ['A', 'D'])
+        expect(
+          (await server.api('POST', `/api/nous/ab-testing/experiments/${experimentId}/assign`, { unitId })).body.data.inExperiment,
+        ).toBe(true);
+      for (const submission of [...FIRST_BATCH, ...SECOND_BATCH])
+        expect((await server.api('POST', '/api/cortex/feedback', submission)).status).toBe(201);
+      await server.container.analytics.services.analyticsService.catchUp();
+      await server.container.experiments.services.attributionService.catchUp();
+    },
+    180_000,
+  );
 
   it('Queries page: totals, the table at minimum 1 search and a query page equal the API, with no console error', async () => {
-    const w = await watchedPage(browser, DESKTOP, server.url);
+    const w = await t.open(DESKTOP);
     try {
-      const overview = (await server.api('GET', '/api/cortex/analytics/overview?interval=day')).body.data;
+      const overview = (await t.server.api('GET', '/api/cortex/analytics/overview?interval=day')).body.data;
       await w.page.goto('/queries');
       await w.page.getByTestId('total-searches').waitFor();
       const text = async (id: string) => (await w.page.getByTestId(id).first().textContent())?.trim();
@@ -85,7 +70,7 @@ describe.skipIf(!chromiumPath)('search analytics pages in Chromium', { timeout: 
 
       await w.page.getByLabel('Minimum searches').fill('1');
       await w.page.getByLabel('Sort by').selectOption('abandonment');
-      const list = (await server.api('GET', '/api/cortex/analytics/queries?minSearches=1&sort=abandonment')).body.data;
+      const list = (await t.server.api('GET', '/api/cortex/analytics/queries?minSearches=1&sort=abandonment')).body.data;
       expect(list.items.length).toBe(2);
       await w.page.getByTestId('query-shoes').waitFor();
       const rows = w.page.getByTestId('queries-table').locator('tbody tr');
@@ -113,7 +98,7 @@ describe.skipIf(!chromiumPath)('search analytics pages in Chromium', { timeout: 
 
       await w.page.getByRole('link', { name: 'running shoes' }).click();
       await w.page.getByTestId('results-table').waitFor();
-      const detail = (await server.api('GET', '/api/cortex/analytics/queries/shoes?interval=day&model=default')).body.data;
+      const detail = (await t.server.api('GET', '/api/cortex/analytics/queries/shoes?interval=day&model=default')).body.data;
       expect((await w.page.getByTestId('q-searches').textContent())?.trim()).toBe(integer(detail.figures.searches));
       expect((await w.page.getByTestId('q-ctr').textContent())?.trim()).toBe(percent(detail.figures.ctr));
       for (const r of detail.results) {
@@ -126,7 +111,7 @@ describe.skipIf(!chromiumPath)('search analytics pages in Chromium', { timeout: 
       }
 
       // Experiments covering this query: the section's figures equal the coverage API's.
-      const coverage = (await server.api('GET', '/api/nous/ab-testing/queries/shoes/experiments')).body.data;
+      const coverage = (await t.server.api('GET', '/api/nous/ab-testing/queries/shoes/experiments')).body.data;
       expect(coverage.items.map((e: { experimentId: string }) => e.experimentId)).toEqual([experimentId]);
       const variants = coverage.items[0].variants as {
         variantId: string;
@@ -158,9 +143,9 @@ describe.skipIf(!chromiumPath)('search analytics pages in Chromium', { timeout: 
   });
 
   it('a query no experiment covers explains how coverage arises; the covering experiment links to its page', async () => {
-    const w = await watchedPage(browser, DESKTOP, server.url);
+    const w = await t.open(DESKTOP);
     try {
-      expect((await server.api('GET', '/api/nous/ab-testing/queries/socks/experiments')).body.data.items).toEqual([]);
+      expect((await t.server.api('GET', '/api/nous/ab-testing/queries/socks/experiments')).body.data.items).toEqual([]);
       await w.page.goto('/queries/socks');
       await w.page.getByText('No experiment covers this query yet').waitFor();
       expect(await w.page.getByTestId('query-experiments').count()).toBe(0);
@@ -179,9 +164,9 @@ describe.skipIf(!chromiumPath)('search analytics pages in Chromium', { timeout: 
   });
 
   it('Overview shows the last 7 days of feedback: searches and sessions equal the API, the volume chart is drawn', async () => {
-    const w = await watchedPage(browser, DESKTOP, server.url);
+    const w = await t.open(DESKTOP);
     try {
-      const overview = (await server.api('GET', '/api/cortex/analytics/overview?interval=day')).body.data;
+      const overview = (await t.server.api('GET', '/api/cortex/analytics/overview?interval=day')).body.data;
       await w.page.goto('/');
       await w.page.getByTestId('volume-totals').waitFor();
       expect((await w.page.getByTestId('volume-searches').textContent())?.trim()).toBe(integer(overview.totals.searches));
@@ -194,7 +179,7 @@ describe.skipIf(!chromiumPath)('search analytics pages in Chromium', { timeout: 
   });
 
   it('Queries page and a query page with its experiments fit a phone without sideways scroll', async () => {
-    const w = await watchedPage(browser, PHONE, server.url);
+    const w = await t.open(PHONE);
     try {
       await w.page.goto('/queries');
       await w.page.getByTestId('total-searches').waitFor();

@@ -1,11 +1,9 @@
 // Functions passed to page.evaluate run in the browser: they see the DOM.
 /// <reference lib="dom" />
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { measureBeacon } from '../../packages/client/scripts/size.mjs';
 import { systemClock } from '../../src/common/clock.js';
-import { launchChromium, watchedPage, type LaunchedBrowser } from './support/browser.js';
-import { startDashboardServer, type DashboardServer } from './support/dashboard-server.js';
+import { useDashboardInChromium } from './support/dashboard-in-chromium.js';
 
 const chromiumPath = inject('chromiumPath');
 
@@ -22,34 +20,28 @@ const page = (sessionId: string, count: number) => `<!doctype html><html><head><
 </script></body></html>`;
 
 describe.skipIf(!chromiumPath)('the beacon in Chromium', { timeout: 90_000 }, () => {
-  let server: DashboardServer;
-  let launched: LaunchedBrowser;
-  let browser: Browser;
   let bundle: Uint8Array;
 
-  beforeAll(async () => {
-    server = await startDashboardServer({ clock: systemClock, jobs: false });
-    bundle = (await measureBeacon()).code;
-    launched = await launchChromium(chromiumPath!);
-    browser = launched.browser;
-  }, 120_000);
-  afterAll(async () => {
-    await launched?.close();
-    await server?.close();
-  });
+  const t = useDashboardInChromium(
+    { clock: systemClock, jobs: false },
+    async () => {
+      bundle = (await measureBeacon()).code;
+    },
+    120_000,
+  );
 
   const stored = async (sessionId: string) =>
-    ((await server.api('GET', `/api/cortex/feedback?sessionId=${sessionId}&limit=1000`)).body as { data: { items: unknown[] } }).data.items
-      .length;
+    ((await t.server.api('GET', `/api/cortex/feedback?sessionId=${sessionId}&limit=1000`)).body as { data: { items: unknown[] } }).data
+      .items.length;
 
   for (const how of ['link', 'close'] as const) {
     it(`delivers the events of a page that is left (${how === 'link' ? 'following a link' : 'closing the tab'})`, async () => {
       const sessionId = `beacon-${how}`;
-      const watched = await watchedPage(browser, undefined, server.url);
-      await watched.context.route(`${server.url}/beacon.min.js`, (route) =>
+      const watched = await t.open();
+      await watched.context.route(`${t.server.url}/beacon.min.js`, (route) =>
         route.fulfill({ contentType: 'text/javascript', body: Buffer.from(bundle) }),
       );
-      await watched.context.route(`${server.url}/results.html`, (route) =>
+      await watched.context.route(`${t.server.url}/results.html`, (route) =>
         route.fulfill({ contentType: 'text/html', body: page(sessionId, 120) }),
       );
       await watched.page.goto('/results.html');

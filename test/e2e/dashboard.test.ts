@@ -2,20 +2,12 @@
 /// <reference lib="dom" />
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chance, integer, interval, number, pValue, scaled } from '../../web/src/format.js';
 import { TestClock } from '../support/test-clock.js';
-import {
-  DESKTOP,
-  PHONE,
-  horizontalOverflow,
-  launchChromium,
-  screenshot,
-  unlabelledControls,
-  watchedPage,
-  type LaunchedBrowser,
-} from './support/browser.js';
+import { DESKTOP, PHONE, horizontalOverflow, screenshot, unlabelledControls, watchedPage } from './support/browser.js';
+import { useDashboardInChromium } from './support/dashboard-in-chromium.js';
 import { startDashboardServer, type DashboardServer } from './support/dashboard-server.js';
 import { seed, type Seeded } from './support/seed.js';
 
@@ -25,25 +17,19 @@ const EXP = '/api/nous/ab-testing/experiments';
 const FOR_README = new Set(['experiment-desktop', 'overview-desktop', 'model-ranker-desktop', 'model-click-desktop', 'experiment-phone']);
 
 describe.skipIf(!chromiumPath)('dashboard in Chromium', { timeout: 90_000 }, () => {
-  let server: DashboardServer;
-  let launched: LaunchedBrowser;
-  let browser: Browser;
   let seeded: Seeded;
   const clock = new TestClock(Date.parse('2026-11-19T08:00:00Z'));
 
-  beforeAll(async () => {
-    server = await startDashboardServer({ clock });
-    seeded = await seed(server, clock);
-    clock.set(Date.parse('2026-11-22T09:00:00Z'));
-    launched = await launchChromium(chromiumPath!);
-    browser = launched.browser;
-  }, 180_000);
-  afterAll(async () => {
-    await launched?.close();
-    await server?.close();
-  });
+  const t = useDashboardInChromium(
+    { clock },
+    async (server) => {
+      seeded = await seed(server, clock);
+      clock.set(Date.parse('2026-11-22T09:00:00Z'));
+    },
+    180_000,
+  );
 
-  const open = async (viewport = DESKTOP) => watchedPage(browser, viewport, server.url);
+  const { open } = t;
   const settle = (page: Page) => page.waitForLoadState('networkidle');
 
   const pages = () => [
@@ -93,7 +79,7 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', { timeout: 90_000 }, () 
 
   it('shows the same numbers as the API: lifts, intervals, p-values, counts, summary, model metrics', async () => {
     const id = seeded.running.experimentId;
-    const results = (await server.api('GET', `${EXP}/${id}/results`)).body.data;
+    const results = (await t.server.api('GET', `${EXP}/${id}/results`)).body.data;
     const w = await open();
     try {
       await w.page.goto(`/experiments/${id}`);
@@ -134,8 +120,8 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', { timeout: 90_000 }, () 
       const headline = w.page.getByTestId(`running-${id}`).locator('.headline');
       await expect.poll(() => headline.textContent()).toContain(results.summary);
 
-      const versions = (await server.api('GET', '/api/nous/learn/models/pbm-e2e/versions')).body.data.items;
-      const model = (await server.api('GET', '/api/nous/learn/models/pbm-e2e')).body.data;
+      const versions = (await t.server.api('GET', '/api/nous/learn/models/pbm-e2e/versions')).body.data.items;
+      const model = (await t.server.api('GET', '/api/nous/learn/models/pbm-e2e')).body.data;
       await w.page.goto('/models/pbm-e2e');
       await expect.poll(() => w.page.getByTestId('active-version').textContent()).toBe(`v${model.activeVersion}`);
       expect(versions.length).toBe(2);
@@ -144,7 +130,7 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', { timeout: 90_000 }, () 
           number(v.metrics.logLikelihood),
         );
       }
-      const ranker = (await server.api('GET', '/api/nous/learn/models/ltr-e2e')).body.data;
+      const ranker = (await t.server.api('GET', '/api/nous/learn/models/ltr-e2e')).body.data;
       await w.page.goto('/models/ltr-e2e');
       const ndcgRow = w.page.getByTestId('ndcg-table').getByRole('row', { name: /^ranker/ });
       await expect.poll(() => ndcgRow.textContent()).toContain(number(ranker.metrics.ndcg['10']));
@@ -156,7 +142,7 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', { timeout: 90_000 }, () 
 
   it('the scale toggle re-reads every number on the other scale, and the slice selector shows exploratory slices', async () => {
     const id = seeded.running.experimentId;
-    const absolute = (await server.api('GET', `${EXP}/${id}/results?scale=absolute`)).body.data;
+    const absolute = (await t.server.api('GET', `${EXP}/${id}/results?scale=absolute`)).body.data;
     const w = await open();
     try {
       await w.page.goto(`/experiments/${id}`);
@@ -183,14 +169,14 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', { timeout: 90_000 }, () 
   it('the train button queues a run and the page shows the new version when it is done', async () => {
     const w = await open();
     try {
-      const before = (await server.api('GET', '/api/nous/learn/models/pbm-e2e/versions')).body.data.items.length;
+      const before = (await t.server.api('GET', '/api/nous/learn/models/pbm-e2e/versions')).body.data.items.length;
       await w.page.goto('/models/pbm-e2e');
       await w.page.getByRole('button', { name: 'Train now' }).click();
       await w.page.getByRole('dialog').getByRole('button', { name: 'Train', exact: true }).click();
       await expect.poll(() => w.page.getByTestId('train-status').textContent()).toMatch(/Training (queued|running|finished)/);
       await w.page.getByTestId(`version-${before + 1}`).waitFor({ timeout: 60_000 });
       await expect.poll(() => w.page.getByTestId('train-status').textContent(), { timeout: 10_000 }).toContain('Training finished');
-      const versions = (await server.api('GET', '/api/nous/learn/models/pbm-e2e/versions')).body.data.items;
+      const versions = (await t.server.api('GET', '/api/nous/learn/models/pbm-e2e/versions')).body.data.items;
       expect(versions.length).toBe(before + 1);
       expect(await w.page.getByTestId(`version-${before + 1}`).textContent()).toContain(versions[0].outcome);
       expect(w.problems).toEqual([]);
@@ -221,18 +207,18 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', { timeout: 90_000 }, () 
         ['conclude', 'concluded'],
         ['archive', 'archived'],
       ] as const) {
-        const before = (await server.api('GET', `${EXP}/${id}`)).body.data;
+        const before = (await t.server.api('GET', `${EXP}/${id}`)).body.data;
         await expect
           .poll(() => lifecycle.getByRole('button').allTextContents())
           .toEqual(before.allowedActions.map((a: string) => labels[a]));
-        const events = (await server.api('GET', `${EXP}/${id}/events`)).body.data.items.length;
+        const events = (await t.server.api('GET', `${EXP}/${id}/events`)).body.data.items.length;
         await lifecycle.getByRole('button', { name: labels[action], exact: true }).click();
         const dialog = w.page.getByRole('dialog');
         await dialog.waitFor();
         // Cancelling changes nothing.
         await dialog.getByRole('button', { name: 'Cancel' }).click();
         await dialog.waitFor({ state: 'hidden' });
-        expect((await server.api('GET', `${EXP}/${id}`)).body.data.status).toBe(before.status);
+        expect((await t.server.api('GET', `${EXP}/${id}`)).body.data.status).toBe(before.status);
         await lifecycle.getByRole('button', { name: labels[action], exact: true }).click();
         if (action === 'conclude') {
           await dialog.getByLabel('inconclusive').check();
@@ -241,7 +227,7 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', { timeout: 90_000 }, () 
         await dialog.locator('button[type=submit]').click();
         await dialog.waitFor({ state: 'hidden' });
         await expect.poll(() => w.page.locator('h1 .badge').textContent()).toContain(status);
-        expect((await server.api('GET', `${EXP}/${id}`)).body.data.status).toBe(status);
+        expect((await t.server.api('GET', `${EXP}/${id}`)).body.data.status).toBe(status);
         await expect.poll(() => w.page.getByTestId('audit-log').locator('li').count()).toBe(events + 1);
       }
       await expect.poll(() => w.page.getByText('No lifecycle move is possible from archived.').count()).toBe(1);
@@ -257,7 +243,7 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', { timeout: 90_000 }, () 
       await w.page.goto('/experiments/new');
       await w.page.getByRole('button', { name: 'Create experiment' }).click();
       const expectedName = (
-        await server.api('POST', EXP, {
+        await t.server.api('POST', EXP, {
           name: '',
           configuration: {
             variants: [{ id: 'control' }, { id: 'treatment' }],
@@ -285,7 +271,7 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', { timeout: 90_000 }, () 
       await w.page.getByRole('button', { name: 'Create experiment' }).click();
       await w.page.waitForURL(/\/experiments\/[0-9A-Z]{26}$/);
       const id = w.page.url().split('/').at(-1)!;
-      const made = (await server.api('GET', `${EXP}/${id}`)).body.data;
+      const made = (await t.server.api('GET', `${EXP}/${id}`)).body.data;
       expect(made.name).toBe('weights that do not add up');
       expect(made.variants.map((v: { weight: number }) => v.weight)).toEqual([0.7, 0.3]);
       expect(made.configuration.targetMetrics).toEqual(['mrr']);
@@ -299,12 +285,12 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', { timeout: 90_000 }, () 
 
   it('feedback: filters by session with the API’s count, and erases a session after confirmation', async () => {
     const { sessionId, items } = seeded.erasable;
-    const listed = (await server.api('GET', `/api/cortex/feedback?sessionId=${sessionId}`)).body.data.items;
+    const listed = (await t.server.api('GET', `/api/cortex/feedback?sessionId=${sessionId}`)).body.data.items;
     expect(listed.length).toBe(items);
     const w = await open();
     try {
       // Newest first by default, as the API's order=newest.
-      const newest = (await server.api('GET', '/api/cortex/feedback?order=newest&limit=1')).body.data.items[0];
+      const newest = (await t.server.api('GET', '/api/cortex/feedback?order=newest&limit=1')).body.data.items[0];
       await w.page.goto('/feedback');
       const firstRow = w.page.getByTestId('feedback-table').locator('tbody tr').first();
       await expect.poll(() => firstRow.textContent()).toContain(newest.queryId);
@@ -318,7 +304,7 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', { timeout: 90_000 }, () 
       await w.page.getByRole('dialog').getByRole('button', { name: 'Erase session' }).click();
       await expect.poll(() => w.page.getByTestId('erase-result').textContent()).toContain(`${items} items`);
       await expect.poll(() => w.page.getByText('No feedback matches these filters').count()).toBe(1);
-      expect((await server.api('GET', `/api/cortex/feedback?sessionId=${sessionId}`)).body.data.items).toEqual([]);
+      expect((await t.server.api('GET', `/api/cortex/feedback?sessionId=${sessionId}`)).body.data.items).toEqual([]);
       expect(w.problems).toEqual([]);
     } finally {
       await w.close();
@@ -366,7 +352,7 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', { timeout: 90_000 }, () 
   it('an unknown experiment or model shows the envelope’s message and requestId', async () => {
     const w = await open();
     try {
-      const api = (await server.api('GET', `${EXP}/01NOSUCHEXPERIMENT00000000`)).body.error;
+      const api = (await t.server.api('GET', `${EXP}/01NOSUCHEXPERIMENT00000000`)).body.error;
       await w.page.goto('/experiments/01NOSUCHEXPERIMENT00000000');
       await expect.poll(() => w.page.getByTestId('error-message').textContent()).toBe(api.message);
       expect((await w.page.getByTestId('request-id').textContent())?.length).toBeGreaterThan(8);
@@ -386,7 +372,7 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', { timeout: 90_000 }, () 
     afterAll(async () => empty?.close());
 
     it('every list page says what to send or click, with commands for this server', async () => {
-      const w = await watchedPage(browser, PHONE, empty.url);
+      const w = await watchedPage(t.browser, PHONE, empty.url);
       try {
         for (const [path, title] of [
           ['/', 'No feedback yet'],
@@ -420,7 +406,7 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', { timeout: 90_000 }, () 
     afterAll(async () => keyed?.close());
 
     it('serves the dashboard without a key, asks for one, and works once it is entered in Settings', async () => {
-      const w = await watchedPage(browser, DESKTOP, keyed.url);
+      const w = await watchedPage(t.browser, DESKTOP, keyed.url);
       try {
         await w.page.goto('/');
         const error = w.page.getByRole('alert').first();

@@ -1,12 +1,11 @@
 // Functions passed to page.evaluate run in the browser: they see the DOM.
 /// <reference lib="dom" />
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { systemClock } from '../../src/common/clock.js';
 import { mulberry32 } from '../../src/random/index.js';
 import { integer, pValue, percent } from '../../web/src/format.js';
-import { PHONE, horizontalOverflow, launchChromium, screenshot, watchedPage, type LaunchedBrowser } from './support/browser.js';
-import { startDashboardServer, type DashboardServer } from './support/dashboard-server.js';
+import { PHONE, horizontalOverflow, screenshot } from './support/browser.js';
+import { useDashboardInChromium } from './support/dashboard-in-chromium.js';
 
 const chromiumPath = inject('chromiumPath');
 const BASE = '/api/nous/ab-testing/experiments';
@@ -14,62 +13,56 @@ const BASE = '/api/nous/ab-testing/experiments';
 // Issue 11: an interleaving experiment's page (multileave of three external rankers) shows the API's numbers:
 // wins, ties, losses, preference and adjusted p per pair, the summary, and its three figures.
 describe.skipIf(!chromiumPath)('interleaving experiment page in Chromium', { timeout: 120_000 }, () => {
-  let server: DashboardServer;
-  let launched: LaunchedBrowser;
-  let browser: Browser;
   let experimentId: string;
 
-  beforeAll(async () => {
-    server = await startDashboardServer({ clock: systemClock, jobs: false });
-    const created = await server.api('POST', BASE, {
-      name: 'three engines',
-      configuration: { type: 'interleaving', variants: [{ id: 'bm25' }, { id: 'vector' }, { id: 'hybrid' }], interleaving: { depth: 5 } },
-    });
-    expect(created.status).toBe(201);
-    experimentId = created.body.data.experimentId;
-    expect((await server.api('POST', `${BASE}/${experimentId}/start`, {})).status).toBe(200);
-    // Relevant documents d0–d4: hybrid puts them first, vector mostly, bm25 at random. Seeded.
-    const docs = Array.from({ length: 12 }, (_, i) => `d${i}`);
-    const random = mulberry32(11);
-    const shuffle = (xs: string[]) =>
-      xs
-        .map((x) => [random(), x] as const)
-        .sort((a, b) => a[0] - b[0])
-        .map(([, x]) => x);
-    for (let u = 0; u < 40; u += 1) {
-      const unitId = `unit-${u}`;
-      const clicks: unknown[] = [];
-      for (let k = 0; k < 2; k += 1) {
-        const queryId = `${unitId}-${k}`;
-        const rankings = {
-          hybrid: [...shuffle(docs.slice(0, 5)), ...shuffle(docs.slice(5))],
-          vector: [...shuffle([...docs.slice(0, 3), ...docs.slice(5, 7)]), ...shuffle([...docs.slice(3, 5), ...docs.slice(7)])],
-          bm25: shuffle(docs),
-        };
-        const shown = await server.api('POST', `${BASE}/${experimentId}/interleave`, { unitId, queryId, rankings });
-        expect(shown.status).toBe(200);
-        for (const r of (shown.body.data.results as { resultId: string }[]).slice(0, 5))
-          if (Number(r.resultId.slice(1)) < 5 && random() < 0.6)
-            clicks.push({ queryId, metadata: { resultId: r.resultId, userAction: 'click' } });
+  const t = useDashboardInChromium(
+    { clock: systemClock, jobs: false },
+    async (server) => {
+      const created = await server.api('POST', BASE, {
+        name: 'three engines',
+        configuration: { type: 'interleaving', variants: [{ id: 'bm25' }, { id: 'vector' }, { id: 'hybrid' }], interleaving: { depth: 5 } },
+      });
+      expect(created.status).toBe(201);
+      experimentId = created.body.data.experimentId;
+      expect((await server.api('POST', `${BASE}/${experimentId}/start`, {})).status).toBe(200);
+      // Relevant documents d0–d4: hybrid puts them first, vector mostly, bm25 at random. Seeded.
+      const docs = Array.from({ length: 12 }, (_, i) => `d${i}`);
+      const random = mulberry32(11);
+      const shuffle = (xs: string[]) =>
+        xs
+          .map((x) => [random(), x] as const)
+          .sort((a, b) => a[0] - b[0])
+          .map(([, x]) => x);
+      for (let u = 0; u < 40; u += 1) {
+        const unitId = `unit-${u}`;
+        const clicks: unknown[] = [];
+        for (let k = 0; k < 2; k += 1) {
+          const queryId = `${unitId}-${k}`;
+          const rankings = {
+            hybrid: [...shuffle(docs.slice(0, 5)), ...shuffle(docs.slice(5))],
+            vector: [...shuffle([...docs.slice(0, 3), ...docs.slice(5, 7)]), ...shuffle([...docs.slice(3, 5), ...docs.slice(7)])],
+            bm25: shuffle(docs),
+          };
+          const shown = await server.api('POST', `${BASE}/${experimentId}/interleave`, { unitId, queryId, rankings });
+          expect(shown.status).toBe(200);
+          for (const r of (shown.body.data.results as { resultId: string }[]).slice(0, 5))
+            if (Number(r.resultId.slice(1)) < 5 && random() < 0.6)
+              clicks.push({ queryId, metadata: { resultId: r.resultId, userAction: 'click' } });
+        }
+        if (clicks.length)
+          expect((await server.api('POST', '/api/cortex/feedback', { sessionId: unitId, feedback: clicks })).status).toBe(201);
       }
-      if (clicks.length)
-        expect((await server.api('POST', '/api/cortex/feedback', { sessionId: unitId, feedback: clicks })).status).toBe(201);
-    }
-    await server.container.experiments.services.attributionService.catchUp();
-    launched = await launchChromium(chromiumPath!);
-    browser = launched.browser;
-  }, 180_000);
-  afterAll(async () => {
-    await launched?.close();
-    await server?.close();
-  });
+      await server.container.experiments.services.attributionService.catchUp();
+    },
+    180_000,
+  );
 
   it('shows each pair, the summary and the bars, preference and heat-map figures as the API computes them', async () => {
-    const results = (await server.api('GET', `${BASE}/${experimentId}/results`)).body.data;
+    const results = (await t.server.api('GET', `${BASE}/${experimentId}/results`)).body.data;
     const il = results.interleaving;
     expect(il.pairs).toHaveLength(3);
     expect(il.queries).toBe(80);
-    const w = await watchedPage(browser, undefined, server.url);
+    const w = await t.open();
     try {
       await w.page.goto(`/experiments/${experimentId}`);
       await w.page.getByTestId('interleaving-pairs').waitFor();
@@ -93,7 +86,7 @@ describe.skipIf(!chromiumPath)('interleaving experiment page in Chromium', { tim
   });
 
   it('fits a phone without sideways scroll', async () => {
-    const w = await watchedPage(browser, PHONE, server.url);
+    const w = await t.open(PHONE);
     try {
       await w.page.goto(`/experiments/${experimentId}`);
       await w.page.getByTestId('interleaving-pairs').waitFor();

@@ -1,151 +1,22 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import net from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { mulberry32 } from '../../src/random/index.js';
-
-/** The built CLI the fault tests run as a real child process (`npm run test:faults` builds it first). */
-export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli/cli.js');
-
-/** A free TCP port: bind to 0, read the port, close. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+import { sleep } from '../support/ports.js';
+import { spawnService, type ServiceProcess } from '../support/service-process.js';
 
 /** A seeded PRNG, so every run kills at the same planned moments. */
 export const prng = mulberry32;
 
-export interface LogLine {
-  level?: number;
-  msg?: string;
-  reqId?: string;
-  err?: { code?: string; message?: string; type?: string };
-  [key: string]: unknown;
-}
-
-/** `node dist/cli/cli.js serve` as a child process, with its JSON log lines kept in order. */
-export class ServerProcess {
-  readonly lines: LogLine[] = [];
-  readonly raw: string[] = [];
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
-  private child: ChildProcess;
-  private exitInfo: { code: number | null; signal: NodeJS.Signals | null; at: number } | undefined;
-
-  private constructor(
-    readonly port: number,
-    env: Record<string, string>,
-  ) {
-    this.child = spawn(process.execPath, [CLI, 'serve'], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        LOG_LEVEL: 'info',
-        // The load here comes from one address far faster than a real client: no rate limits.
-        RATE_LIMIT_PER_IP: '0',
-        RATE_LIMIT_PER_KEY: '0',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const collect = (stream: NodeJS.ReadableStream | null) => {
-      let rest = '';
-      stream?.setEncoding('utf8');
-      stream?.on('data', (chunk: string) => {
-        rest += chunk;
-        let nl: number;
-        while ((nl = rest.indexOf('\n')) >= 0) {
-          const line = rest.slice(0, nl);
-          rest = rest.slice(nl + 1);
-          this.raw.push(line);
-          try {
-            this.lines.push(JSON.parse(line) as LogLine);
-          } catch {
-            this.lines.push({ msg: line });
-          }
-        }
-      });
-    };
-    collect(this.child.stdout);
-    collect(this.child.stderr);
-    this.exited = new Promise((resolve) => {
-      this.child.on('exit', (code, signal) => {
-        this.exitInfo = { code, signal, at: Date.now() };
-        resolve(this.exitInfo);
-      });
-    });
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  get pid(): number {
-    return this.child.pid!;
-  }
-
-  get hasExited(): boolean {
-    return this.exitInfo !== undefined;
-  }
-
-  /** Starts the server and waits until /healthz answers (or fails with the log if it exits first). */
-  static async start(env: Record<string, string>, timeoutMs = 90_000): Promise<ServerProcess> {
-    const server = new ServerProcess(await freePort(), env);
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      if (server.hasExited) throw new Error(`server exited during start:\n${server.tail()}`);
-      const res = await send(server.url, { method: 'GET', path: '/healthz', timeoutMs: 2000 });
-      if (res.status === 200) return server;
-      if (Date.now() > deadline) {
-        server.kill('SIGKILL');
-        throw new Error(`server did not answer /healthz within ${timeoutMs} ms:\n${server.tail()}`);
-      }
-      await sleep(50);
-    }
-  }
-
-  kill(signal: NodeJS.Signals): void {
-    if (!this.hasExited) this.child.kill(signal);
-  }
-
-  async killHard(): Promise<void> {
-    this.kill('SIGKILL');
-    await this.exited;
-  }
-
-  /** SIGTERM, then SIGKILL if it has not exited after `ms`. */
-  async stop(ms = 20_000): Promise<void> {
-    if (this.hasExited) return;
-    this.kill('SIGTERM');
-    const timer = setTimeout(() => this.kill('SIGKILL'), ms);
-    await this.exited;
-    clearTimeout(timer);
-  }
-
-  /** The first log line matching `test`, waiting for it to come through the pipe (undefined after `ms`). */
-  async waitForLine(test: (line: LogLine) => boolean, ms = 5000): Promise<LogLine | undefined> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const found = this.lines.find(test);
-      if (found || Date.now() > deadline) return found;
-      await sleep(20);
-    }
-  }
-
-  tail(n = 40): string {
-    return this.raw.slice(-n).join('\n');
-  }
+/**
+ * `node dist/cli/cli.js serve` (`npm run test:faults` builds it first) logging at info, so a test
+ * can read its lines, with no rate limits: the load here comes from one address far faster than a
+ * real client.
+ */
+export function startServer(env: Record<string, string>): Promise<ServiceProcess> {
+  return spawnService({
+    cli: 'built',
+    env: { LOG_LEVEL: 'info', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0', ...env },
+    timeoutMs: 90_000,
+  });
 }
 
 export interface Answer {

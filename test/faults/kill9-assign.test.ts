@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseKinds, openTestDatabase } from '../support/test-database.js';
-import { prng, send, ServerProcess, sleep, type Answer } from './harness.js';
+import { sleep } from '../support/ports.js';
+import { type Answer, prng, send, startServer } from './harness.js';
 
 const TRIALS = 8;
 const CLIENTS = 8;
@@ -25,7 +26,7 @@ describe.each(databaseKinds())('kill -9 during assignment on %s', (kind) => {
         ? { DATABASE_URL: `sqlite://${target.path}` }
         : { DATABASE_URL: target.url, ...(target.schema ? { DATABASE_SCHEMA: target.schema } : {}) };
     const answers = new Map<string, Answer>();
-    let server = await ServerProcess.start(env);
+    let server = await startServer(env);
     let experimentId: string;
     try {
       const created = await send(server.url, {
@@ -51,7 +52,7 @@ describe.each(databaseKinds())('kill -9 during assignment on %s', (kind) => {
         await server.killHard();
         stopped = true;
         await Promise.all(clients);
-        server = await ServerProcess.start(env);
+        server = await startServer(env);
       }
     } finally {
       await server.stop();

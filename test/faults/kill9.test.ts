@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { sleep } from '../support/ports.js';
 import { createFaultDatabase, faultDatabaseKinds } from './databases.js';
-import { audit, listSessionItems, postBatch, prng, ServerProcess, sleep, startLoad, tally, type SentBatch } from './harness.js';
+import { audit, listSessionItems, postBatch, prng, type SentBatch, startLoad, startServer, tally } from './harness.js';
 
 const TRIALS = 20;
 const CLIENTS = 6;
@@ -18,7 +19,7 @@ describe.each(faultDatabaseKinds())('kill -9 during ingestion on %s', (kind) => 
     const database = await createFaultDatabase(kind);
     const problems: string[] = [];
     const rows: Record<string, string | number>[] = [];
-    let server = await ServerProcess.start(database.env);
+    let server = await startServer(database.env);
     try {
       for (let trial = 1; trial <= TRIALS; trial += 1) {
         const sessionId = `kill9-${kind}-t${trial}`;
@@ -42,7 +43,7 @@ describe.each(faultDatabaseKinds())('kill -9 during ingestion on %s', (kind) => 
             problems.push(`trial ${trial}: ${b.requestId} answered ${b.answer.status} ${JSON.stringify(b.answer.body)}`);
         }
 
-        server = await ServerProcess.start(database.env);
+        server = await startServer(database.env);
         const afterCrash = audit(batches, await listSessionItems(server.url, sessionId));
 
         // Retry what got no answer, with the same key and body, as a client would.

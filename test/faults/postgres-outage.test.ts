@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { sleep } from '../support/ports.js';
+import type { ServiceProcess } from '../support/service-process.js';
 import {
+  type Answer,
   audit,
   isErrorEnvelope,
   listSessionItems,
   postBatch,
   send,
-  ServerProcess,
-  sleep,
-  startLoad,
-  tally,
-  type Answer,
   type SentBatch,
+  startLoad,
+  startServer,
+  tally,
 } from './harness.js';
 import { findPostgresBin, PrivatePostgres } from './private-postgres.js';
 
@@ -57,9 +58,9 @@ interface Fault {
 async function outage(fault: Fault): Promise<void> {
   if (!bin) throw new Error('REQUIRE_POSTGRES=1 but the PostgreSQL server binaries (/usr/lib/postgresql/*/bin/initdb, pg_ctl) are missing');
   const cluster = await PrivatePostgres.create(bin);
-  let server: ServerProcess | undefined;
+  let server: ServiceProcess | undefined;
   try {
-    server = await ServerProcess.start({
+    server = await startServer({
       DATABASE_URL: cluster.url,
       DATABASE_TIMEOUT_MS: String(CONNECTION_TIMEOUT_MS),
       DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),

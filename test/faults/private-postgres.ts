@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from './harness.js';
+import { freePort } from '../support/ports.js';
 
 /** The newest Debian PostgreSQL server binaries (initdb, pg_ctl), or undefined. */
 export function findPostgresBin(): string | undefined {

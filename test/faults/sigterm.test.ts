@@ -1,19 +1,9 @@
 import http from 'node:http';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { sleep } from '../support/ports.js';
 import { createFaultDatabase, faultDatabaseKinds } from './databases.js';
-import {
-  audit,
-  feedbackBatch,
-  isErrorEnvelope,
-  listSessionItems,
-  send,
-  ServerProcess,
-  sleep,
-  startLoad,
-  tally,
-  type Answer,
-} from './harness.js';
+import { type Answer, audit, feedbackBatch, isErrorEnvelope, listSessionItems, send, startLoad, startServer, tally } from './harness.js';
 
 const GRACE_MS = 3000;
 /** Process start-up of the exit path (closing the pool, flushing logs) on a loaded two-core machine. */
@@ -85,7 +75,7 @@ describe.each(faultDatabaseKinds())('SIGTERM during ingestion on %s', (kind) => 
     const database = await createFaultDatabase(kind);
     const env = { ...database.env, SHUTDOWN_GRACE_MS: String(GRACE_MS) };
     const sessionId = `sigterm-${kind}`;
-    let server = await ServerProcess.start(env);
+    let server = await startServer(env);
     try {
       const load = startLoad({
         baseUrl: server.url,
@@ -179,7 +169,7 @@ describe.each(faultDatabaseKinds())('SIGTERM during ingestion on %s', (kind) => 
       }
 
       const drainedLog = server.raw;
-      server = await ServerProcess.start(env);
+      server = await startServer(env);
       const found = audit(batches, await listSessionItems(server.url, sessionId));
       if (found.lost.length) problems.push(`${found.lost.length} acknowledged items lost`);
       if (found.duplicates.length) problems.push(`duplicated items ${found.duplicates.slice(0, 5).join(', ')}`);

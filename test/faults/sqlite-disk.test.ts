@@ -5,17 +5,8 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/storage/database.js';
-import {
-  audit,
-  feedbackBatch,
-  isErrorEnvelope,
-  listSessionItems,
-  postBatch,
-  send,
-  ServerProcess,
-  tally,
-  type SentBatch,
-} from './harness.js';
+import type { ServiceProcess } from '../support/service-process.js';
+import { audit, feedbackBatch, isErrorEnvelope, listSessionItems, postBatch, send, type SentBatch, startServer, tally } from './harness.js';
 
 /** A small tmpfs to fill, when this process may mount one (root in a sandbox that allows it). */
 function mountTmpfs(dir: string, size: string): boolean {
@@ -72,7 +63,7 @@ async function integrityCheck(file: string): Promise<string> {
 
 /** Posts batches until one is refused (or `max` were accepted); returns every batch sent. */
 async function postUntilRefused(
-  server: ServerProcess,
+  server: ServiceProcess,
   sessionId: string,
   prefix: string,
   items: number,
@@ -105,7 +96,7 @@ function checkRefusal(batches: SentBatch[], problems: string[], what: string): S
 }
 
 /** The log line of a refused request: says the database is unavailable and carries SQLite's code. */
-async function refusalLog(server: ServerProcess, requestId: string) {
+async function refusalLog(server: ServiceProcess, requestId: string) {
   const line = await server.waitForLine((l) => l.reqId === requestId && (l.level ?? 0) >= 50);
   if (process.env.FAULTS_DEBUG) console.log(server.raw.filter((l) => l.includes(`"${requestId}"`)).join('\n'));
   return line?.msg === 'database unavailable' ? line : undefined;
@@ -121,10 +112,10 @@ describe('SQLite disk faults', () => {
     const env: Record<string, string> = { DATABASE_URL: `sqlite://${file}`, ...(mounted ? {} : { SQLITE_MAX_PAGE_COUNT: '3000' }) };
     if (!mounted) process.stderr.write(`\n!! tmpfs mount refused: simulating a full disk with SQLITE_MAX_PAGE_COUNT=3000 instead\n\n`);
     const filler = path.join(dir, 'filler');
-    let server: ServerProcess | undefined;
+    let server: ServiceProcess | undefined;
     const problems: string[] = [];
     try {
-      server = await ServerProcess.start(env);
+      server = await startServer(env);
       const sessionId = 'disk-full';
       const before = await postUntilRefused(server, sessionId, 'full-before', 100, 20);
       if (before.some((b) => b.answer.status !== 201))
@@ -154,7 +145,7 @@ describe('SQLite disk faults', () => {
 
       const integrity = await integrityCheck(file);
       if (integrity !== 'ok') problems.push(`integrity_check: ${integrity}`);
-      server = await ServerProcess.start(env);
+      server = await startServer(env);
       const all = [...before, ...during, ...again, ...after];
       const found = audit(all, await listSessionItems(server.url, sessionId));
       if (found.lost.length) problems.push(`${found.lost.length} acknowledged items lost`);
@@ -194,10 +185,10 @@ describe('SQLite disk faults', () => {
       const file = path.join(dir, 'searchloop.db');
       const locked = [file, `${file}-wal`];
       const env = { DATABASE_URL: `sqlite://${file}` };
-      let server: ServerProcess | undefined;
+      let server: ServiceProcess | undefined;
       const problems: string[] = [];
       try {
-        server = await ServerProcess.start(env);
+        server = await startServer(env);
         const sessionId = 'read-only';
         const before = await postUntilRefused(server, sessionId, 'ro-before', 100, 20);
         if (before.some((b) => b.answer.status !== 201))
@@ -221,7 +212,7 @@ describe('SQLite disk faults', () => {
         if (exit.code !== 0) problems.push(`the server exited with ${exit.code ?? exit.signal} after the fault`);
         const integrity = await integrityCheck(file);
         if (integrity !== 'ok') problems.push(`integrity_check: ${integrity}`);
-        server = await ServerProcess.start(env);
+        server = await startServer(env);
         const found = audit([...before, ...during, ...after], await listSessionItems(server.url, sessionId));
         if (found.lost.length) problems.push(`${found.lost.length} acknowledged items lost`);
         if (found.duplicates.length) problems.push(`duplicated items ${found.duplicates.slice(0, 5).join(', ')}`);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runExportCommand } from '../../src/cli/export-command.js';
 import { runImportCommand } from '../../src/cli/import-command.js';
 import { loadConfig } from '../../src/config.js';
+import { cliCommand } from '../support/service-process.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { createTestDatabase, describeOnEveryDatabase, type TestDatabase } from '../support/test-database.js';
 
@@ -189,7 +190,7 @@ it('resumes after being killed: the second run starts where the first stopped an
     }),
   );
   const input = file('resume.ndjson', `${lines.join('\n')}\n`);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'src/cli/cli.ts'), 'import', input, '--batch', '500'], {
+  const child = spawn(...cliCommand('source', 'import', input, '--batch', '500'), {
     cwd: REPO,
     env,
     stdio: 'ignore',

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImportProgress, formatDuration } from '../../src/cli/import-progress.js';
 import { createTestDatabase, describeOnEveryDatabase, type TestDatabase } from '../support/test-database.js';
+import { cliCommand } from '../support/service-process.js';
 
 const REPO = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'searchloop-progress-'));
@@ -147,7 +148,7 @@ describeOnEveryDatabase('searchloop import progress', (kind) => {
 
   it('not on a terminal (a pipe) writes plain lines with items/s and the ETA, no carriage returns', { timeout: 120_000 }, async () => {
     const input = feedbackFile(`pipe-${kind}.ndjson`);
-    const { code, output } = await run(process.execPath, ['--import', 'tsx', 'src/cli/cli.ts', 'import', input, '--batch', '100'], env);
+    const { code, output } = await run(...cliCommand('source', 'import', input, '--batch', '100'), env);
     expect(code).toBe(0);
     expect(output).not.toMatch(/\r|\x1b/);
     const lines = output.split('\n').filter((l) => l.startsWith('import: '));

@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openDatabaseInThread } from '../../src/storage/database.js';
+import { sleep } from '../support/ports.js';
 import { useTestDatabase } from '../support/test-database.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A worker thread's own (secondary) connection to the SQLite file another thread opened (openDatabaseInThread). */
 describe('a secondary SQLite connection', () => {

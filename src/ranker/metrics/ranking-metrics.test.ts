@@ -61,7 +61,7 @@ describe('ranking metrics by hand', () => {
   });
 });
 
-describe('metrics against the numpy reference (test/fixtures/ranker/generate.py)', () => {
+describe('metrics against the numpy reference (scripts/fixtures/ranker/generate.py)', () => {
   it('NDCG@1/3/5/10, MAP and MRR', () => {
     const { labels, scores, groups } = fixture.ranking;
     const r = rankingReport(labels, scores, groups);

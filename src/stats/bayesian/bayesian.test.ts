@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectClose, expectClosePair, loadFixture } from '../../../test/fixtures/stats/load.js';
+import { expectClose, expectClosePair, loadFixture } from '../../../test/support/stats-fixtures.js';
 import { bayesianEffectTest, bayesianTest, type GaussianPrior } from './bayesian.js';
 import { estimateEffect, meanSums, proportionSums } from '../frequentist/moments.js';
 import type { EffectEstimate, MetricDirection } from '../types.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectClose, loadFixture } from '../../../test/fixtures/stats/load.js';
+import { expectClose, loadFixture } from '../../../test/support/stats-fixtures.js';
 import { capArms, capThreshold, percentile, type CapSpec, type UnitValues } from './capping.js';
 import type { RatioSums } from '../types.js';
 

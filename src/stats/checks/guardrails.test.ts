@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectClose, expectClosePair, loadFixture } from '../../../test/fixtures/stats/load.js';
+import { expectClose, expectClosePair, loadFixture } from '../../../test/support/stats-fixtures.js';
 import { guardrailProportions, guardrailTest, type GuardrailResult, type GuardrailSpec } from './guardrails.js';
 import { meanSums, proportionSums } from '../frequentist/moments.js';
 import { scoreOneSidedPValue } from '../frequentist/score.js';

@@ -6,7 +6,7 @@
  * leave the band in about 5 % of seeds).
  */
 import { describe, expect, it } from 'vitest';
-import { addNormalBatch, emptySums, normalArm, rate, snapshot } from '../../../test/fixtures/stats/simulate.js';
+import { addNormalBatch, emptySums, normalArm, rate, snapshot } from '../../../test/support/stats-simulation.js';
 import { guardrailProportions, guardrailTest, type GuardrailSpec } from './guardrails.js';
 import { createRng } from '../../random/index.js';
 import type { Scale } from '../types.js';

@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { expectClose, loadFixture } from '../../../test/fixtures/stats/load.js';
+import { expectClose, loadFixture } from '../../../test/support/stats-fixtures.js';
 import { chiSquareSf, normalCdf, normalQuantile, tQuantile, tSf } from './distributions.js';
 
 interface DistributionCase {

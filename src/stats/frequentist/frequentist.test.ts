@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectClose, expectClosePair, loadFixture } from '../../../test/fixtures/stats/load.js';
+import { expectClose, expectClosePair, loadFixture } from '../../../test/support/stats-fixtures.js';
 import { welchTest } from './frequentist.js';
 import { armMoments, estimateEffect, meanSums, proportionSums } from './moments.js';
 import { proportionsZTest } from './proportions.js';

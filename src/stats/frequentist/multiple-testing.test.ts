@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectClose, loadFixture } from '../../../test/fixtures/stats/load.js';
+import { expectClose, loadFixture } from '../../../test/support/stats-fixtures.js';
 import { welchTest } from './frequentist.js';
 import { meanSums } from './moments.js';
 import { benjaminiHochberg, bonferroni, correctComparisons, holm } from './multiple-testing.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../random/index.js';
-import { expectClose, expectClosePair, loadFixture } from '../../../test/fixtures/stats/load.js';
+import { expectClose, expectClosePair, loadFixture } from '../../../test/support/stats-fixtures.js';
 import {
   EMPTY_PAIR_SUMS,
   addPairSums,

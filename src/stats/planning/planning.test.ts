@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectClose, loadFixture } from '../../../test/fixtures/stats/load.js';
+import { expectClose, loadFixture } from '../../../test/support/stats-fixtures.js';
 import { powerAchieved, sampleSize, unitsStillNeeded, type SampleSizeInput } from './power.js';
 
 interface PlanningCase {

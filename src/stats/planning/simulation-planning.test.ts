@@ -7,7 +7,7 @@
  * 2. The sequential method: planned for its last look.
  */
 import { describe, expect, it } from 'vitest';
-import { addNormalBatch, emptySums, rate, snapshot } from '../../../test/fixtures/stats/simulate.js';
+import { addNormalBatch, emptySums, rate, snapshot } from '../../../test/support/stats-simulation.js';
 import { compareArms } from '../frequentist/frequentist.js';
 import { holm } from '../frequentist/multiple-testing.js';
 import { sampleSize } from './power.js';

@@ -1,6 +1,6 @@
 /** Monte Carlo checks of power, SRM false alarms and CUPED's variance reduction, with fixed seeds. */
 import { describe, expect, it } from 'vitest';
-import { binomial } from '../../../test/fixtures/stats/simulate.js';
+import { binomial } from '../../../test/support/stats-simulation.js';
 import { estimateCupedEffect } from '../frequentist/cuped.js';
 import { welchTest } from '../frequentist/frequentist.js';
 import { proportionSums } from '../frequentist/moments.js';

@@ -1,7 +1,7 @@
 /**
  * Power and units still needed for a difference of quantiles (quantileUnitsStillNeeded): each arm's standard
  * error is taken to scale as 1/√units, so the plan is a mean's with known standard error. Expected values are
- * hand-computed with scipy (test/fixtures/stats/quantile_planning_hand.py: norm.cdf/ppf, brentq on the scale factor t with the allocation kept; the sequential
+ * hand-computed with scipy (scripts/fixtures/stats/quantile_planning_hand.py: norm.cdf/ppf, brentq on the scale factor t with the allocation kept; the sequential
  * critical value from the confidence sequence's half-width at N = t·(n_A + n_B)), the generator being
  * power(t) = Φ((δ − c·se(t))/se(t)) + Φ((−δ − c·se(t))/se(t)), se(t)² = v_A/(t·n_A) + v_B/(t·n_B) (absolute)
  * or v_B/(t·n_B·a²) + v_A·b²/(t·n_A·a⁴) with b = a(1 + mde) (relative), v = units·se².

@@ -6,7 +6,7 @@
  * Monte Carlo s.d. of a 95 % coverage is then 0.0034.
  */
 import { describe, expect, it } from 'vitest';
-import { rate } from '../../../test/fixtures/stats/simulate.js';
+import { rate } from '../../../test/support/stats-simulation.js';
 import { normalQuantile } from '../distributions/distributions.js';
 import { excludesZero } from '../frequentist/intervals.js';
 import { analyzeEffect } from '../frequentist/frequentist.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectClose, expectClosePair, loadFixture } from '../../../test/fixtures/stats/load.js';
+import { expectClose, expectClosePair, loadFixture } from '../../../test/support/stats-fixtures.js';
 import { welchTest } from '../frequentist/frequentist.js';
 import { meanSums } from '../frequentist/moments.js';
 import { sequentialRho, sequentialTest } from './sequential.js';

@@ -3,7 +3,7 @@
  * identical; arms are accumulated as sufficient statistics, one draw per session.
  */
 import { describe, expect, it } from 'vitest';
-import { addCtrSessions, emptySums, snapshot } from '../../../test/fixtures/stats/simulate.js';
+import { addCtrSessions, emptySums, snapshot } from '../../../test/support/stats-simulation.js';
 import { welchTest } from '../frequentist/frequentist.js';
 import { createRng } from '../../random/index.js';
 import { sequentialTest } from './sequential.js';

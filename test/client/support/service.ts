@@ -1,34 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { freePort, sleep } from '../../support/ports.js';
+import { spawnService, type ServiceProcess } from '../../support/service-process.js';
 
-const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 export const ADMIN_KEY = 'client-test-admin-key-0001';
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /**
- * `searchloop serve` (src/cli/cli.ts through tsx) as a child process on a SQLite file: the service a
- * client meets, which a test can kill -9 and start again on the same port and file.
+ * `searchloop serve` (from the source) on a SQLite file: the service a client meets, which a test
+ * can kill -9 and start again on the same port and file.
  */
 export class Service {
-  private child: ChildProcess | undefined;
-  private exited: Promise<void> = Promise.resolve();
+  private process: ServiceProcess | undefined;
   readonly file: string;
 
   private constructor(
@@ -49,47 +34,24 @@ export class Service {
   }
 
   async boot(): Promise<void> {
-    let log = '';
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'src/cli/cli.ts'), 'serve'], {
-      cwd: REPO,
+    this.process = await spawnService({
+      port: this.port,
       env: {
-        PATH: process.env.PATH ?? '',
-        HOST: '127.0.0.1',
-        PORT: String(this.port),
-        LOG_LEVEL: 'warn',
         DATABASE_URL: `sqlite:${this.file}`,
         SEARCHLOOP_API_KEYS: `${ADMIN_KEY}:admin`,
         RATE_LIMIT_PER_IP: '0',
         RATE_LIMIT_PER_KEY: '0',
         ...this.env,
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stdout?.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-4000)));
-    child.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-4000)));
-    this.child = child;
-    this.exited = new Promise((resolve) => child.on('exit', () => resolve()));
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`service exited during start:\n${log}`);
-      const ok = await fetch(`${this.url}/healthz`).then(
-        (res) => res.ok,
-        () => false,
-      );
-      if (ok) return;
-      if (Date.now() > deadline) throw new Error(`service did not start:\n${log}`);
-      await sleep(100);
-    }
   }
 
   async kill(): Promise<void> {
-    this.child?.kill('SIGKILL');
-    await this.exited;
+    await this.process?.killHard();
   }
 
   async stop(): Promise<void> {
-    this.child?.kill('SIGTERM');
-    await this.exited;
+    await this.process?.stop();
     fs.rmSync(path.dirname(this.file), { recursive: true, force: true });
   }
 

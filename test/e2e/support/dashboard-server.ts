@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../../src/app.js';
 import type { Clock } from '../../../src/common/clock.js';
 import type { ApiScope } from '../../../src/common/scopes.js';
-import { createContainer, type Container } from '../../../src/container.js';
+import type { Container } from '../../../src/container.js';
 import { createScheduler } from '../../../src/scheduler.js';
-import { createTestDatabase, openTestDatabase } from '../../support/test-database.js';
+import { buildTestApp } from '../../support/test-app.js';
 
 export interface DashboardServer {
   /** http://127.0.0.1:<port>, the dashboard at / and the API under /api. */
@@ -26,11 +25,9 @@ export async function startDashboardServer(options: {
   /** false: no background jobs (no `default` model appears: an empty world stays empty). */
   jobs?: boolean;
 }): Promise<DashboardServer> {
-  const testDatabase = await createTestDatabase('sqlite');
-  const database = await openTestDatabase(testDatabase);
-  const container = createContainer(database, options.clock, { envApiKeys: options.apiKeys });
+  const t = await buildTestApp('sqlite', { clock: options.clock, envApiKeys: options.apiKeys });
+  const { app, container } = t;
   await container.auth.services.apiKeys.refresh();
-  const app = await buildApp({ bodyLimitBytes: 2 * 1024 * 1024, logLevel: 'silent', logger: false }, container);
   const jobs = createScheduler(container.tasks, app.log, (name, run) => container.metrics.observeJob(name, run));
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   if (options.jobs !== false) jobs.start();
@@ -58,11 +55,8 @@ export async function startDashboardServer(options: {
     container,
     api,
     async close() {
-      await app.close();
       await jobs.stop();
-      await container.close();
-      await database.close();
-      await testDatabase.drop();
+      await t.close();
     },
   };
 }
