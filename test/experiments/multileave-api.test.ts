@@ -3,9 +3,9 @@ import { mulberry32 } from '../../src/random/index.js';
 import { expectError, getJson, postJson } from '../support/http.js';
 import { useTestApp } from '../support/test-app.js';
 import { describeOnEveryDatabase } from '../support/test-database.js';
+import { sleep } from '../support/ports.js';
 
 const BASE = '/api/nous/ab-testing/experiments';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describeOnEveryDatabase('multileaving external rankers', (kind) => {
   const t = useTestApp(kind);
