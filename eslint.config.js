@@ -191,11 +191,15 @@ export default [
   ),
 
   // Floors: imports only go down. common/ vocabulary/ random/ < storage/ < http/ observability/ < modules < root files.
+  // common/worker-threads.ts starts every worker thread, piscina's pool included (issue 24 §3), hence piscina.
   boundary(
     'ground-floor',
     ['src/common/**/*.ts'],
     [
-      ['^(?!\\./|node:|ulid$|fastify$)', 'common/ is the ground floor (errors live here, not in http/): it imports nothing of the service'],
+      [
+        '^(?!\\./|node:|ulid$|piscina$|fastify$)',
+        'common/ is the ground floor (errors live here, not in http/): it imports nothing of the service',
+      ],
       ['^fastify$', 'common/ may name Fastify types only (import type)', { allowTypeImports: true }],
     ],
   ),
