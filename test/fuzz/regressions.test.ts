@@ -6,7 +6,7 @@ import { describeOnEveryDatabase } from '../support/test-database.js';
 
 /** Runs src/stats/planning/power.ts's sampleSize in a worker thread, so a call that never returns can be stopped. */
 function sampleSizeWithin(input: object, ms: number): Promise<unknown> {
-  const file = new URL('./support/power-probe.ts', import.meta.url).href;
+  const file = new URL('./support/power-probe.worker.ts', import.meta.url).href;
   return new Promise((resolve, reject) => {
     const worker = new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(file)}); })`, {
       eval: true,
