@@ -303,6 +303,23 @@ export default [
     ],
   ),
 
+  // Worker threads (issue 24 §3): common/worker-threads.ts is the one place that starts one (the
+  // tsx bootstrap from source, `.js` from the build). Elsewhere a worker entry may import
+  // parentPort and workerData, and any file may name the Worker or Piscina types.
+  boundary(
+    'worker-threads',
+    ['src/**/*.ts'],
+    [
+      [
+        '^(node:)?worker_threads$',
+        'start a worker thread with moduleWorker() from common/worker-threads.ts (entries are named *.worker.ts)',
+        { importNames: ['Worker'], allowTypeImports: true },
+      ],
+      ['^piscina$', 'start a piscina pool with modulePool() from common/worker-threads.ts', { allowTypeImports: true }],
+    ],
+    ['src/common/worker-threads.ts'],
+  ),
+
   // Kysely and the two database drivers (better-sqlite3, pg: issue 24) stay in storage/ and the
   // *.kysely-store.ts files. Named exception: feedback/import/bulk-insert.ts takes better-sqlite3's
   // statement type for the import's prepared statements; it is a store in all but name and is to be
