@@ -191,11 +191,15 @@ export default [
   ),
 
   // Floors: imports only go down. common/ vocabulary/ random/ < storage/ < http/ observability/ < modules < root files.
+  // common/worker-threads.ts starts every worker thread, piscina's pool included (issue 24 §3), hence piscina.
   boundary(
     'ground-floor',
     ['src/common/**/*.ts'],
     [
-      ['^(?!\\./|node:|ulid$|fastify$)', 'common/ is the ground floor (errors live here, not in http/): it imports nothing of the service'],
+      [
+        '^(?!\\./|node:|ulid$|piscina$|fastify$)',
+        'common/ is the ground floor (errors live here, not in http/): it imports nothing of the service',
+      ],
       ['^fastify$', 'common/ may name Fastify types only (import type)', { allowTypeImports: true }],
     ],
   ),
@@ -316,6 +320,23 @@ export default [
         'a store speaks SQL (or memory), never HTTP: domain types in, not request schemas',
       ],
     ],
+  ),
+
+  // Worker threads (issue 24 §3): common/worker-threads.ts is the one place that starts one (the
+  // tsx bootstrap from source, `.js` from the build). Elsewhere a worker entry may import
+  // parentPort and workerData, and any file may name the Worker or Piscina types.
+  boundary(
+    'worker-threads',
+    ['src/**/*.ts'],
+    [
+      [
+        '^(node:)?worker_threads$',
+        'start a worker thread with moduleWorker() from common/worker-threads.ts (entries are named *.worker.ts)',
+        { importNames: ['Worker'], allowTypeImports: true },
+      ],
+      ['^piscina$', 'start a piscina pool with modulePool() from common/worker-threads.ts', { allowTypeImports: true }],
+    ],
+    ['src/common/worker-threads.ts'],
   ),
 
   // Kysely and the two database drivers (better-sqlite3, pg: issue 24) stay in storage/ and the

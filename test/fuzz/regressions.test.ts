@@ -1,17 +1,13 @@
-import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
+import { moduleWorker } from '../../src/common/worker-threads.js';
 import { expectError, getJson } from '../support/http.js';
 import { useTestApp } from '../support/test-app.js';
 import { describeOnEveryDatabase } from '../support/test-database.js';
 
 /** Runs src/stats/planning/power.ts's sampleSize in a worker thread, so a call that never returns can be stopped. */
 function sampleSizeWithin(input: object, ms: number): Promise<unknown> {
-  const file = new URL('./support/power-probe.ts', import.meta.url).href;
   return new Promise((resolve, reject) => {
-    const worker = new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(file)}); })`, {
-      eval: true,
-      workerData: input,
-    });
+    const worker = moduleWorker(import.meta.url, './support/power-probe.worker', input);
     const timer = setTimeout(() => {
       void worker.terminate();
       resolve('no answer');

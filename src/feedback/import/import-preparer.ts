@@ -19,7 +19,7 @@ export interface ImportPreparer {
 }
 
 /**
- * Parses and prepares import batches on a worker thread (import-worker.ts), so a synchronous
+ * Parses and prepares import batches on a worker thread (import.worker.ts), so a synchronous
  * database write on this thread and the next batch's parsing run at the same time. Inline when
  * `inline` is asked or the worker cannot start (the same work, one batch after the other).
  */
@@ -75,10 +75,10 @@ export async function startImportPreparer(
   };
 }
 
-/** The worker, from import-worker.js next to this file (import-worker.ts when run from source with tsx). */
+/** The worker, from import.worker.js next to this file (import.worker.ts when run from source with tsx). */
 async function startWorker(format: ImportFormat, csvHeader: string[] | undefined): Promise<Worker | undefined> {
   try {
-    const worker = moduleWorker(import.meta.url, './import-worker', { format, csvHeader });
+    const worker = moduleWorker(import.meta.url, './import.worker', { format, csvHeader });
     // Ready once its modules have loaded: a worker that cannot load them falls back to inline.
     await workerReady(worker);
     return worker;

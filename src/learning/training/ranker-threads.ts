@@ -1,29 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { moduleWorker } from '../../common/worker-threads.js';
 import { train, type Dataset, type ObjectiveName, type SplitWorkerData, type TrainParams, type TrainResult } from '../../ranker/index.js';
 
 /** `threads` as configured: 0 = every core. */
 export function resolveThreads(threads: number): number {
   if (!Number.isInteger(threads) || threads < 0) throw new RangeError(`threads must be a non-negative integer, got ${threads}`);
   return threads === 0 ? availableParallelism() : threads;
-}
-
-/**
- * The worker's entry: the compiled `ranker-split.worker.js`, or from source (tsx, vitest) a
- * stub that registers tsx's ESM loader in the worker and then imports the `.ts` entry (a
- * worker does not inherit the parent's loader, and Node 20 will not start one from a `.ts`).
- */
-function workerScript(): URL | string {
-  if (!import.meta.url.endsWith('.ts')) return new URL('./ranker-split.worker.js', import.meta.url);
-  // tsx's ESM API, from its package.json exports (its CommonJS twin cannot register ESM hooks).
-  const pkgPath = createRequire(import.meta.url).resolve('tsx/package.json');
-  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
-  const api = new URL(pkg.exports['./esm/api']!.import.default, pathToFileURL(pkgPath)).href;
-  const entry = new URL('./ranker-split.worker.ts', import.meta.url).href;
-  return `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
 }
 
 /**
@@ -38,8 +21,7 @@ const pool: Worker[] = [];
 function poolWorker(i: number): Worker {
   const existing = pool[i];
   if (existing) return existing;
-  const script = workerScript();
-  const worker = new Worker(script, { eval: typeof script === 'string' });
+  const worker = moduleWorker(import.meta.url, './ranker-split.worker');
   worker.unref();
   worker.once('exit', () => {
     const at = pool.indexOf(worker);

@@ -1,4 +1,5 @@
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
+import { modulePool } from '../../common/worker-threads.js';
 import type { TrainingInput, TrainingOutput } from './runs/protocol.js';
 
 /** Runs training somewhere other than the HTTP event loop. */
@@ -7,32 +8,23 @@ export interface TrainingRunner {
   close(): Promise<void>;
 }
 
-/**
- * Worker threads via piscina. From the compiled build the worker is `training.worker.js`;
- * from source (tsx, vitest) it is the `.ts` file and the worker loads tsx itself, since
- * worker threads do not inherit the parent's TypeScript loader.
- */
+/** Worker threads via piscina, running `runs/training.worker` (common/worker-threads.ts starts them). */
 export class PiscinaTrainingRunner implements TrainingRunner {
-  private pool: Piscina | undefined;
+  private pool: Piscina<TrainingInput, TrainingOutput> | undefined;
 
   constructor(private readonly threads = 1) {}
 
-  private get workers(): Piscina {
-    if (!this.pool) {
-      const fromSource = import.meta.url.endsWith('.ts');
-      this.pool = new Piscina({
-        filename: new URL(`./runs/training.worker.${fromSource ? 'ts' : 'js'}`, import.meta.url).href,
-        minThreads: 0,
-        maxThreads: this.threads,
-        idleTimeout: 60_000,
-        ...(fromSource ? { execArgv: ['--import', 'tsx'] } : {}),
-      });
-    }
+  private get workers(): Piscina<TrainingInput, TrainingOutput> {
+    this.pool ??= modulePool<TrainingInput, TrainingOutput>(import.meta.url, './runs/training.worker', {
+      minThreads: 0,
+      maxThreads: this.threads,
+      idleTimeout: 60_000,
+    });
     return this.pool;
   }
 
   run(input: TrainingInput): Promise<TrainingOutput> {
-    return this.workers.run(input) as Promise<TrainingOutput>;
+    return this.workers.run(input);
   }
 
   async close(): Promise<void> {
