@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { Page } from '../../http/page.js';
-import { StringEnum } from '../../http/string-enum.js';
-import { EXPERIMENT_STATES, MANUAL_LIFECYCLE_ACTIONS } from './lifecycle.js';
+import { Page } from '../../../http/page.js';
+import { StringEnum } from '../../../http/string-enum.js';
+import { EXPERIMENT_STATES, MANUAL_LIFECYCLE_ACTIONS } from '../lifecycle.js';
 import { CapInput, GuardrailInput, PriorInput } from './experiment.schemas.js';
 
 /** The experiment as the API answers with it (request schemas: experiment.schemas.ts). */

@@ -1,10 +1,10 @@
 import { Type, type Static } from 'typebox';
-import { PageQuery } from '../../http/page.js';
-import { StringEnum } from '../../http/string-enum.js';
-import { EXPERIMENT_LIMITS } from './experiment-rules.js';
-import { SLICE_DIMENSION_PATTERN } from './slice-dimensions.js';
-import { EXPERIMENT_STATES } from './lifecycle.js';
-import { ANALYSIS_METRIC_NAMES, METRIC_NAMES } from '../../vocabulary/index.js';
+import { PageQuery } from '../../../http/page.js';
+import { StringEnum } from '../../../http/string-enum.js';
+import { EXPERIMENT_LIMITS } from '../experiment-rules.js';
+import { SLICE_DIMENSION_PATTERN } from '../slice-dimensions.js';
+import { EXPERIMENT_STATES } from '../lifecycle.js';
+import { ANALYSIS_METRIC_NAMES, METRIC_NAMES } from '../../../vocabulary/index.js';
 
 export const ALIAS_PATTERN = '^[a-z0-9][a-z0-9._-]{0,63}$';
 
