@@ -20,7 +20,9 @@ import {
   isClick,
   isConversion,
   linearValue,
+  MOMENT_SUM_KEYS,
   type MetricName,
+  type MomentSums,
   type UnitStats,
 } from '../../vocabulary/index.js';
 
@@ -84,17 +86,12 @@ export interface SearchUpsert {
 }
 
 /** Change of a variant's per-day metric sums (day = the units' exposure day, UTC). */
-export interface VariantSumDelta {
+export interface VariantSumDelta extends MomentSums {
   experimentId: string;
   phase: number;
   variantId: string;
   day: number;
   metric: MetricName;
-  sx: number;
-  sy: number;
-  sxx: number;
-  syy: number;
-  sxy: number;
 }
 
 export interface AttributionPlan {
@@ -129,10 +126,7 @@ function sliceValuesOf(
  * change by (new − old) for each metric, which keeps variance estimates exact without
  * rescanning units.
  */
-export function metricSumChanges(
-  before: UnitStats,
-  delta: UnitStats,
-): { metric: MetricName; sx: number; sy: number; sxx: number; syy: number; sxy: number }[] {
+export function metricSumChanges(before: UnitStats, delta: UnitStats): ({ metric: MetricName } & MomentSums)[] {
   const after = Object.fromEntries(UNIT_STAT_COLUMNS.map((c) => [c, before[c] + delta[c]])) as UnitStats;
   return METRIC_CATALOGUE.map(({ name: metric, x, y }) => {
     const x0 = linearValue(before, x);
@@ -211,7 +205,7 @@ export function planAttribution(
       const key = `${x.experimentId}\u0000${x.phase}\u0000${x.variantId}\u0000${day}\u0000${change.metric}`;
       const acc = variantSums.get(key);
       if (!acc) variantSums.set(key, { experimentId: x.experimentId, phase: x.phase, variantId: x.variantId, day, ...change });
-      else for (const k of ['sx', 'sy', 'sxx', 'syy', 'sxy'] as const) acc[k] += change[k];
+      else for (const k of MOMENT_SUM_KEYS) acc[k] += change[k];
     }
   }
   const sliceSums = new Map<string, SliceSumDelta>();
@@ -233,7 +227,7 @@ export function planAttribution(
           sliceSums.set(key, { experimentId: x.experimentId, phase: x.phase, dimension, value, variantId: x.variantId, units, ...change });
         else {
           acc.units += units;
-          for (const k of ['sx', 'sy', 'sxx', 'syy', 'sxy'] as const) acc[k] += change[k];
+          for (const k of MOMENT_SUM_KEYS) acc[k] += change[k];
         }
       }
     }

@@ -1,16 +1,11 @@
-import { startingValues, type MetricName } from '../../vocabulary/index.js';
+import { startingValues, type MetricName, type MomentSums } from '../../vocabulary/index.js';
 import type { SliceMetricSums } from './results.store.js';
 
-export interface SliceSumRow {
+export interface SliceSumRow extends MomentSums {
   value: string;
   variantId: string;
   metric: MetricName;
   units: number;
-  sx: number;
-  sy: number;
-  sxx: number;
-  syy: number;
-  sxy: number;
 }
 
 /**
