@@ -4,9 +4,14 @@ import { systemClock, type Clock } from './common/clock.js';
 import type { DomainModule } from './common/module.js';
 import type { TaskSpec } from './common/periodic-task.js';
 import type { ApiScope } from './common/scopes.js';
-import { EXPERIMENTS_PERSONAL_DATA, createExperimentsModule, type ExperimentsModule } from './experiments/experiments.module.js';
+import {
+  EXPERIMENTS_PERSONAL_DATA,
+  createExperimentsModule,
+  type ExperimentsDependencies,
+  type ExperimentsModule,
+} from './experiments/experiments.module.js';
 import { FEEDBACK_PERSONAL_DATA, createFeedbackModule, type FeedbackModule } from './feedback/feedback.module.js';
-import { createLearningModule, type LearningModule } from './learning/learning.module.js';
+import { createLearningModule, type LearningModule, type ModelCatalogPort } from './learning/learning.module.js';
 import { Metrics } from './observability/metrics.js';
 import type { DatabaseHandle } from './storage/database.js';
 import { createSessionEraser } from './storage/session-eraser.js';
@@ -42,6 +47,28 @@ export interface ContainerOptions {
   /** ANALYTICS_FOLD_NICE: the fold thread's nice value (0 unless set here). */
   analyticsFoldNice?: number;
 }
+
+/** True only when A and B are the same type (identity, not assignability). */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Expect<T extends true> = T;
+type ExperimentsCatalog = NonNullable<ExperimentsDependencies['modelCatalog']>;
+type LearningCatalog = Omit<ModelCatalogPort, 'writeAliasMove'>;
+type RankInputs = [Parameters<ExperimentsCatalog['score']>[2], Parameters<LearningCatalog['score']>[2]];
+
+/**
+ * Experiments' ModelCatalog port (experiments/ports/model-catalog.ts) mirrors learning's ModelCatalogPort
+ * on purpose: experiments never import learning's files. Handing one to the other only checks
+ * assignability, method parameters bivariantly, so the two could drift; tsc compares them here instead.
+ * The same methods with the same results and the same alias move; the rank input, which learning types
+ * as its HTTP body, must pass both ways.
+ */
+export type MirroredModelCatalog = [
+  Expect<Same<Omit<ExperimentsCatalog, 'score'>, Omit<LearningCatalog, 'score'>>>,
+  Expect<Same<keyof ExperimentsCatalog, keyof LearningCatalog>>,
+  Expect<Same<ReturnType<ExperimentsCatalog['score']>, ReturnType<LearningCatalog['score']>>>,
+  Expect<RankInputs[0] extends RankInputs[1] ? (RankInputs[1] extends RankInputs[0] ? true : false) : false>,
+  Expect<Same<Parameters<NonNullable<ExperimentsDependencies['aliasWriter']>>[1], Parameters<ModelCatalogPort['writeAliasMove']>[1]>>,
+];
 
 export function createContainer(database: DatabaseHandle, clock: Clock = systemClock, options: ContainerOptions = {}): Container {
   const metrics = new Metrics(() => database.poolStats());

@@ -1,3 +1,4 @@
+import { HOUR_MS } from '../../common/time.js';
 import { ANALYTICS_COUNTERS, type AnalyticsCounterColumn } from '../../vocabulary/analytics-counters.js';
 
 /**
@@ -5,7 +6,8 @@ import { ANALYTICS_COUNTERS, type AnalyticsCounterColumn } from '../../vocabular
  * what analytics reads of a feedback item. Pure: the fold, the stores and the service share it.
  */
 
-export const HOUR_MS = 3_600_000;
+/** The hour of an analytics row (common/time.ts), re-exported: the model's readers and the stores take it from here. */
+export { HOUR_MS };
 /** First clicks at positions 1…20 have their own bucket; 21 holds every position beyond. */
 export const HISTOGRAM_BUCKETS = 21;
 

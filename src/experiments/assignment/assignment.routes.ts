@@ -3,7 +3,7 @@ import { Envelope, errorResponses, ok } from '../../http/envelope.js';
 import { AssignAllView, AssignmentView, AssignOneBody } from './assignment.schemas.js';
 import type { AssignInput } from '../ports/assignments.js';
 import type { AssignmentService } from './assignment.service.js';
-import { ExperimentIdParams } from '../model/experiment.schemas.js';
+import { ExperimentIdParams } from '../model/schemas/experiment.schemas.js';
 
 export interface AssignmentRoutesOptions {
   assignmentService: Pick<AssignmentService, 'assignOne' | 'assignAll'>;

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { AssignAttributes } from '../model/assign-attributes.schemas.js';
+import { AssignAttributes } from '../model/schemas/assign-attributes.schemas.js';
 
 export const AssignOneBody = Type.Object(
   {

@@ -1,6 +1,6 @@
 import { SLICE_VALUE_MAX, UNSET_SLICE, attributeOf, type FeedbackSliceDimension, type SliceDimension } from '../model/slice-dimensions.js';
-import { addUnitChange, emptyGridDelta, type QuantileGridDelta } from '../../stats/index.js';
-import { QUANTILE_GRID, gridPosition } from '../model/stored-quantile-grid.js';
+import { gridPosition } from '../model/stored-quantile-grid.js';
+import { planQuantiles } from './attribution-quantile-sums.js';
 import { exposureDay } from '../model/exposure-day.js';
 import type {
   AttributableItem,
@@ -20,7 +20,9 @@ import {
   isClick,
   isConversion,
   linearValue,
+  MOMENT_SUM_KEYS,
   type MetricName,
+  type MomentSums,
   type UnitStats,
 } from '../../vocabulary/index.js';
 
@@ -84,17 +86,12 @@ export interface SearchUpsert {
 }
 
 /** Change of a variant's per-day metric sums (day = the units' exposure day, UTC). */
-export interface VariantSumDelta {
+export interface VariantSumDelta extends MomentSums {
   experimentId: string;
   phase: number;
   variantId: string;
   day: number;
   metric: MetricName;
-  sx: number;
-  sy: number;
-  sxx: number;
-  syy: number;
-  sxy: number;
 }
 
 export interface AttributionPlan {
@@ -129,10 +126,7 @@ function sliceValuesOf(
  * change by (new − old) for each metric, which keeps variance estimates exact without
  * rescanning units.
  */
-export function metricSumChanges(
-  before: UnitStats,
-  delta: UnitStats,
-): { metric: MetricName; sx: number; sy: number; sxx: number; syy: number; sxy: number }[] {
+export function metricSumChanges(before: UnitStats, delta: UnitStats): ({ metric: MetricName } & MomentSums)[] {
   const after = Object.fromEntries(UNIT_STAT_COLUMNS.map((c) => [c, before[c] + delta[c]])) as UnitStats;
   return METRIC_CATALOGUE.map(({ name: metric, x, y }) => {
     const x0 = linearValue(before, x);
@@ -211,7 +205,7 @@ export function planAttribution(
       const key = `${x.experimentId}\u0000${x.phase}\u0000${x.variantId}\u0000${day}\u0000${change.metric}`;
       const acc = variantSums.get(key);
       if (!acc) variantSums.set(key, { experimentId: x.experimentId, phase: x.phase, variantId: x.variantId, day, ...change });
-      else for (const k of ['sx', 'sy', 'sxx', 'syy', 'sxy'] as const) acc[k] += change[k];
+      else for (const k of MOMENT_SUM_KEYS) acc[k] += change[k];
     }
   }
   const sliceSums = new Map<string, SliceSumDelta>();
@@ -233,7 +227,7 @@ export function planAttribution(
           sliceSums.set(key, { experimentId: x.experimentId, phase: x.phase, dimension, value, variantId: x.variantId, units, ...change });
         else {
           acc.units += units;
-          for (const k of ['sx', 'sy', 'sxx', 'syy', 'sxy'] as const) acc[k] += change[k];
+          for (const k of MOMENT_SUM_KEYS) acc[k] += change[k];
         }
       }
     }
@@ -276,65 +270,4 @@ function addQuerySum(
   if (opensSearch) acc.searches += 1;
   if (firstClickOfSearch) acc.clickedSearches += 1;
   acc.lastSeen = Math.max(acc.lastSeen, receivedAt);
-}
-
-const mergeSorted = (a: readonly number[], b: readonly number[]): number[] => [...a, ...b].sort((x, y) => x - y);
-
-/**
- * The quantile metrics' share of a plan: each unit's new grid positions, and how its variant-day's and its
- * slices' grid sums change (src/stats quantile-grid.ts: the unit's contribution after minus before). A unit
- * entering its slices brings its whole contribution, like the ratio sums.
- */
-function planQuantiles(
-  unitKeys: Iterable<string>,
-  windows: ReadonlyMap<string, ExposureWindow>,
-  newPositions: ReadonlyMap<string, Partial<Record<QuantileSource, number[]>>>,
-  newSlices: ReadonlyMap<string, Record<string, string>>,
-): Pick<AttributionPlan, 'unitQuantiles' | 'quantileSums' | 'sliceQuantileSums'> {
-  const k = QUANTILE_GRID.length;
-  const unitQuantiles: UnitQuantilePositions[] = [];
-  const sums = new Map<string, QuantileSumDelta>();
-  const sliceSums = new Map<string, SliceQuantileSumDelta>();
-  const target = <T extends { delta: QuantileGridDelta }>(
-    map: Map<string, T>,
-    key: string,
-    make: () => Omit<T, 'delta'>,
-  ): QuantileGridDelta => {
-    let acc = map.get(key);
-    if (!acc) map.set(key, (acc = { ...make(), delta: emptyGridDelta(k) } as T));
-    return acc.delta;
-  };
-  for (const unitKey of unitKeys) {
-    const x = windows.get(unitKey)!;
-    const added = newPositions.get(unitKey);
-    const fresh = newSlices.get(unitKey);
-    const sliceValues = x.sliceValues ?? fresh;
-    if (!added && !(fresh && x.quantilePositions)) continue;
-    const positions: Partial<Record<QuantileSource, number[]>> = {};
-    for (const { name: source } of QUANTILE_SOURCES) {
-      const before = x.quantilePositions?.[source] ?? [];
-      const after = added?.[source] ? mergeSorted(before, added[source]) : [...before];
-      if (after.length > 0) positions[source] = after;
-      // Targets that move by after − before: the variant-day, and the slices the unit was already in.
-      const changed: QuantileGridDelta[] = [];
-      if (added?.[source]) {
-        const day = exposureDay(x.exposedAt);
-        const key = `${x.experimentId}\u0000${x.phase}\u0000${x.variantId}\u0000${day}\u0000${source}`;
-        changed.push(target(sums, key, () => ({ experimentId: x.experimentId, phase: x.phase, variantId: x.variantId, day, source })));
-      }
-      // Slices a unit enters now get its whole contribution (from nothing); slices it was in, the change.
-      const entering: QuantileGridDelta[] = [];
-      if (sliceValues && after.length > 0 && (fresh || added?.[source])) {
-        for (const [dimension, value] of Object.entries(sliceValues)) {
-          const key = `${x.experimentId}\u0000${x.phase}\u0000${dimension}\u0000${value}\u0000${x.variantId}\u0000${source}`;
-          const base = () => ({ experimentId: x.experimentId, phase: x.phase, dimension, value, variantId: x.variantId, source });
-          (fresh ? entering : changed).push(target(sliceSums, key, base));
-        }
-      }
-      addUnitChange(changed, before, after);
-      addUnitChange(entering, [], after);
-    }
-    if (added) unitQuantiles.push({ experimentId: x.experimentId, phase: x.phase, unitId: x.unitId, positions });
-  }
-  return { unitQuantiles, quantileSums: [...sums.values()], sliceQuantileSums: [...sliceSums.values()] };
 }

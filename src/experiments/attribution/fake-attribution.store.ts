@@ -1,4 +1,4 @@
-import { UNIT_STAT_COLUMNS } from '../../vocabulary/index.js';
+import { MOMENT_SUM_KEYS, UNIT_STAT_COLUMNS } from '../../vocabulary/index.js';
 import { addGridDelta } from '../../stats/index.js';
 import { isSliceDimension } from '../model/slice-dimensions.js';
 import { FakeExperimentData, unitKey } from '../model/fake-experiment-data.js';
@@ -72,7 +72,7 @@ export class FakeAttributionStore implements AttributionStore {
       const key = [v.experimentId, v.phase, v.dimension, v.value, v.variantId, v.metric].join('\u0000');
       const acc = this.data.sliceSums.get(key);
       if (!acc) this.data.sliceSums.set(key, { ...v });
-      else for (const k of ['units', 'sx', 'sy', 'sxx', 'syy', 'sxy'] as const) acc[k] += v[k];
+      else for (const k of ['units', ...MOMENT_SUM_KEYS] as const) acc[k] += v[k];
     }
     for (const u of units) {
       const row = this.data.units.get(unitKey(u.experimentId, u.phase, u.unitId))!;
@@ -83,7 +83,7 @@ export class FakeAttributionStore implements AttributionStore {
       const key = `${v.experimentId}\u0000${v.phase}\u0000${v.variantId}\u0000${v.day}\u0000${v.metric}`;
       const acc = this.data.variantSums.get(key);
       if (!acc) this.data.variantSums.set(key, { ...v });
-      else for (const k of ['sx', 'sy', 'sxx', 'syy', 'sxy'] as const) acc[k] += v[k];
+      else for (const k of MOMENT_SUM_KEYS) acc[k] += v[k];
     }
     for (const q of querySums) {
       const key = [q.experimentId, q.phase, q.variantId, q.queryHash].join('\u0000');

@@ -1,13 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../http/actor.js';
 import { Envelope, errorResponses, ok } from '../../http/envelope.js';
-import {
-  ExperimentCreateBody,
-  ExperimentIdParams,
-  ExperimentListQuery,
-  ExperimentPage,
-  ExperimentView,
-} from '../model/experiment.schemas.js';
+import { ExperimentCreateBody, ExperimentIdParams, ExperimentListQuery } from '../model/schemas/experiment.schemas.js';
+import { ExperimentPage, ExperimentView } from '../model/schemas/experiment-view.schemas.js';
 import type { ExperimentService } from './experiment.service.js';
 
 export interface ExperimentRoutesOptions {

@@ -12,7 +12,7 @@ import {
 import type { AnalysisSettings, ExperimentRecord, VariantRecord } from '../model/experiment.store.js';
 import { applyOutcome, balanceCounts, emptyQueryCredit, interleavingSummary, queryOutcomes } from '../interleaving/index.js';
 import type { InterleavedQueryRecord } from '../model/interleaved-query.store.js';
-import type { InterleavingResultsView } from '../model/interleaving-results.schemas.js';
+import type { InterleavingResultsView } from '../model/schemas/interleaving-results.schemas.js';
 import type { Static } from 'typebox';
 
 type View = Static<typeof InterleavingResultsView>;

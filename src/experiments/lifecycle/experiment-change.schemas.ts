@@ -3,7 +3,7 @@ import { Page, PageQuery } from '../../http/page.js';
 import { StringEnum } from '../../http/string-enum.js';
 import { ANALYSIS_METRIC_NAMES } from '../../vocabulary/index.js';
 import { EXPERIMENT_LIMITS } from '../model/experiment-rules.js';
-import { AnalysisInput, LayerInput, PromoteInput, VariantInput } from '../model/experiment.schemas.js';
+import { AnalysisInput, LayerInput, PromoteInput, VariantInput } from '../model/schemas/experiment.schemas.js';
 
 export const ConcludeBody = Type.Object(
   {

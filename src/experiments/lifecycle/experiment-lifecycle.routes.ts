@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, errorResponses, ok } from '../../http/envelope.js';
 import { actorOf } from '../../http/actor.js';
 import { ConcludeBody, EventPage, EventsQuery, PatchBody } from './experiment-change.schemas.js';
-import { ExperimentIdParams, ExperimentView } from '../model/experiment.schemas.js';
+import { ExperimentIdParams } from '../model/schemas/experiment.schemas.js';
+import { ExperimentView } from '../model/schemas/experiment-view.schemas.js';
 import type { ExperimentLifecycleService, ManualAction } from './experiment-lifecycle.service.js';
 import type { Static } from 'typebox';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../common/errors.js';
 import { ExperimentLifecycleService } from './experiment-lifecycle.service.js';
-import type { ExperimentCreateBody } from '../model/experiment.schemas.js';
+import type { ExperimentCreateBody } from '../model/schemas/experiment.schemas.js';
 import { createFakeExperiments } from '../fake-experiments.js';
 
 function setup() {

@@ -6,7 +6,7 @@ import { checkDates, normaliseConfiguration, phaseSeed, type ConfigurationInput 
 import { checkVariantModels, NO_MODELS, type ModelCatalog } from '../ports/model-catalog.js';
 import { checkOneRankingExperiment, pinModels, pinnedVersions } from './model-pinning.js';
 import type { ConcludeBody, PatchBody } from './experiment-change.schemas.js';
-import type { ExperimentSnapshot, ExperimentView } from '../model/experiment.schemas.js';
+import type { ExperimentSnapshot, ExperimentView } from '../model/schemas/experiment-view.schemas.js';
 import { throwIfProblems, toExperimentSnapshot, toExperimentView } from '../model/experiment-view.js';
 import type { ExperimentChange, ExperimentConfiguration, ExperimentRecord, ExperimentStore } from '../model/experiment.store.js';
 import { transition, type LifecycleAction } from '../model/lifecycle.js';

@@ -1,5 +1,5 @@
 import type { QuantileGridDelta } from '../../stats/index.js';
-import type { MetricItem, MetricName, QuantileSource, UnitStats } from '../../vocabulary/index.js';
+import type { MetricItem, MetricName, MomentSums, QuantileSource, UnitStats } from '../../vocabulary/index.js';
 
 /**
  * The records attribution reads and writes that other parts of the module share: the feedback item as
@@ -43,7 +43,7 @@ export interface SliceQuantileSumDelta {
 }
 
 /** Change of one slice's sums for a variant and metric; `units` counts units entering the slice. */
-export interface SliceSumDelta {
+export interface SliceSumDelta extends MomentSums {
   experimentId: string;
   phase: number;
   dimension: string;
@@ -51,11 +51,6 @@ export interface SliceSumDelta {
   variantId: string;
   metric: MetricName;
   units: number;
-  sx: number;
-  sy: number;
-  sxx: number;
-  syy: number;
-  sxy: number;
 }
 
 /**

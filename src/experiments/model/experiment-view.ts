@@ -1,6 +1,6 @@
 import { toIso } from '../../common/clock.js';
 import { ValidationError, type ErrorDetail } from '../../common/errors.js';
-import type { ExperimentSnapshot, ExperimentView } from './experiment.schemas.js';
+import type { ExperimentSnapshot, ExperimentView } from './schemas/experiment-view.schemas.js';
 import type { ExperimentEvent, ExperimentRecord } from './experiment.store.js';
 import { allowedActions, MANUAL_LIFECYCLE_ACTIONS } from './lifecycle.js';
 

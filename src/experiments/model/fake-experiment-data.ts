@@ -1,4 +1,4 @@
-import type { QuantileSource, UnitStats } from '../../vocabulary/index.js';
+import type { MomentSums, QuantileSource, UnitStats } from '../../vocabulary/index.js';
 import type { AttributableItem, QuantileSumDelta, QuerySumDelta, SliceQuantileSumDelta, SliceSumDelta } from './attribution-records.js';
 import type { ExperimentEvent, ExperimentRecord, PhaseRecord } from './experiment.store.js';
 import type { ExposureRecord } from './exposure.store.js';
@@ -29,18 +29,7 @@ export class FakeExperimentData {
   readonly variantUnits = new Map<string, { experimentId: string; phase: number; variantId: string; day: number; units: number }>();
   readonly variantSums = new Map<
     string,
-    {
-      experimentId: string;
-      phase: number;
-      variantId: string;
-      day: number;
-      metric: string;
-      sx: number;
-      sy: number;
-      sxx: number;
-      syy: number;
-      sxy: number;
-    }
+    { experimentId: string; phase: number; variantId: string; day: number; metric: string } & MomentSums
   >();
   /** unitKey + metric → the unit's covariate for that metric. */
   readonly covariates = new Map<string, { x: number; y: number; source: 'assign' | 'pre_exposure' }>();

@@ -1,5 +1,5 @@
 import type { RatioSums } from '../../stats/index.js';
-import type { MetricName } from '../../vocabulary/index.js';
+import { startingValues, type MetricName, type MomentSums } from '../../vocabulary/index.js';
 
 /** Sums of one metric over the units of one variant exposed on one day (UTC). */
 export interface DailyMetricSums {
@@ -18,3 +18,20 @@ export const addSums = (a: RatioSums, b: RatioSums): RatioSums => ({
   sumXY: a.sumXY + b.sumXY,
 });
 export const ZERO_SUMS: RatioSums = { n: 0, sumX: 0, sumY: 0, sumX2: 0, sumY2: 0, sumXY: 0 };
+
+/**
+ * A metric's sums over n units from its stored moment sums. The stored sums hold the changes the units
+ * brought from empty stats, so each unit starts at the metric's starting values (Y = 1 per unit for a
+ * proportion of sessions); no moments (no row yet) reads as the starting values alone.
+ */
+export function ratioSumsFromMoments(n: number, metric: MetricName, moments?: MomentSums): RatioSums {
+  const { x, y } = startingValues(metric);
+  return {
+    n,
+    sumX: n * x + (moments?.sx ?? 0),
+    sumY: n * y + (moments?.sy ?? 0),
+    sumX2: n * x * x + (moments?.sxx ?? 0),
+    sumY2: n * y * y + (moments?.syy ?? 0),
+    sumXY: n * x * y + (moments?.sxy ?? 0),
+  };
+}

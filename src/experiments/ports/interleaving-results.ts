@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { AnalysisSettings, ExperimentRecord, VariantRecord } from '../model/experiment.store.js';
 import type { InterleavedQueryRecord } from '../model/interleaved-query.store.js';
-import type { InterleavingResultsView } from '../model/interleaving-results.schemas.js';
+import type { InterleavingResultsView } from '../model/schemas/interleaving-results.schemas.js';
 
 /**
  * The results of an interleaving experiment from its recorded lists (interleaving-results/, wired by the

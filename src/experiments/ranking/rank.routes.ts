@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, errorResponses, ok } from '../../http/envelope.js';
-import { ExperimentIdParams } from '../model/experiment.schemas.js';
+import { ExperimentIdParams } from '../model/schemas/experiment.schemas.js';
 import { InterleaveBody, InterleaveResponse, SearchRankBody, SearchRankResponse } from './rank.schemas.js';
 import type { RankService } from './rank.service.js';
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { StringEnum } from '../../http/string-enum.js';
-import { AssignAttributes } from '../model/assign-attributes.schemas.js';
+import { AssignAttributes } from '../model/schemas/assign-attributes.schemas.js';
 
 export const RANK_MAX_RESULTS = 1000;
 

@@ -1,8 +1,8 @@
-import { linearValue, metricDefinition, startingValues, type MetricName, type QuantileSource } from '../../vocabulary/index.js';
+import { linearValue, metricDefinition, type MetricName, type QuantileSource } from '../../vocabulary/index.js';
 import { FakeExperimentData, unitKey } from '../model/fake-experiment-data.js';
 import { sliceRows } from './slice-rows.js';
 import type { CovariateSums, DailyQuantileSums, ResultsStore, SliceMetricSums, SliceQuantileSums } from './results.store.js';
-import type { DailyMetricSums } from '../model/metric-sums.js';
+import { ratioSumsFromMoments, type DailyMetricSums } from '../model/metric-sums.js';
 
 /** In-memory ResultsStore over the shared fake tables; test/contract holds it to the Kysely store. */
 export class FakeResultsStore implements ResultsStore {
@@ -46,18 +46,8 @@ export class FakeResultsStore implements ResultsStore {
       if (u.experimentId !== experimentId || u.phase !== phase) continue;
       const entry: DailyMetricSums = { variantId: u.variantId, day: u.day, sums: {} };
       for (const m of metrics) {
-        const { x, y } = startingValues(m);
-        const n = u.units;
-        const s = { n, sumX: n * x, sumY: n * y, sumX2: n * x * x, sumY2: n * y * y, sumXY: n * x * y };
         const changes = this.data.variantSums.get(`${experimentId}\u0000${phase}\u0000${u.variantId}\u0000${u.day}\u0000${m}`);
-        if (changes) {
-          s.sumX += changes.sx;
-          s.sumY += changes.sy;
-          s.sumX2 += changes.sxx;
-          s.sumY2 += changes.syy;
-          s.sumXY += changes.sxy;
-        }
-        entry.sums[m] = s;
+        entry.sums[m] = ratioSumsFromMoments(u.units, m, changes);
       }
       out.push(entry);
     }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, errorResponses, ok } from '../../http/envelope.js';
-import { ExperimentIdParams } from '../model/experiment.schemas.js';
+import { ExperimentIdParams } from '../model/schemas/experiment.schemas.js';
 import { ResultsQuery, ResultsView } from './results.schemas.js';
 import type { ResultsService } from './results.service.js';
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { StringEnum } from '../../http/string-enum.js';
 import { GuardrailResult, slicesResult } from './guardrail-slice-results.schemas.js';
-import { InterleavingResultsView } from '../model/interleaving-results.schemas.js';
+import { InterleavingResultsView } from '../model/schemas/interleaving-results.schemas.js';
 
 export const ResultsQuery = Type.Object(
   {

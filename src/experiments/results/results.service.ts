@@ -1,22 +1,13 @@
 import { toIso, type Clock } from '../../common/clock.js';
-import { DAY_MS } from '../../common/time.js';
 import { ValidationError } from '../../common/errors.js';
 import { ANALYSIS_DEFAULTS } from '../model/experiment-rules.js';
 import { srmCheck, type RatioSums } from '../../stats/index.js';
 import type { ExperimentRecord, ExperimentStore, VariantRecord } from '../model/experiment.store.js';
 import type { ExposureStore } from '../model/exposure.store.js';
-import {
-  isQuantileMetric,
-  metricDirection,
-  quantileMetricDefinition,
-  QUANTILE_GRID_SPEC,
-  type AnalysisMetricName,
-  type MetricName,
-  type QuantileMetricName,
-} from '../../vocabulary/index.js';
-import { quantileEffect, type QuantileEstimate, type QuantileGridDelta } from '../../stats/index.js';
-import { armQuantile, compareQuantileMetric, quantileVariant, sumGrids } from './results-quantiles.js';
-import { applyCorrection, compare, type Analysed, type ReadSettings } from './results-analysis.js';
+import { isQuantileMetric, quantileMetricDefinition, type AnalysisMetricName, type MetricName } from '../../vocabulary/index.js';
+import { quantileEffect } from '../../stats/index.js';
+import { analyseMetrics, metricSeries, readQuantiles, type MetricReads } from './results-metrics.js';
+import { applyCorrection, type ReadSettings } from './results-analysis.js';
 import { addSums, ZERO_SUMS } from '../model/metric-sums.js';
 import { evaluateGuardrails, type GuardrailView } from './results-guardrails.js';
 import { capMetrics, type CappedMetric } from './results-capping.js';
@@ -34,8 +25,6 @@ export interface SrmVerdict {
   observed: Record<string, number>;
   expected: Record<string, number>;
 }
-
-const QUANTILE_GRID_DESCRIPTION = `0, then ${QUANTILE_GRID_SPEC.start} ms × ${QUANTILE_GRID_SPEC.ratio}^i up to ${QUANTILE_GRID_SPEC.end} ms (linear interpolation between thresholds: within ${Math.round((QUANTILE_GRID_SPEC.ratio - 1) * 100)} % of the item quantile)`;
 
 /** Results of an experiment: O(units) aggregates from the read model, statistics from src/stats. */
 export interface ResultsDependencies {
@@ -113,7 +102,7 @@ export class ResultsService {
     const metrics = guardrails.map((g) => g.metric);
     const ratio = metrics.filter((m): m is MetricName => !isQuantileMetric(m));
     const daily = ratio.length ? await this.deps.store.dailySums(e.id, e.phase, ratio) : [];
-    const quantiles = await this.quantileReader(e.id, e.phase, metrics.filter(isQuantileMetric));
+    const quantiles = await readQuantiles(this.deps.store, e.id, e.phase, metrics.filter(isQuantileMetric));
     const totals = (metric: MetricName, variantId: string): RatioSums =>
       daily.filter((d) => d.variantId === variantId).reduce((acc, d) => addSums(acc, d.sums[metric] ?? ZERO_SUMS), ZERO_SUMS);
     const treatmentIds = variants.filter((v) => v.id !== controlId).map((v) => v.id);
@@ -124,36 +113,6 @@ export class ResultsService {
       { ...e.configuration.analysis, method: 'sequential' },
       (m, c, v) => quantileEffect(quantiles(m, c), quantiles(m, v)),
     );
-  }
-
-  /**
-   * Each arm's quantile of a quantile metric up to an exposure day, from the variant-day grid sums
-   * attribution keeps (O(variants × days × sources) rows, read once per results request).
-   */
-  private async quantileReader(
-    experimentId: string,
-    phase: number,
-    metrics: readonly QuantileMetricName[],
-  ): Promise<(metric: QuantileMetricName, variantId: string, upToDay?: number) => QuantileEstimate> {
-    const sources = [...new Set(metrics.map((m) => quantileMetricDefinition(m).source))];
-    const rows = sources.length ? await this.deps.store.dailyQuantileSums(experimentId, phase, sources) : [];
-    // Cumulative sums per (source, variant) by day, built once: the series reads every day of every arm.
-    const cumulative = new Map<string, { day: number; sums: QuantileGridDelta }[]>();
-    for (const r of [...rows].sort((a, b) => a.day - b.day)) {
-      const key = `${r.source}\u0000${r.variantId}`;
-      const list = cumulative.get(key) ?? [];
-      list.push({ day: r.day, sums: sumGrids(list.length ? [list[list.length - 1]!.sums, r.sums] : [r.sums]) });
-      cumulative.set(key, list);
-    }
-    const memo = new Map<string, QuantileEstimate>();
-    return (metric, variantId, upToDay = Infinity) => {
-      const list = cumulative.get(`${quantileMetricDefinition(metric).source}\u0000${variantId}`) ?? [];
-      const upTo = list.filter((c) => c.day <= upToDay).at(-1);
-      const key = `${metric}\u0000${variantId}\u0000${upTo?.day ?? 'none'}`;
-      let estimate = memo.get(key);
-      if (!estimate) memo.set(key, (estimate = armQuantile(metric, upTo?.sums ?? sumGrids([]))));
-      return estimate;
-    };
   }
 
   /** A 400 before any work (a refused read must not attribute or drain anything): the dimension must be kept. */
@@ -254,7 +213,7 @@ export class ResultsService {
     const ratioMetrics = analysed.filter((m): m is MetricName => !isQuantileMetric(m));
     // The variant-day rows also carry each day's units: with only quantile metrics, ctr's rows give them.
     const daily = await this.deps.store.dailySums(e.id, phase, ratioMetrics.length ? ratioMetrics : ['ctr']);
-    const quantiles = await this.quantileReader(e.id, phase, analysed.filter(isQuantileMetric));
+    const quantiles = await readQuantiles(this.deps.store, e.id, phase, analysed.filter(isQuantileMetric));
     const srm = await this.srm(e, phase);
 
     const uncapped = (metric: MetricName, variantId: string, upToDay = Infinity): RatioSums =>
@@ -283,56 +242,8 @@ export class ResultsService {
     // CUPED's covariate sums are over uncapped values: a capped metric is analysed without CUPED.
     const cov = (m: MetricName, id: string) => (capped.get(m)?.sums ? undefined : covariates.get(m)?.find((c) => c.variantId === id));
 
-    const all: Analysed[] = [];
-    const treatments = variants.filter((v) => v.id !== control.id);
-    const metricResults = metrics.map((metric) => {
-      if (isQuantileMetric(metric)) {
-        const estimate = (id: string) => quantiles(metric, id);
-        const comparisons = treatments.map((v) => {
-          const { result, test } = compareQuantileMetric(
-            metric,
-            { id: control.id, estimate: estimate(control.id) },
-            { id: v.id, estimate: estimate(v.id) },
-            settings,
-            metrics.length * (variants.length - 1),
-          );
-          all.push({ metric, variantName: v.name, result, test });
-          return result;
-        });
-        const { q, source } = quantileMetricDefinition(metric);
-        return {
-          metric,
-          direction: metricDirection(metric),
-          variants: variants.map((v) => quantileVariant(v.id, estimate(v.id))),
-          comparisons,
-          capping: null,
-          quantile: { q, source, grid: QUANTILE_GRID_DESCRIPTION },
-        };
-      }
-      const comparisons = variants
-        .filter((v) => v.id !== control.id)
-        .map((v) => {
-          const { result, test } = compare(
-            metric,
-            { id: control.id, sums: totals(metric, control.id), covariates: cov(metric, control.id) },
-            { id: v.id, sums: totals(metric, v.id), covariates: cov(metric, v.id) },
-            settings,
-            metrics.length * (variants.length - 1),
-          );
-          all.push({ metric, variantName: v.name, result, test });
-          return result;
-        });
-      return {
-        metric,
-        direction: metricDirection(metric),
-        variants: variants.map((v) => {
-          const s = totals(metric, v.id);
-          return { variantId: v.id, units: s.n, numerator: s.sumX, denominator: s.sumY, value: s.sumY > 0 ? s.sumX / s.sumY : null };
-        }),
-        comparisons,
-        capping: capped.get(metric)?.view ?? null,
-      };
-    });
+    const reads: MetricReads = { metrics, variants, control, totals, cov, quantiles, capped, settings, uncapped };
+    const { metricResults, all } = analyseMetrics(reads);
     applyCorrection(all, settings);
     const slices = query.dimension
       ? await this.slices(e, phase, query.dimension, { variants, controlId: control.id, metrics, daily }, settings)
@@ -347,48 +258,7 @@ export class ResultsService {
     );
 
     const days = [...new Set(daily.map((d) => d.day))].sort((a, b) => a - b);
-    // Each day's cumulative lift on the read's scale with its interval (unadjusted, without CUPED:
-    // covariates are not kept per day). With method sequential these intervals are valid at every look.
-    const series = metrics.map((metric) => ({
-      metric,
-      points: days.flatMap((day) =>
-        variants.map((v) => {
-          if (isQuantileMetric(metric)) {
-            const arm = quantiles(metric, v.id, day);
-            const lift =
-              v.id === control.id
-                ? null
-                : compareQuantileMetric(
-                    metric,
-                    { id: control.id, estimate: quantiles(metric, control.id, day) },
-                    { id: v.id, estimate: arm },
-                    settings,
-                  ).result;
-            return {
-              date: new Date(day * DAY_MS).toISOString().slice(0, 10),
-              variantId: v.id,
-              units: arm.units,
-              value: arm.quantile,
-              estimate: lift?.estimate ?? null,
-              interval: lift?.interval ?? null,
-            };
-          }
-          const s = uncapped(metric, v.id, day);
-          const lift =
-            v.id === control.id
-              ? null
-              : compare(metric, { id: control.id, sums: uncapped(metric, control.id, day) }, { id: v.id, sums: s }, settings).result;
-          return {
-            date: new Date(day * DAY_MS).toISOString().slice(0, 10),
-            variantId: v.id,
-            units: s.n,
-            value: s.sumY > 0 ? s.sumX / s.sumY : null,
-            estimate: lift?.estimate ?? null,
-            interval: lift?.interval ?? null,
-          };
-        }),
-      ),
-    }));
+    const series = metricSeries(reads, days);
     return {
       ...this.header(e, phase, settings),
       trustworthy: srm.passed,

@@ -1,16 +1,12 @@
-import { startingValues, type MetricName } from '../../vocabulary/index.js';
+import type { MetricName, MomentSums } from '../../vocabulary/index.js';
+import { ratioSumsFromMoments } from '../model/metric-sums.js';
 import type { SliceMetricSums } from './results.store.js';
 
-export interface SliceSumRow {
+export interface SliceSumRow extends MomentSums {
   value: string;
   variantId: string;
   metric: MetricName;
   units: number;
-  sx: number;
-  sy: number;
-  sxx: number;
-  syy: number;
-  sxy: number;
 }
 
 /**
@@ -24,16 +20,7 @@ export function sliceRows(rows: readonly SliceSumRow[]): SliceMetricSums[] {
     const key = `${r.value}\u0000${r.variantId}`;
     let entry = out.get(key);
     if (!entry) out.set(key, (entry = { value: r.value, variantId: r.variantId, units: r.units, sums: {} }));
-    const n = r.units;
-    const { x, y } = startingValues(r.metric);
-    entry.sums[r.metric] = {
-      n,
-      sumX: n * x + r.sx,
-      sumY: n * y + r.sy,
-      sumX2: n * x * x + r.sxx,
-      sumY2: n * y * y + r.syy,
-      sumXY: n * x * y + r.sxy,
-    };
+    entry.sums[r.metric] = ratioSumsFromMoments(r.units, r.metric, r);
   }
   return [...out.values()];
 }

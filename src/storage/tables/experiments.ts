@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { UnitStatColumn } from '../../vocabulary/index.js';
+import type { MomentSums, UnitStatColumn } from '../../vocabulary/index.js';
 
 /** The experiments module's tables: definitions, phases and events, exposures (units, searches), the sums results read, interleaved lists. Composed into `Database` by storage/schema.ts. */
 export interface ExperimentsTables {
@@ -117,17 +117,12 @@ export interface ExperimentVariantUnitsTable {
   units: number;
 }
 
-export interface ExperimentVariantSumsTable {
+export interface ExperimentVariantSumsTable extends MomentSums {
   experiment_id: string;
   phase: number;
   variant_id: string;
   day: number;
   metric: string;
-  sx: number;
-  sy: number;
-  sxx: number;
-  syy: number;
-  sxy: number;
 }
 
 export interface ExperimentUnitSlicesTable {
@@ -138,7 +133,7 @@ export interface ExperimentUnitSlicesTable {
   slice_values: string;
 }
 
-export interface ExperimentSliceSumsTable {
+export interface ExperimentSliceSumsTable extends MomentSums {
   experiment_id: string;
   phase: number;
   dimension: string;
@@ -146,11 +141,6 @@ export interface ExperimentSliceSumsTable {
   variant_id: string;
   metric: string;
   units: number;
-  sx: number;
-  sy: number;
-  sxx: number;
-  syy: number;
-  sxy: number;
 }
 
 /** Per experiment phase, variant and query hash: searches and searches with a click, kept by attribution (0080). */
