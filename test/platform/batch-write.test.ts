@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
-import { chunkSize, FixedChunks, type ChunkedStatement, type KeyedStatement } from '../../src/storage/fixed-chunks.js';
+import { chunkSize, FixedChunks, type ChunkedStatement, type KeyedStatement } from '../../src/storage/batch-write.js';
 import type { Database } from '../../src/storage/schema.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
 

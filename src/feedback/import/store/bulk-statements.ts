@@ -7,7 +7,7 @@
  *   round trip and a single plan for thousands of rows.
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import type { FeedbackRecord } from '../feedback.store.js';
+import type { FeedbackRecord } from '../../feedback.store.js';
 
 /** feedback_items columns (all but the defaulted ones) with their PostgreSQL array types. */
 export const ITEM_COLUMNS = [
