@@ -1,9 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, FeedbackItemTable } from '../storage/schema.js';
 import type { FeedbackFilter, FeedbackRecord, FeedbackStore, IdempotencyRecord, NewSubmission } from './feedback.store.js';
-
-// 23 columns × 400 rows stays under SQLite's 32 766 bound-parameter limit.
-const INSERT_CHUNK = 400;
+import { insertBatches } from '../storage/batch-write.js';
 
 export function toRow(r: FeedbackRecord): Insertable<FeedbackItemTable> {
   return {
@@ -85,29 +83,27 @@ export class KyselyFeedbackStore implements FeedbackStore {
   async insertSubmissions(batch: NewSubmission[]): Promise<('inserted' | 'duplicate-key')[]> {
     return this.db.transaction().execute(async (trx) => {
       const keyed = batch.filter((b) => b.idempotency);
-      const won = new Set<string>();
-      for (let i = 0; i < keyed.length; i += 500) {
-        // ON CONFLICT DO NOTHING + RETURNING names the keys this transaction took; a concurrent
-        // twin elsewhere blocks on the key until that transaction ends, then is skipped.
-        const rows = await trx
+      const keyRows = keyed.map(({ idempotency: k, submission }) => ({
+        scope: k!.scope,
+        key: k!.key,
+        request_hash: k!.requestHash,
+        status_code: k!.statusCode,
+        response_body: k!.responseBody,
+        created_at: k!.createdAt,
+        // So that erasing the session also forgets keys a client derived from it.
+        session_id: submission.sessionId,
+      }));
+      // ON CONFLICT DO NOTHING + RETURNING names the keys this transaction took; a concurrent
+      // twin elsewhere blocks on the key until that transaction ends, then is skipped.
+      const taken = await insertBatches(keyRows, (rows) =>
+        trx
           .insertInto('idempotency_keys')
-          .values(
-            keyed.slice(i, i + 500).map(({ idempotency: k, submission }) => ({
-              scope: k!.scope,
-              key: k!.key,
-              request_hash: k!.requestHash,
-              status_code: k!.statusCode,
-              response_body: k!.responseBody,
-              created_at: k!.createdAt,
-              // So that erasing the session also forgets keys a client derived from it.
-              session_id: submission.sessionId,
-            })),
-          )
+          .values(rows)
           .onConflict((oc) => oc.columns(['scope', 'key']).doNothing())
           .returning(['key', 'request_hash', 'response_body'])
-          .execute();
-        for (const r of rows) won.add(`${r.key}\u0000${r.response_body}`);
-      }
+          .execute(),
+      );
+      const won = new Set(taken.map((r) => `${r.key}\u0000${r.response_body}`));
       const outcomes = batch.map(({ idempotency: k }) => {
         if (!k) return 'inserted' as const;
         // Within one batch the same key can appear twice: only the entry whose answer was stored wins.
@@ -117,23 +113,15 @@ export class KyselyFeedbackStore implements FeedbackStore {
         return 'inserted' as const;
       });
       const accepted = batch.filter((_, i) => outcomes[i] === 'inserted');
-      for (let i = 0; i < accepted.length; i += 500) {
-        await trx
-          .insertInto('feedback_submissions')
-          .values(
-            accepted
-              .slice(i, i + 500)
-              .map(({ submission: s }) => ({ id: s.id, session_id: s.sessionId, item_count: s.itemCount, received_at: s.receivedAt })),
-          )
-          .execute();
-      }
-      const items = accepted.flatMap((a) => a.items);
-      for (let i = 0; i < items.length; i += INSERT_CHUNK) {
-        await trx
-          .insertInto('feedback_items')
-          .values(items.slice(i, i + INSERT_CHUNK).map(toRow))
-          .execute();
-      }
+      const submissions = accepted.map(({ submission: s }) => ({
+        id: s.id,
+        session_id: s.sessionId,
+        item_count: s.itemCount,
+        received_at: s.receivedAt,
+      }));
+      await insertBatches(submissions, (rows) => trx.insertInto('feedback_submissions').values(rows).execute());
+      const items = accepted.flatMap((a) => a.items).map(toRow);
+      await insertBatches(items, (rows) => trx.insertInto('feedback_items').values(rows).execute());
       return outcomes;
     });
   }
