@@ -1,63 +1,8 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Database, FeedbackItemTable } from '../storage/schema.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import { fromFeedbackRow, toFeedbackRow } from '../storage/tables/feedback-row.js';
 import type { FeedbackFilter, FeedbackRecord, FeedbackStore, IdempotencyRecord, NewSubmission } from './feedback.store.js';
 import { insertBatches } from '../storage/batch-write.js';
-
-export function toRow(r: FeedbackRecord): Insertable<FeedbackItemTable> {
-  return {
-    id: r.id,
-    submission_id: r.submissionId,
-    seq: r.seq,
-    session_id: r.sessionId,
-    query_id: r.queryId,
-    rating: r.rating,
-    user_action: r.userAction,
-    event_time: r.eventTime,
-    received_at: r.receivedAt,
-    result_id: r.resultId,
-    query_hash: r.queryHash,
-    engagement_type: r.engagementType,
-    search_type: r.searchType,
-    position: r.position,
-    time_to_click: r.timeToClick,
-    device_type: r.deviceType,
-    viewport_width: r.viewportWidth,
-    viewport_height: r.viewportHeight,
-    scroll_depth: r.scrollDepth,
-    dwell_time: r.dwellTime,
-    category: r.category,
-    language: r.language,
-    extra_metadata: r.extraMetadata,
-  };
-}
-
-function fromRow(row: Selectable<FeedbackItemTable>): FeedbackRecord {
-  return {
-    id: row.id,
-    submissionId: row.submission_id,
-    seq: row.seq,
-    sessionId: row.session_id,
-    queryId: row.query_id,
-    rating: row.rating,
-    userAction: row.user_action,
-    eventTime: row.event_time,
-    receivedAt: row.received_at,
-    resultId: row.result_id,
-    queryHash: row.query_hash,
-    engagementType: row.engagement_type,
-    searchType: row.search_type,
-    position: row.position,
-    timeToClick: row.time_to_click,
-    deviceType: row.device_type,
-    viewportWidth: row.viewport_width,
-    viewportHeight: row.viewport_height,
-    scrollDepth: row.scroll_depth,
-    dwellTime: row.dwell_time,
-    category: row.category,
-    language: row.language,
-    extraMetadata: row.extra_metadata,
-  };
-}
 
 export class KyselyFeedbackStore implements FeedbackStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -120,7 +65,7 @@ export class KyselyFeedbackStore implements FeedbackStore {
         received_at: s.receivedAt,
       }));
       await insertBatches(submissions, (rows) => trx.insertInto('feedback_submissions').values(rows).execute());
-      const items = accepted.flatMap((a) => a.items).map(toRow);
+      const items = accepted.flatMap((a) => a.items).map(toFeedbackRow);
       await insertBatches(items, (rows) => trx.insertInto('feedback_items').values(rows).execute());
       return outcomes;
     });
@@ -137,7 +82,7 @@ export class KyselyFeedbackStore implements FeedbackStore {
         itemCount: submission.item_count,
         receivedAt: submission.received_at,
       },
-      items: rows.map(fromRow),
+      items: rows.map(fromFeedbackRow),
     };
   }
 
@@ -152,7 +97,7 @@ export class KyselyFeedbackStore implements FeedbackStore {
       .orderBy('id', filter.newestFirst ? 'desc' : 'asc')
       .limit(limit)
       .execute();
-    return rows.map(fromRow);
+    return rows.map(fromFeedbackRow);
   }
 
   async deleteSession(sessionId: string): Promise<{ items: number; submissions: number }> {
