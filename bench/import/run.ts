@@ -5,7 +5,7 @@
  *
  * The ceiling writes the same rows the import writes (the items, and one feedback_submissions
  * row per session and transaction), into the same migrated schema (the same indexes), in the
- * same transaction sizes, with the plain statements of src/feedback/import/bulk-insert.ts
+ * same transaction sizes, with the plain statements of src/feedback/import/store/bulk-statements.ts
  * (SQLite: prepared single-row inserts; PostgreSQL: one INSERT … SELECT FROM unnest per table
  * and transaction). Only the database's time is counted: the rows are built before each
  * transaction's clock starts. It writes no idempotency keys, parses and checks nothing.
@@ -26,7 +26,7 @@ import { parseArgs } from 'node:util';
 import { CompiledQuery } from 'kysely';
 import { newId } from '../../src/common/ids.js';
 import type { FeedbackRecord } from '../../src/feedback/feedback.store.js';
-import { PG_INSERT_ITEMS, SqliteBulkStatements, itemArrays } from '../../src/feedback/import/bulk-insert.js';
+import { PG_INSERT_ITEMS, SqliteBulkStatements, itemArrays } from '../../src/feedback/import/store/bulk-statements.js';
 import { submissionsOf } from '../../src/feedback/import/import.store.js';
 import { openDatabase, type DatabaseTarget } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';

@@ -1,65 +1,8 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Database, FeedbackItemTable } from '../storage/schema.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import { fromFeedbackRow, toFeedbackRow } from '../storage/tables/feedback-row.js';
 import type { FeedbackFilter, FeedbackRecord, FeedbackStore, IdempotencyRecord, NewSubmission } from './feedback.store.js';
-
-// 23 columns × 400 rows stays under SQLite's 32 766 bound-parameter limit.
-const INSERT_CHUNK = 400;
-
-export function toRow(r: FeedbackRecord): Insertable<FeedbackItemTable> {
-  return {
-    id: r.id,
-    submission_id: r.submissionId,
-    seq: r.seq,
-    session_id: r.sessionId,
-    query_id: r.queryId,
-    rating: r.rating,
-    user_action: r.userAction,
-    event_time: r.eventTime,
-    received_at: r.receivedAt,
-    result_id: r.resultId,
-    query_hash: r.queryHash,
-    engagement_type: r.engagementType,
-    search_type: r.searchType,
-    position: r.position,
-    time_to_click: r.timeToClick,
-    device_type: r.deviceType,
-    viewport_width: r.viewportWidth,
-    viewport_height: r.viewportHeight,
-    scroll_depth: r.scrollDepth,
-    dwell_time: r.dwellTime,
-    category: r.category,
-    language: r.language,
-    extra_metadata: r.extraMetadata,
-  };
-}
-
-function fromRow(row: Selectable<FeedbackItemTable>): FeedbackRecord {
-  return {
-    id: row.id,
-    submissionId: row.submission_id,
-    seq: row.seq,
-    sessionId: row.session_id,
-    queryId: row.query_id,
-    rating: row.rating,
-    userAction: row.user_action,
-    eventTime: row.event_time,
-    receivedAt: row.received_at,
-    resultId: row.result_id,
-    queryHash: row.query_hash,
-    engagementType: row.engagement_type,
-    searchType: row.search_type,
-    position: row.position,
-    timeToClick: row.time_to_click,
-    deviceType: row.device_type,
-    viewportWidth: row.viewport_width,
-    viewportHeight: row.viewport_height,
-    scrollDepth: row.scroll_depth,
-    dwellTime: row.dwell_time,
-    category: row.category,
-    language: row.language,
-    extraMetadata: row.extra_metadata,
-  };
-}
+import { insertBatches } from '../storage/batch-write.js';
 
 export class KyselyFeedbackStore implements FeedbackStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -85,29 +28,27 @@ export class KyselyFeedbackStore implements FeedbackStore {
   async insertSubmissions(batch: NewSubmission[]): Promise<('inserted' | 'duplicate-key')[]> {
     return this.db.transaction().execute(async (trx) => {
       const keyed = batch.filter((b) => b.idempotency);
-      const won = new Set<string>();
-      for (let i = 0; i < keyed.length; i += 500) {
-        // ON CONFLICT DO NOTHING + RETURNING names the keys this transaction took; a concurrent
-        // twin elsewhere blocks on the key until that transaction ends, then is skipped.
-        const rows = await trx
+      const keyRows = keyed.map(({ idempotency: k, submission }) => ({
+        scope: k!.scope,
+        key: k!.key,
+        request_hash: k!.requestHash,
+        status_code: k!.statusCode,
+        response_body: k!.responseBody,
+        created_at: k!.createdAt,
+        // So that erasing the session also forgets keys a client derived from it.
+        session_id: submission.sessionId,
+      }));
+      // ON CONFLICT DO NOTHING + RETURNING names the keys this transaction took; a concurrent
+      // twin elsewhere blocks on the key until that transaction ends, then is skipped.
+      const taken = await insertBatches(keyRows, (rows) =>
+        trx
           .insertInto('idempotency_keys')
-          .values(
-            keyed.slice(i, i + 500).map(({ idempotency: k, submission }) => ({
-              scope: k!.scope,
-              key: k!.key,
-              request_hash: k!.requestHash,
-              status_code: k!.statusCode,
-              response_body: k!.responseBody,
-              created_at: k!.createdAt,
-              // So that erasing the session also forgets keys a client derived from it.
-              session_id: submission.sessionId,
-            })),
-          )
+          .values(rows)
           .onConflict((oc) => oc.columns(['scope', 'key']).doNothing())
           .returning(['key', 'request_hash', 'response_body'])
-          .execute();
-        for (const r of rows) won.add(`${r.key}\u0000${r.response_body}`);
-      }
+          .execute(),
+      );
+      const won = new Set(taken.map((r) => `${r.key}\u0000${r.response_body}`));
       const outcomes = batch.map(({ idempotency: k }) => {
         if (!k) return 'inserted' as const;
         // Within one batch the same key can appear twice: only the entry whose answer was stored wins.
@@ -117,23 +58,15 @@ export class KyselyFeedbackStore implements FeedbackStore {
         return 'inserted' as const;
       });
       const accepted = batch.filter((_, i) => outcomes[i] === 'inserted');
-      for (let i = 0; i < accepted.length; i += 500) {
-        await trx
-          .insertInto('feedback_submissions')
-          .values(
-            accepted
-              .slice(i, i + 500)
-              .map(({ submission: s }) => ({ id: s.id, session_id: s.sessionId, item_count: s.itemCount, received_at: s.receivedAt })),
-          )
-          .execute();
-      }
-      const items = accepted.flatMap((a) => a.items);
-      for (let i = 0; i < items.length; i += INSERT_CHUNK) {
-        await trx
-          .insertInto('feedback_items')
-          .values(items.slice(i, i + INSERT_CHUNK).map(toRow))
-          .execute();
-      }
+      const submissions = accepted.map(({ submission: s }) => ({
+        id: s.id,
+        session_id: s.sessionId,
+        item_count: s.itemCount,
+        received_at: s.receivedAt,
+      }));
+      await insertBatches(submissions, (rows) => trx.insertInto('feedback_submissions').values(rows).execute());
+      const items = accepted.flatMap((a) => a.items).map(toFeedbackRow);
+      await insertBatches(items, (rows) => trx.insertInto('feedback_items').values(rows).execute());
       return outcomes;
     });
   }
@@ -149,7 +82,7 @@ export class KyselyFeedbackStore implements FeedbackStore {
         itemCount: submission.item_count,
         receivedAt: submission.received_at,
       },
-      items: rows.map(fromRow),
+      items: rows.map(fromFeedbackRow),
     };
   }
 
@@ -164,7 +97,7 @@ export class KyselyFeedbackStore implements FeedbackStore {
       .orderBy('id', filter.newestFirst ? 'desc' : 'asc')
       .limit(limit)
       .execute();
-    return rows.map(fromRow);
+    return rows.map(fromFeedbackRow);
   }
 
   async deleteSession(sessionId: string): Promise<{ items: number; submissions: number }> {

@@ -1,30 +1,6 @@
-/** One stored feedback item, flattened: the known customMetadata fields are columns. */
-export interface FeedbackRecord {
-  id: string;
-  submissionId: string;
-  seq: number;
-  sessionId: string;
-  queryId: string;
-  rating: number | null;
-  userAction: string | null;
-  eventTime: number;
-  receivedAt: number;
-  resultId: string | null;
-  queryHash: string | null;
-  engagementType: string | null;
-  searchType: string | null;
-  position: number | null;
-  timeToClick: number | null;
-  deviceType: string | null;
-  viewportWidth: number | null;
-  viewportHeight: number | null;
-  scrollDepth: number | null;
-  dwellTime: number | null;
-  category: string | null;
-  language: string | null;
-  /** Client keys beyond the known ones, as JSON text. */
-  extraMetadata: string | null;
-}
+import type { FeedbackItemFields } from '../storage/tables/feedback-row.js';
+/** One stored feedback item, flattened: the known customMetadata fields are columns (the row mapping: storage/tables/feedback-row.ts). */
+export type FeedbackRecord = FeedbackItemFields;
 
 export interface FeedbackSubmissionRecord {
   id: string;

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { addExcluded } from '../../storage/additive-upsert.js';
-import type { ChunkedStatement, KeyedStatement } from '../../storage/fixed-chunks.js';
+import type { ChunkedStatement, KeyedStatement } from '../../storage/batch-write.js';
 import { COUNTERS } from '../model/counters.js';
 
 /**
@@ -9,7 +9,7 @@ import { COUNTERS } from '../model/counters.js';
  * counts, and the key-list reads of a batch.
  */
 
-// Rows per statement on SQLite, powers of two (see fixed-chunks.ts): 128 rows of ~36 counters or 512
+// Rows per statement on SQLite, powers of two (see storage/batch-write.ts): 128 rows of ~36 counters or 512
 // narrow rows stay far below both databases' limits on parameters per statement (32 766 and 65 535).
 // PostgreSQL sends each column as one array and is not chunked by these.
 const WIDE = 128;

@@ -3,7 +3,7 @@ import { ANALYTICS_LOCK, tryTransactionLock } from '../../storage/advisory-locks
 import type { DatabaseCapabilities } from '../../storage/database.js';
 import type { Database } from '../../storage/schema.js';
 import type { AnalyticsFoldStore, Folder } from './fold.store.js';
-import { FixedChunks } from '../../storage/fixed-chunks.js';
+import { FixedChunks } from '../../storage/batch-write.js';
 import {
   totalHours,
   queryHours,

@@ -5,8 +5,7 @@ import { countersOf } from './span-sums.js';
 import { HOUR_MS } from '../model/counters.js';
 import { DAY_MS } from '../../common/time.js';
 import { planRange } from '../fold/spans.js';
-
-const KEY_CHUNK = 500;
+import { keyBatches } from '../../storage/batch-write.js';
 
 /**
  * The analytics reads store (reads.store.ts) over Kysely: every answer the pages need, from hour rows and window
@@ -57,21 +56,23 @@ export class KyselyAnalyticsReadsStore extends KyselyQueryTotals implements Anal
 
   async queryHours(slice: Slice, hashes: readonly string[]): Promise<(HourCounters & { queryHash: string })[]> {
     if (hashes.length === 0) return [];
-    const out: (HourCounters & { queryHash: string })[] = [];
-    for (let i = 0; i < hashes.length; i += KEY_CHUNK) {
-      const rows = await this.db
-        .selectFrom('analytics_query_hours')
-        .selectAll()
-        .where('query_hash', 'in', hashes.slice(i, i + KEY_CHUNK))
-        .where('dimension', '=', slice.dimension)
-        .where('dim_value', '=', slice.value)
-        .where('hour', '>=', slice.fromHour)
-        .where('hour', '<', slice.toHour)
-        .orderBy('hour')
-        .execute();
-      for (const r of rows) out.push({ queryHash: r.query_hash, hour: Number(r.hour), counters: countersOf(r) });
-    }
-    return out;
+    // 4: the slice's dimension, value and hour bounds, bound besides the hashes.
+    const rows = await keyBatches(
+      hashes,
+      (batch) =>
+        this.db
+          .selectFrom('analytics_query_hours')
+          .selectAll()
+          .where('query_hash', 'in', batch)
+          .where('dimension', '=', slice.dimension)
+          .where('dim_value', '=', slice.value)
+          .where('hour', '>=', slice.fromHour)
+          .where('hour', '<', slice.toHour)
+          .orderBy('hour')
+          .execute(),
+      4,
+    );
+    return rows.map((r) => ({ queryHash: r.query_hash, hour: Number(r.hour), counters: countersOf(r) }));
   }
 
   async distinctQueries(slice: Slice): Promise<number> {
@@ -182,16 +183,10 @@ export class KyselyAnalyticsReadsStore extends KyselyQueryTotals implements Anal
   }
 
   async texts(hashes: readonly string[]): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
-    for (let i = 0; i < hashes.length; i += KEY_CHUNK) {
-      const rows = await this.db
-        .selectFrom('analytics_query_texts')
-        .select(['query_hash', 'query_text'])
-        .where('query_hash', 'in', hashes.slice(i, i + KEY_CHUNK))
-        .execute();
-      for (const r of rows) out.set(r.query_hash, r.query_text);
-    }
-    return out;
+    const rows = await keyBatches(hashes, (slice) =>
+      this.db.selectFrom('analytics_query_texts').select(['query_hash', 'query_text']).where('query_hash', 'in', slice).execute(),
+    );
+    return new Map(rows.map((r) => [r.query_hash, r.query_text]));
   }
 
   async knows(queryHash: string): Promise<boolean> {

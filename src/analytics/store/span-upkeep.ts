@@ -4,14 +4,13 @@ import type { Database } from '../../storage/schema.js';
 import type { RowDelta } from '../fold/fold-plan.js';
 import { COUNTERS, HOUR_MS, emptyCounters, type Counters } from '../model/counters.js';
 import { SPANS_MS, type SignedRange } from '../fold/spans.js';
+import { insertBatches } from '../../storage/batch-write.js';
 
 /**
  * Upkeep of the precomputed spans (analytics_query_windows, planned in fold/spans.ts): per query and
  * dimension value, sums over the 7, 14, 30 and 60 days that end at the anchor, kept by the fold in
  * its own transaction.
  */
-
-const ROW_CHUNK = 200;
 
 type Trx = Transaction<Database>;
 
@@ -56,15 +55,15 @@ async function writeSpanDeltas(trx: Trx, late: RowDelta[], created: ReadonlySet<
     }
   }
   const rows = [...add.values()];
-  for (let i = 0; i < rows.length; i += ROW_CHUNK) {
-    await trx
+  await insertBatches(rows, (slice) =>
+    trx
       .insertInto('analytics_query_windows')
-      .values(rows.slice(i, i + ROW_CHUNK))
+      .values(slice)
       .onConflict((oc) =>
         oc.columns(['span', 'dimension', 'dim_value', 'query_hash']).doUpdateSet(addExcluded('analytics_query_windows', SPAN_COLUMNS)),
       )
-      .execute();
-  }
+      .execute(),
+  );
 }
 
 /**

@@ -11,6 +11,7 @@ import { creditInterleavedClicks } from './interleaving-credit.kysely-store.js';
 import { phaseDimensions, unitSliceValues, writeSlices } from './slices.kysely-store.js';
 import { writeQuantileSums } from './quantile-sums.kysely-store.js';
 import { writeQuerySums } from './query-sums.kysely-store.js';
+import { insertBatches, keyBatches } from '../../storage/batch-write.js';
 
 export class KyselyAttributionStore implements AttributionStore {
   constructor(
@@ -52,60 +53,56 @@ export class KyselyAttributionStore implements AttributionStore {
           .where('unit_id', '=', u.unitId)
           .execute();
       }
-      for (let i = 0; i < searches.length; i += 500) {
-        await trx
+      const searchRows = searches.map((s) => ({
+        experiment_id: s.experimentId,
+        phase: s.phase,
+        unit_id: s.unitId,
+        query_id: s.queryId,
+        has_click: s.hasClick,
+      }));
+      await insertBatches(searchRows, (rows) =>
+        trx
           .insertInto('experiment_searches')
-          .values(
-            searches.slice(i, i + 500).map((s) => ({
-              experiment_id: s.experimentId,
-              phase: s.phase,
-              unit_id: s.unitId,
-              query_id: s.queryId,
-              has_click: s.hasClick,
-            })),
-          )
+          .values(rows)
           .onConflict((oc) =>
             oc
               .columns(['experiment_id', 'phase', 'unit_id', 'query_id'])
               .doUpdateSet((eb) => ({ has_click: eb.ref('excluded.has_click') })),
           )
-          .execute();
-      }
-      for (let i = 0; i < variantSums.length; i += 200) {
-        await trx
+          .execute(),
+      );
+      const sumRows = variantSums.map((v) => ({
+        experiment_id: v.experimentId,
+        phase: v.phase,
+        variant_id: v.variantId,
+        day: v.day,
+        metric: v.metric,
+        sx: v.sx,
+        sy: v.sy,
+        sxx: v.sxx,
+        syy: v.syy,
+        sxy: v.sxy,
+      }));
+      await insertBatches(sumRows, (rows) =>
+        trx
           .insertInto('experiment_variant_sums')
-          .values(
-            variantSums.slice(i, i + 200).map((v) => ({
-              experiment_id: v.experimentId,
-              phase: v.phase,
-              variant_id: v.variantId,
-              day: v.day,
-              metric: v.metric,
-              sx: v.sx,
-              sy: v.sy,
-              sxx: v.sxx,
-              syy: v.syy,
-              sxy: v.sxy,
-            })),
-          )
+          .values(rows)
           .onConflict((oc) =>
             oc
               .columns(['experiment_id', 'phase', 'variant_id', 'day', 'metric'])
               .doUpdateSet(addExcluded('experiment_variant_sums', ['sx', 'sy', 'sxx', 'syy', 'sxy'])),
           )
-          .execute();
-      }
+          .execute(),
+      );
       await writeSlices(trx, unitSlices, sliceSums);
       await writeQuantileSums(trx, quantileSums, sliceQuantileSums);
       await writeQuerySums(trx, querySums);
-      const ids = items.map((i) => i.id);
-      for (let i = 0; i < ids.length; i += 500) {
-        await trx
-          .updateTable('feedback_items')
-          .set({ attributed: 1 })
-          .where('id', 'in', ids.slice(i, i + 500))
-          .execute();
-      }
+      // `attributed = 1` is a parameter too.
+      await keyBatches(
+        items.map((i) => i.id),
+        (ids) => trx.updateTable('feedback_items').set({ attributed: 1 }).where('id', 'in', ids).execute(),
+        1,
+      );
       return items.length;
     });
   }
@@ -172,41 +169,46 @@ export class KyselyAttributionStore implements AttributionStore {
       .execute();
     for (const p of phases) {
       const dimensions = phaseDimensions(p.configuration);
-      for (let i = 0; i < sessions.length; i += 500) {
-        const rows = await trx
-          .selectFrom('experiment_units')
-          .select(['unit_id', 'variant_id', 'exposed_at', 'slice_attributes', 'quantile_positions', ...UNIT_STAT_COLUMNS])
-          .where('experiment_id', '=', p.experiment_id)
-          .where('phase', '=', p.phase)
-          .where('unit_id', 'in', sessions.slice(i, i + 500))
-          .execute();
-        const slices = dimensions.length
-          ? await unitSliceValues(
-              trx,
-              p.experiment_id,
-              p.phase,
-              rows.map((r) => r.unit_id),
-            )
-          : new Map();
-        for (const r of rows) {
-          const list = bySession.get(r.unit_id) ?? [];
-          const stats = Object.fromEntries(UNIT_STAT_COLUMNS.map((c) => [c, Number(r[c])])) as unknown as UnitStats;
-          list.push({
-            experimentId: p.experiment_id,
-            phase: p.phase,
-            unitId: r.unit_id,
-            variantId: r.variant_id,
-            exposedAt: r.exposed_at,
-            phaseEndedAt: p.ended_at,
-            stats,
-            dimensions,
-            sliceValues: slices.get(r.unit_id) ?? null,
-            attributes: r.slice_attributes ? (JSON.parse(r.slice_attributes) as Record<string, string>) : null,
-            quantilePositions: r.quantile_positions ? (JSON.parse(r.quantile_positions) as Record<string, number[]>) : null,
-          });
-          bySession.set(r.unit_id, list);
-        }
-      }
+      // A slice of sessions at a time: unitSliceValues reads the same unit ids.
+      await keyBatches(
+        sessions,
+        async (unitIds) => {
+          const rows = await trx
+            .selectFrom('experiment_units')
+            .select(['unit_id', 'variant_id', 'exposed_at', 'slice_attributes', 'quantile_positions', ...UNIT_STAT_COLUMNS])
+            .where('experiment_id', '=', p.experiment_id)
+            .where('phase', '=', p.phase)
+            .where('unit_id', 'in', unitIds)
+            .execute();
+          const slices = dimensions.length
+            ? await unitSliceValues(
+                trx,
+                p.experiment_id,
+                p.phase,
+                rows.map((r) => r.unit_id),
+              )
+            : new Map();
+          for (const r of rows) {
+            const list = bySession.get(r.unit_id) ?? [];
+            const stats = Object.fromEntries(UNIT_STAT_COLUMNS.map((c) => [c, Number(r[c])])) as unknown as UnitStats;
+            list.push({
+              experimentId: p.experiment_id,
+              phase: p.phase,
+              unitId: r.unit_id,
+              variantId: r.variant_id,
+              exposedAt: r.exposed_at,
+              phaseEndedAt: p.ended_at,
+              stats,
+              dimensions,
+              sliceValues: slices.get(r.unit_id) ?? null,
+              attributes: r.slice_attributes ? (JSON.parse(r.slice_attributes) as Record<string, string>) : null,
+              quantilePositions: r.quantile_positions ? (JSON.parse(r.quantile_positions) as Record<string, number[]>) : null,
+            });
+            bySession.set(r.unit_id, list);
+          }
+        },
+        2,
+      );
     }
     return bySession;
   }
@@ -220,16 +222,18 @@ export class KyselyAttributionStore implements AttributionStore {
     const units = [...exposures.values()].flat();
     if (units.length === 0) return known;
     const queryIds = [...new Set(items.filter((i) => exposures.has(i.sessionId)).map((i) => i.queryId))];
-    const unitIds = [...exposures.keys()];
-    for (let i = 0; i < unitIds.length; i += 300) {
-      const rows = await trx
-        .selectFrom('experiment_searches')
-        .select(['experiment_id', 'phase', 'unit_id', 'query_id', 'has_click'])
-        .where('unit_id', 'in', unitIds.slice(i, i + 300))
-        .where('query_id', 'in', queryIds)
-        .execute();
-      for (const r of rows) known.set(searchKey(r.experiment_id, r.phase, r.unit_id, r.query_id), r.has_click);
-    }
+    const rows = await keyBatches(
+      [...exposures.keys()],
+      (unitIds) =>
+        trx
+          .selectFrom('experiment_searches')
+          .select(['experiment_id', 'phase', 'unit_id', 'query_id', 'has_click'])
+          .where('unit_id', 'in', unitIds)
+          .where('query_id', 'in', queryIds)
+          .execute(),
+      queryIds.length,
+    );
+    for (const r of rows) known.set(searchKey(r.experiment_id, r.phase, r.unit_id, r.query_id), r.has_click);
     return known;
   }
 }

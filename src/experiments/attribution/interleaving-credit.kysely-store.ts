@@ -4,6 +4,7 @@ import { CLICK_ACTION, creditClicks, type ShownList } from '../interleaving/inde
 import { interleavedFromRow } from '../model/interleaved-query.kysely-store.js';
 import type { InterleavedQueryRecord } from '../model/interleaved-query.store.js';
 import type { AttributableItem } from '../model/attribution-records.js';
+import { keyBatches } from '../../storage/batch-write.js';
 
 const listKey = (unitId: string, queryId: string) => JSON.stringify([unitId, queryId]);
 
@@ -37,30 +38,35 @@ export async function creditInterleavedClicks(
   }
   const units = [...new Set(clicks.map((c) => c.sessionId))];
   const queries = [...new Set(clicks.map((c) => c.queryId))];
-  for (let i = 0; i < units.length; i += 300) {
-    const rows = await trx
-      .selectFrom('interleaved_queries')
-      .selectAll()
-      .where('unit_id', 'in', units.slice(i, i + 300))
-      .where('query_id', 'in', queries)
-      .execute();
-    for (const row of rows) {
-      const events = byList.get(listKey(row.unit_id, row.query_id));
-      if (!events) continue;
-      const record = interleavedFromRow(row);
-      const credit = creditClicks(
-        toShownList(record),
-        events.map((e) => ({ resultId: resultIds.get(e.id) ?? null, userAction: e.userAction, receivedAt: e.receivedAt })),
-        record.credit ?? undefined,
-      );
-      await trx
-        .updateTable('interleaved_queries')
-        .set({ credit: JSON.stringify(credit) })
-        .where('experiment_id', '=', row.experiment_id)
-        .where('phase', '=', row.phase)
-        .where('unit_id', '=', row.unit_id)
-        .where('query_id', '=', row.query_id)
+  // One slice of units at a time: each slice's rows are credited before the next is read.
+  await keyBatches(
+    units,
+    async (unitIds) => {
+      const rows = await trx
+        .selectFrom('interleaved_queries')
+        .selectAll()
+        .where('unit_id', 'in', unitIds)
+        .where('query_id', 'in', queries)
         .execute();
-    }
-  }
+      for (const row of rows) {
+        const events = byList.get(listKey(row.unit_id, row.query_id));
+        if (!events) continue;
+        const record = interleavedFromRow(row);
+        const credit = creditClicks(
+          toShownList(record),
+          events.map((e) => ({ resultId: resultIds.get(e.id) ?? null, userAction: e.userAction, receivedAt: e.receivedAt })),
+          record.credit ?? undefined,
+        );
+        await trx
+          .updateTable('interleaved_queries')
+          .set({ credit: JSON.stringify(credit) })
+          .where('experiment_id', '=', row.experiment_id)
+          .where('phase', '=', row.phase)
+          .where('unit_id', '=', row.unit_id)
+          .where('query_id', '=', row.query_id)
+          .execute();
+      }
+    },
+    queries.length,
+  );
 }

@@ -3,6 +3,7 @@ import { SESSION_METRIC_SQL, sessionMetricSelections } from '../../storage/metri
 import type { Database } from '../../storage/schema.js';
 
 import type { NewExposure, PreExposureCovariateStore } from './pre-exposure-covariates.store.js';
+import { insertBatches } from '../../storage/batch-write.js';
 
 /**
  * CUPED covariates from a unit's own feedback before its exposure (teams that use a persistent
@@ -51,13 +52,13 @@ export class KyselyPreExposureCovariates implements PreExposureCovariateStore {
         }
       }
     }
-    for (let i = 0; i < values.length; i += 500) {
-      await this.db
+    await insertBatches(values, (rows) =>
+      this.db
         .insertInto('experiment_unit_covariates')
-        .values(values.slice(i, i + 500))
+        .values(rows)
         .onConflict((oc) => oc.columns(['experiment_id', 'phase', 'unit_id', 'metric']).doNothing())
-        .execute();
-    }
+        .execute(),
+    );
     return values.length;
   }
 

@@ -3,6 +3,7 @@ import { addGridDelta, emptyGridDelta, type QuantileGridDelta } from '../../stat
 import type { Database } from '../../storage/schema.js';
 import { encodeGridArray, gridFromRow, QUANTILE_GRID } from '../model/stored-quantile-grid.js';
 import type { QuantileSumDelta, SliceQuantileSumDelta } from '../model/attribution-records.js';
+import { insertBatches } from '../../storage/batch-write.js';
 
 function gridColumns(g: QuantileGridDelta) {
   return {
@@ -55,13 +56,13 @@ export async function writeQuantileSums(
         ...gridColumns(total),
       };
     });
-    for (let i = 0; i < rows.length; i += 50) {
-      await trx
+    await insertBatches(rows, (slice) =>
+      trx
         .insertInto('experiment_quantile_sums')
-        .values(rows.slice(i, i + 50))
+        .values(slice)
         .onConflict((oc) => oc.columns(['experiment_id', 'phase', 'variant_id', 'day', 'source']).doUpdateSet(replaceWithExcluded))
-        .execute();
-    }
+        .execute(),
+    );
   }
   if (sliceSums.length > 0) {
     const old = await trx
@@ -90,14 +91,14 @@ export async function writeQuantileSums(
         ...gridColumns(total),
       };
     });
-    for (let i = 0; i < rows.length; i += 50) {
-      await trx
+    await insertBatches(rows, (slice) =>
+      trx
         .insertInto('experiment_slice_quantile_sums')
-        .values(rows.slice(i, i + 50))
+        .values(slice)
         .onConflict((oc) =>
           oc.columns(['experiment_id', 'phase', 'dimension', 'value', 'variant_id', 'source']).doUpdateSet(replaceWithExcluded),
         )
-        .execute();
-    }
+        .execute(),
+    );
   }
 }

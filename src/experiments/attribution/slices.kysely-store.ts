@@ -4,6 +4,7 @@ import type { UnitSlices } from './attribution.js';
 import type { SliceSumDelta } from '../model/attribution-records.js';
 import { isSliceDimension, type SliceDimension } from '../model/slice-dimensions.js';
 import { addExcluded } from '../../storage/additive-upsert.js';
+import { insertBatches } from '../../storage/batch-write.js';
 
 /** The dimensions a phase keeps slice sums for: its configuration's analysis.dimensions (default deviceType, searchType; `attr:` ones too). */
 export function phaseDimensions(configuration: string): SliceDimension[] {
@@ -34,43 +35,36 @@ export async function unitSliceValues(
 
 /** In the attribution transaction: each unit's slice values once, and the slice sums' additions. */
 export async function writeSlices(trx: Transaction<Database>, unitSlices: UnitSlices[], sliceSums: SliceSumDelta[]): Promise<void> {
-  for (let i = 0; i < unitSlices.length; i += 500) {
-    await trx
-      .insertInto('experiment_unit_slices')
-      .values(
-        unitSlices.slice(i, i + 500).map((u) => ({
-          experiment_id: u.experimentId,
-          phase: u.phase,
-          unit_id: u.unitId,
-          slice_values: JSON.stringify(u.values),
-        })),
-      )
-      .execute();
-  }
-  for (let i = 0; i < sliceSums.length; i += 100) {
-    await trx
+  const unitRows = unitSlices.map((u) => ({
+    experiment_id: u.experimentId,
+    phase: u.phase,
+    unit_id: u.unitId,
+    slice_values: JSON.stringify(u.values),
+  }));
+  await insertBatches(unitRows, (rows) => trx.insertInto('experiment_unit_slices').values(rows).execute());
+  const sumRows = sliceSums.map((v) => ({
+    experiment_id: v.experimentId,
+    phase: v.phase,
+    dimension: v.dimension,
+    value: v.value,
+    variant_id: v.variantId,
+    metric: v.metric,
+    units: v.units,
+    sx: v.sx,
+    sy: v.sy,
+    sxx: v.sxx,
+    syy: v.syy,
+    sxy: v.sxy,
+  }));
+  await insertBatches(sumRows, (rows) =>
+    trx
       .insertInto('experiment_slice_sums')
-      .values(
-        sliceSums.slice(i, i + 100).map((v) => ({
-          experiment_id: v.experimentId,
-          phase: v.phase,
-          dimension: v.dimension,
-          value: v.value,
-          variant_id: v.variantId,
-          metric: v.metric,
-          units: v.units,
-          sx: v.sx,
-          sy: v.sy,
-          sxx: v.sxx,
-          syy: v.syy,
-          sxy: v.sxy,
-        })),
-      )
+      .values(rows)
       .onConflict((oc) =>
         oc
           .columns(['experiment_id', 'phase', 'dimension', 'value', 'variant_id', 'metric'])
           .doUpdateSet(addExcluded('experiment_slice_sums', ['units', 'sx', 'sy', 'sxx', 'syy', 'sxy'])),
       )
-      .execute();
-  }
+      .execute(),
+  );
 }

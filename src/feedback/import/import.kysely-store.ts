@@ -1,11 +1,11 @@
 import { CompiledQuery } from 'kysely';
 import type { DatabaseHandle } from '../../storage/database.js';
-import { PG_IMPORT_ITEMS, SqliteBulkStatements, itemArrays } from './bulk-insert.js';
+import { PG_IMPORT_ITEMS, SqliteBulkStatements, itemArrays } from './store/bulk-statements.js';
 import { submissionsOf, type FeedbackImportStore, type ImportBatchResult, type ImportEntry } from './import.store.js';
 
 /**
  * The import's writes, one transaction per batch, with the plain bulk statements of
- * bulk-insert.ts (the same ones bench/import's raw ceiling uses): on SQLite prepared
+ * store/bulk-statements.ts (the same ones bench/import's raw ceiling uses): on SQLite prepared
  * statements reused row by row, on PostgreSQL one unnest statement per batch that claims the
  * keys, inserts the claimed items and their submission rows.
  */

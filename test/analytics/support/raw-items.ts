@@ -4,6 +4,8 @@ import { COUNTERS, HOUR_MS, type AnalyticsItem } from '../../../src/analytics/mo
 import { mulberry32 } from '../../../src/random/index.js';
 import { SPANS_MS } from '../../../src/analytics/fold/spans.js';
 import type { DatabaseHandle } from '../../../src/storage/database.js';
+import { insertBatches } from '../../../src/storage/batch-write.js';
+import { toFeedbackRow } from '../../../src/storage/tables/feedback-row.js';
 
 /** One impression of search q1 (session A, query "shoes", result r1 at 1) at `eventTime`, no dimensions; `over` changes any field. */
 export function analyticsItem(id: string, eventTime: number, over: Partial<AnalyticsItem> = {}): AnalyticsItem {
@@ -56,47 +58,42 @@ export function generateItems(n: number, seed: number, offset: number, base: num
 
 /** The feedback_items row ingestion stores for an item. */
 export function itemRow(it: AnalyticsItem) {
-  return {
+  return toFeedbackRow({
     id: it.id,
-    submission_id: it.id,
+    submissionId: it.id,
     seq: 0,
-    session_id: it.sessionId,
-    query_id: it.queryId,
+    sessionId: it.sessionId,
+    queryId: it.queryId,
     rating: null,
-    user_action: it.userAction,
-    event_time: it.eventTime,
-    received_at: it.eventTime,
-    result_id: it.resultId,
-    query_hash: it.queryHash,
-    engagement_type: null,
-    search_type: it.searchType,
+    userAction: it.userAction,
+    eventTime: it.eventTime,
+    receivedAt: it.eventTime,
+    resultId: it.resultId,
+    queryHash: it.queryHash,
+    engagementType: null,
+    searchType: it.searchType,
     position: it.position,
-    time_to_click: null,
-    device_type: it.deviceType,
-    viewport_width: null,
-    viewport_height: null,
-    scroll_depth: null,
-    dwell_time: null,
+    timeToClick: null,
+    deviceType: it.deviceType,
+    viewportWidth: null,
+    viewportHeight: null,
+    scrollDepth: null,
+    dwellTime: null,
     category: it.category,
     language: it.language,
-    extra_metadata:
+    extraMetadata:
       it.queryText === null && it.resultCount === null
         ? null
         : JSON.stringify({
             ...(it.queryText !== null ? { queryText: it.queryText } : {}),
             ...(it.resultCount !== null ? { resultCount: it.resultCount } : {}),
           }),
-  };
+  });
 }
 
 /** Writes items straight into feedback_items (as ingestion stores them), in the order given. */
 export async function insertItems(database: DatabaseHandle, items: readonly AnalyticsItem[]): Promise<void> {
-  for (let i = 0; i < items.length; i += 200) {
-    await database.db
-      .insertInto('feedback_items')
-      .values(items.slice(i, i + 200).map(itemRow))
-      .execute();
-  }
+  await insertBatches(items.map(itemRow), (rows) => database.db.insertInto('feedback_items').values(rows).execute());
 }
 
 const round = (n: number) => Math.round(n * 1e9) / 1e9;

@@ -1,4 +1,5 @@
 import { recognisedKeys, type AnalyticsItem } from '../../model/counters.js';
+import { pickFeedbackFields, type FeedbackColumns } from '../../../storage/tables/feedback-row.js';
 
 /**
  * What the analytics backlogs (backlog.ts) read of a feedback item, and where
@@ -31,6 +32,7 @@ export interface SnapshotPosition {
 
 export type BacklogPosition = RowidPosition | SnapshotPosition;
 
+/** The feedback_items columns a fold reads (their fields: storage/tables/feedback-row.ts). */
 export const ITEM_COLUMNS = [
   'id',
   'session_id',
@@ -48,21 +50,8 @@ export const ITEM_COLUMNS = [
   'received_at',
 ] as const;
 
-export function toItem(r: { [K in (typeof ITEM_COLUMNS)[number]]: unknown }): ClaimedItem {
-  return {
-    id: r.id as string,
-    sessionId: r.session_id as string,
-    queryId: r.query_id as string,
-    queryHash: r.query_hash as string | null,
-    resultId: r.result_id as string | null,
-    userAction: r.user_action as string | null,
-    eventTime: Number(r.event_time),
-    position: r.position as number | null,
-    deviceType: r.device_type as string | null,
-    searchType: r.search_type as string | null,
-    language: r.language as string | null,
-    category: r.category as string | null,
-    ...recognisedKeys(r.extra_metadata as string | null),
-    receivedAt: Number(r.received_at),
-  };
+export function toItem(r: FeedbackColumns<(typeof ITEM_COLUMNS)[number]>): ClaimedItem {
+  const { extraMetadata, eventTime, receivedAt, ...fields } = pickFeedbackFields(r, ITEM_COLUMNS);
+  // int8 columns may come as text (pg's default for int8).
+  return { ...fields, eventTime: Number(eventTime), ...recognisedKeys(extraMetadata), receivedAt: Number(receivedAt) };
 }

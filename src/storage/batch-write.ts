@@ -3,19 +3,87 @@ import type { DatabaseCapabilities } from './database.js';
 import type { Database } from './schema.js';
 
 /**
- * Multi-row statements (the analytics fold's upserts), compiled once and then run from their SQL text.
+ * Every multi-row write (and every read or update over a key list) goes through this file, which
+ * owns the one rule for how many rows go in one statement:
  *
- * Why: building a 100-row INSERT through Kysely's builder parses and compiles every value (as much
- * CPU as SQLite spends executing it), and each distinct SQL text costs the database a parse.
+ *   rows per statement = floor((MAX_PARAMETERS − the statement's other parameters) / parameters per row)
+ *
+ * where MAX_PARAMETERS is SQLite's bound-parameter limit, 32 766, the lower of the two databases'
+ * (PostgreSQL's is 65 535), so one size is right on both. Two shapes apply it:
+ *
+ * - `insertBatches` / `keyBatches`: run a Kysely builder once per slice of rows (or keys), in order,
+ *   and collect what each returned. A slice also stops at MAX_BATCH_ROWS (500, the largest size the
+ *   hand-written loops this replaced used): such a statement is compiled by Kysely on every run and,
+ *   on PostgreSQL, planned afresh, so longer VALUES lists buy nothing.
+ * - `FixedChunks`: statements run often with many rows (the analytics fold's upserts), compiled once
+ *   and then run from their SQL text. Its chunks are the largest power of two within both the rule
+ *   above and the statement's `maxChunk`, so a table has few distinct texts.
+ *
+ * Why FixedChunks compiles once: building a 100-row INSERT through Kysely's builder parses and
+ * compiles every value (as much CPU as SQLite spends executing it), and each distinct SQL text costs
+ * the database a parse.
  * - SQLite: chunks are powers of two up to `maxChunk`, so a table has at most log2(maxChunk) + 1
  *   VALUES texts, each compiled and prepared once per process (the driver caches statements by
  *   text); a batch's rows become at most that many statements past the full chunks.
  * - PostgreSQL (capabilities.supportsArrayParameters): one text per statement, whatever the row
- *   count — the rows go as one array per column, unnested (`select * from unnest($1::text[], …)`).
+ *   count — the rows go as one array per column, unnested (`select * from unnest($1::text[], …)`),
+ *   so the parameter limit does not apply (one parameter per column).
  *   A VALUES list is planned afresh on every run, and planning 512 rows × 8 parameters cost more
  *   than executing them: an upsert of analytics result rows took 18–22 µs a row that way and
  *   8.3 µs unnested (measured 2026-11-27, 200 batches of 512 rows).
+ *
+ * The feedback import's statements (feedback/import/store/bulk-statements.ts) are the one measured
+ * exception in form, not in rule: single-row prepared statements on SQLite (no list at all) and one
+ * unnest statement per batch on PostgreSQL (arrays: the limit does not apply).
  */
+
+/** Bound parameters one statement may carry: SQLite's limit, the lower of the two databases'. */
+export const MAX_PARAMETERS = 32_766;
+
+/** Rows (or keys) per builder-run statement at most, whatever their width (see above). */
+export const MAX_BATCH_ROWS = 500;
+
+/** How many rows of `parametersPerRow` parameters fit one statement that binds `otherParameters` besides. */
+export function rowsPerStatement(parametersPerRow: number, otherParameters = 0): number {
+  const rows = Math.floor((MAX_PARAMETERS - otherParameters) / Math.max(1, parametersPerRow));
+  if (rows < 1) throw new Error(`a statement of ${otherParameters} parameters and rows of ${parametersPerRow} exceeds ${MAX_PARAMETERS}`);
+  return rows;
+}
+
+/** Runs `run` over `items` in slices of `size`, one after another; what each returned, in order. */
+async function inSlices<T, R>(items: readonly T[], size: number, run: (slice: T[]) => Promise<readonly R[] | void>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += size) {
+    const rows = await run(items.slice(i, i + size));
+    if (rows) for (const r of rows) out.push(r);
+  }
+  return out;
+}
+
+/**
+ * An INSERT (or upsert) builder run per slice of `rows`, each row one object of column values: a row
+ * binds one parameter per column (the widest row counts), the statement `otherParameters` besides.
+ */
+export function insertBatches<Row extends object, R = never>(
+  rows: readonly Row[],
+  run: (slice: Row[]) => Promise<readonly R[] | void>,
+  otherParameters = 0,
+): Promise<R[]> {
+  const width = rows.reduce((most, row) => Math.max(most, Object.keys(row).length), 1);
+  return inSlices(rows, Math.min(MAX_BATCH_ROWS, rowsPerStatement(width, otherParameters)), run);
+}
+
+/**
+ * A read or update builder run per slice of a key list (`where(column, 'in', slice)`): a key binds one
+ * parameter, the statement `otherParameters` besides (its other conditions' values).
+ */
+export function keyBatches<K, R = never>(
+  keys: readonly K[],
+  run: (slice: K[]) => Promise<readonly R[] | void>,
+  otherParameters = 0,
+): Promise<R[]> {
+  return inSlices(keys, Math.min(MAX_BATCH_ROWS, rowsPerStatement(1, otherParameters)), run);
+}
 
 // A transaction, or the database itself for reads outside one.
 type Trx = Kysely<Database>;
@@ -73,7 +141,9 @@ export class FixedChunks {
     const out: R[] = [];
     for (let i = 0; i < rows.length;) {
       const arrays = this.capabilities.supportsArrayParameters;
-      const n = arrays ? Math.min(rows.length - i, MAX_ARRAY_ROWS) : chunkSize(rows.length - i, statement.maxChunk);
+      const n = arrays
+        ? Math.min(rows.length - i, MAX_ARRAY_ROWS)
+        : chunkSize(rows.length - i, Math.min(statement.maxChunk, rowsPerStatement(statement.columns.length)));
       const chunk = rows.slice(i, i + n);
       const parameters = arrays ? statement.columns.map((_, j) => chunk.map((row) => row[j])) : chunk.flat();
       const text = this.text(trx, `${statement.name}\u0001${arrays ? 'arrays' : n}`, parameters, () =>
@@ -87,14 +157,14 @@ export class FixedChunks {
   }
 
   /**
-   * Runs a statement over a key list in chunks of `maxChunk` (a power of two). On SQLite a shorter
+   * Runs a statement over a key list in chunks of `maxChunk` (a power of two, within the rule). On SQLite a shorter
    * chunk is padded to the next power of two with repeats of its last key, which change nothing in
    * an IN list; on PostgreSQL the keys are one array parameter.
    */
   async runKeys<R = Record<string, unknown>>(trx: Trx, statement: KeyedStatement, keys: readonly string[]): Promise<R[]> {
     const out: R[] = [];
     const arrays = this.capabilities.supportsArrayParameters;
-    const step = arrays ? MAX_ARRAY_ROWS : statement.maxChunk;
+    const step = arrays ? MAX_ARRAY_ROWS : chunkSize(statement.maxChunk, rowsPerStatement(1));
     for (let i = 0; i < keys.length; i += step) {
       const chunk = keys.slice(i, i + step);
       let parameters: unknown[];

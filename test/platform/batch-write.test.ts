@@ -1,6 +1,16 @@
 import { expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
-import { chunkSize, FixedChunks, type ChunkedStatement, type KeyedStatement } from '../../src/storage/fixed-chunks.js';
+import {
+  chunkSize,
+  FixedChunks,
+  insertBatches,
+  keyBatches,
+  MAX_BATCH_ROWS,
+  MAX_PARAMETERS,
+  rowsPerStatement,
+  type ChunkedStatement,
+  type KeyedStatement,
+} from '../../src/storage/batch-write.js';
 import type { Database } from '../../src/storage/schema.js';
 import { describeOnEveryDatabase, useTestDatabase } from '../support/test-database.js';
 
@@ -29,6 +39,29 @@ function recording<T extends Kysely<Database>>(trx: T, texts: Set<string>): T {
   }) as T['executeQuery'];
   return trx;
 }
+
+it("rows per statement: what fits the parameter limit beside the statement's other parameters", () => {
+  expect(rowsPerStatement(23)).toBe(Math.floor(MAX_PARAMETERS / 23));
+  expect(rowsPerStatement(1, 100)).toBe(MAX_PARAMETERS - 100);
+  expect(() => rowsPerStatement(2, MAX_PARAMETERS)).toThrow();
+});
+
+it('batches: rows in order, sliced by the rule and capped at MAX_BATCH_ROWS, what each slice returned collected in order', async () => {
+  const wide = Array.from({ length: 1000 }, (_, i) => Object.fromEntries(Array.from({ length: 300 }, (_, c) => [`c${c}`, i])));
+  const sizes: number[] = [];
+  const firsts = await insertBatches(wide, async (rows) => {
+    sizes.push(rows.length);
+    return [rows[0]!.c0];
+  });
+  const per = rowsPerStatement(300);
+  expect(sizes).toEqual([...Array.from({ length: Math.floor(1000 / per) }, () => per), 1000 % per].filter((n) => n > 0));
+  expect(firsts).toEqual(sizes.map((_, j) => j * per));
+  const keys = Array.from({ length: 1201 }, (_, i) => i);
+  const seen: number[][] = [];
+  expect(await keyBatches(keys, async (slice) => void seen.push(slice), 7)).toEqual([]);
+  expect(seen.map((s) => s.length)).toEqual([MAX_BATCH_ROWS, MAX_BATCH_ROWS, 201]);
+  expect(seen.flat()).toEqual(keys);
+});
 
 it('chunk sizes are the largest power of two that fits', () => {
   expect([1, 2, 3, 7, 8, 100, 128, 1000].map((n) => chunkSize(n, 128))).toEqual([1, 2, 2, 4, 8, 64, 128, 128]);

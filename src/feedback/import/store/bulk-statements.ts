@@ -7,65 +7,10 @@
  *   round trip and a single plan for thousands of rows.
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import type { FeedbackRecord } from '../feedback.store.js';
-
-/** feedback_items columns (all but the defaulted ones) with their PostgreSQL array types. */
-export const ITEM_COLUMNS = [
-  ['id', 'varchar'],
-  ['submission_id', 'varchar'],
-  ['seq', 'int'],
-  ['session_id', 'varchar'],
-  ['query_id', 'varchar'],
-  ['rating', 'float8'],
-  ['user_action', 'varchar'],
-  ['event_time', 'int8'],
-  ['received_at', 'int8'],
-  ['result_id', 'varchar'],
-  ['query_hash', 'varchar'],
-  ['engagement_type', 'varchar'],
-  ['search_type', 'varchar'],
-  ['position', 'int'],
-  ['time_to_click', 'float8'],
-  ['device_type', 'varchar'],
-  ['viewport_width', 'float8'],
-  ['viewport_height', 'float8'],
-  ['scroll_depth', 'float8'],
-  ['dwell_time', 'float8'],
-  ['category', 'varchar'],
-  ['language', 'varchar'],
-  ['extra_metadata', 'text'],
-] as const;
+import type { FeedbackRecord } from '../../feedback.store.js';
+import { FEEDBACK_ITEM_COLUMNS as ITEM_COLUMNS, feedbackRowValues } from '../../../storage/tables/feedback-row.js';
 
 type Value = string | number | null;
-
-/** A record's values in ITEM_COLUMNS order. */
-export function itemValues(r: FeedbackRecord): Value[] {
-  return [
-    r.id,
-    r.submissionId,
-    r.seq,
-    r.sessionId,
-    r.queryId,
-    r.rating,
-    r.userAction,
-    r.eventTime,
-    r.receivedAt,
-    r.resultId,
-    r.queryHash,
-    r.engagementType,
-    r.searchType,
-    r.position,
-    r.timeToClick,
-    r.deviceType,
-    r.viewportWidth,
-    r.viewportHeight,
-    r.scrollDepth,
-    r.dwellTime,
-    r.category,
-    r.language,
-    r.extraMetadata,
-  ];
-}
 
 export interface SubmissionRow {
   id: string;
@@ -95,7 +40,7 @@ export class SqliteBulkStatements {
   }
 
   items(records: FeedbackRecord[]): void {
-    for (const r of records) this.insertItem.run(itemValues(r));
+    for (const r of records) this.insertItem.run(feedbackRowValues(r));
   }
 
   submissions(rows: SubmissionRow[]): void {
@@ -106,13 +51,13 @@ export class SqliteBulkStatements {
 /** Columns of the records as PostgreSQL array parameters ($1 … $23, ITEM_COLUMNS order). */
 export function itemArrays(records: FeedbackRecord[]): Value[][] {
   const arrays: Value[][] = ITEM_COLUMNS.map(() => new Array<Value>(records.length));
-  records.forEach((r, i) => itemValues(r).forEach((v, c) => (arrays[c]![i] = v)));
+  records.forEach((r, i) => feedbackRowValues(r).forEach((v, c) => (arrays[c]![i] = v)));
   return arrays;
 }
 
 const itemNames = ITEM_COLUMNS.map(([name]) => `"${name}"`).join(', ');
 const itemUnnest = (first: number) =>
-  `unnest(${ITEM_COLUMNS.map(([, type], i) => `$${first + i}::${type}[]`).join(', ')}) as u(${itemNames})`;
+  `unnest(${ITEM_COLUMNS.map(([, , type], i) => `$${first + i}::${type}[]`).join(', ')}) as u(${itemNames})`;
 
 /** PostgreSQL: the items of one batch, and one submission row per submission id among them. */
 export const PG_INSERT_ITEMS = `with items as (
