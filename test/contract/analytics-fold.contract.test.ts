@@ -117,7 +117,7 @@ function foldContract(world: () => FoldWorld): void {
     });
   });
 
-  it('prunes, oldest first and at most `limit` at a time, only the states whose latest item was received before the cutoff', async () => {
+  it('prunes, at most `limit` at a time, only the states whose latest item was received before the cutoff', async () => {
     // Search q1 (session A) received in hour 0 only; search q2 (session B) also in hour 2.
     await w.add([
       item('P1', { sessionId: 'A', queryId: 'q1' }),
