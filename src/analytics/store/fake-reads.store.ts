@@ -1,5 +1,5 @@
 import { DAY_MS } from '../../common/time.js';
-import { planFold, type EntityState } from '../fold/fold-plan.js';
+import { planFold, type EntityState, type FoldPlan } from '../fold/fold-plan.js';
 import { COUNTERS, emptyCounters, type AnalyticsItem, type Counters } from '../model/counters.js';
 import type { AnalyticsReadsStore, HourCounters, QueryCounters, ResultCounts, Slice } from './reads.store.js';
 
@@ -51,6 +51,15 @@ export class FakeAnalyticsReadsStore implements AnalyticsReadsStore {
   fold(items: readonly AnalyticsItem[], freshAsOf?: number): void {
     const plan = planFold(items, this.states);
     for (const [k, state] of plan.states) this.states.set(k, state);
+    this.apply(plan, freshAsOf);
+  }
+
+  /**
+   * Adds a fold plan's deltas to the hour, result and text rows, and records `freshAsOf` when
+   * given: what the fold store writes (fake-fold.store.ts applies its plans here, keeping the
+   * entity states itself).
+   */
+  apply(plan: FoldPlan, freshAsOf?: number): void {
     for (const { key: k, counters } of plan.rows) {
       const row =
         k.queryHash === null
