@@ -157,6 +157,14 @@ export interface ImportCommandConfig {
   progressIntervalMs: number | undefined;
 }
 
+/**
+ * The environment a child process of the CLI starts from (the demo's own service): read here like
+ * every other variable, so config.ts stays the one reader of process.env.
+ */
+export function inheritedEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...env };
+}
+
 export function loadImportConfig(env: NodeJS.ProcessEnv = process.env): ImportCommandConfig {
   const progress = env.SEARCHLOOP_PROGRESS_MS;
   return {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DEMO_HELP, parseDemoOptions } from '../demo/options.js';
 import { runDemo } from '../demo/run-demo.js';
+import { inheritedEnvironment } from '../config.js';
 
 /** How this process was started, so the child service runs the same way (built JS, or source under tsx). */
 function serverCommand(): string[] {
@@ -34,6 +35,7 @@ export async function runDemoCommand(argv: string[]): Promise<number> {
       }
     },
     serverCommand: serverCommand(),
+    serverEnvironment: inheritedEnvironment(),
     interrupted,
   });
   return summary.lastError && summary.sessions === 0 ? 1 : 0;

@@ -25,6 +25,8 @@ export interface DemoIo {
   progress(line: string): void;
   /** The command that runs `searchloop` (the demo appends `serve`), when the demo starts the service. */
   serverCommand?: string[];
+  /** The environment that service starts from. */
+  serverEnvironment?: NodeJS.ProcessEnv;
   /** Resolves when the user interrupts (Ctrl-C). */
   interrupted?: Promise<void>;
 }
@@ -75,7 +77,12 @@ export async function runDemo(options: DemoOptions, io: DemoIo): Promise<DemoSum
   if (!url) {
     if (!io.serverCommand) throw new Error('no --url and no way to start the service');
     io.print(`starting the service on ${options.database} (logs beside it)…`);
-    child = await startChildServer({ command: io.serverCommand, databaseFile: options.database, port: options.port });
+    child = await startChildServer({
+      command: io.serverCommand,
+      env: io.serverEnvironment,
+      databaseFile: options.database,
+      port: options.port,
+    });
   }
   const api = new ApiClient(child?.url ?? url ?? dashboard, options.key);
   const wallStart = Date.now();

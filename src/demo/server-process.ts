@@ -16,6 +16,7 @@ export async function startChildServer(options: {
   command: string[];
   databaseFile: string;
   port: number;
+  /** The environment the service starts from (the CLI passes its own); DATABASE_URL, PORT, HOST and LOG_LEVEL are set over it. */
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
 }): Promise<ChildServer> {
@@ -29,7 +30,6 @@ export async function startChildServer(options: {
   const [executable, ...args] = options.command;
   const child: ChildProcess = spawn(executable!, [...args, 'serve'], {
     env: {
-      ...process.env,
       ...options.env,
       DATABASE_URL: `sqlite:${options.databaseFile}`,
       PORT: String(options.port),
