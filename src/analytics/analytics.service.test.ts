@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NotFoundError, ValidationError } from '../common/errors.js';
 import { DAY_MS } from '../common/time.js';
 import { AnalyticsService, type AnalyticsServiceDependencies, type RelevancePort } from './analytics.service.js';
+import { analyticsItem } from '../../test/analytics/support/analytics-item.js';
 import { planFold } from './fold/fold-plan.js';
 import { HOUR_MS, type AnalyticsItem } from './model/counters.js';
 import { FakeAnalyticsReadsStore } from './store/fake-reads.store.js';
@@ -16,23 +17,7 @@ const D1 = Date.parse('2026-11-18T00:00:00Z');
 let nextId = 0;
 function item(over: Partial<AnalyticsItem>): AnalyticsItem {
   nextId += 1;
-  return {
-    id: `I${String(nextId).padStart(6, '0')}`,
-    sessionId: 's1',
-    queryId: 'q1',
-    queryHash: 'shoes',
-    resultId: 'r1',
-    userAction: 'impression',
-    eventTime: D1 + HOUR_MS,
-    position: 1,
-    deviceType: 'mobile',
-    searchType: null,
-    language: null,
-    category: null,
-    queryText: null,
-    resultCount: null,
-    ...over,
-  };
+  return analyticsItem(`I${String(nextId).padStart(6, '0')}`, D1 + HOUR_MS, { sessionId: 's1', deviceType: 'mobile', ...over });
 }
 
 /** Two searches for "shoes" on day 1 (one clicked at position 2), one for "socks" on day 2 from a desktop. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32, shuffleInPlace } from '../../random/index.js';
 import { COUNTERS, HOUR_MS, type AnalyticsItem, type Counters } from '../model/counters.js';
+import { analyticsItem } from '../../../test/analytics/support/analytics-item.js';
 import { planFold, rowKeyString, type EntityState, type FoldPlan } from './fold-plan.js';
 
 // The fold plan without a database: what one batch adds, what a later batch retracts, and that
@@ -9,23 +10,7 @@ import { planFold, rowKeyString, type EntityState, type FoldPlan } from './fold-
 const H0 = Date.parse('2026-11-20T00:00:00Z');
 
 function item(id: string, over: Partial<AnalyticsItem> = {}): AnalyticsItem {
-  return {
-    id,
-    sessionId: 'A',
-    queryId: 'q1',
-    queryHash: 'shoes',
-    resultId: 'r1',
-    userAction: 'impression',
-    eventTime: H0 + 60_000,
-    position: 1,
-    deviceType: null,
-    searchType: null,
-    language: null,
-    category: null,
-    queryText: null,
-    resultCount: null,
-    ...over,
-  };
+  return analyticsItem(id, H0 + 60_000, over);
 }
 
 /** The non-zero counters of the plan's row with that key (undefined: no such row). */

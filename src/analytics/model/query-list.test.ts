@@ -3,6 +3,7 @@ import { ValidationError } from '../../common/errors.js';
 import { DAY_MS } from '../../common/time.js';
 import { FakeAnalyticsReadsStore } from '../store/fake-reads.store.js';
 import type { Slice } from '../store/reads.store.js';
+import { analyticsItem } from '../../../test/analytics/support/analytics-item.js';
 import { HOUR_MS, type AnalyticsItem } from './counters.js';
 import { QUERY_SORTS, listQueries, type QueryListOptions, type QueryRow } from './query-list.js';
 
@@ -18,22 +19,13 @@ let nextId = 0;
 function searches(queryHash: string, n: number, clicks: number, at: number, over: Partial<AnalyticsItem> = {}): AnalyticsItem[] {
   const items: AnalyticsItem[] = [];
   for (let k = 0; k < n; k += 1) {
-    const base = {
+    const base = analyticsItem('', at + k * 1000, {
       sessionId: `s${k % 4}`,
       queryId: `${queryHash}-${at}-${k}`,
       queryHash,
-      resultId: 'r1',
-      position: 1,
-      deviceType: null,
-      searchType: null,
-      language: null,
-      category: null,
-      queryText: null,
-      resultCount: null,
-      eventTime: at + k * 1000,
       ...over,
-    };
-    items.push({ userAction: 'impression', ...base, id: `I${String((nextId += 1)).padStart(6, '0')}` });
+    });
+    items.push({ ...base, id: `I${String((nextId += 1)).padStart(6, '0')}` });
     if (k < clicks)
       items.push({ ...base, id: `I${String((nextId += 1)).padStart(6, '0')}`, userAction: 'click', eventTime: base.eventTime + 1 });
   }

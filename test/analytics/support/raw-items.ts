@@ -6,27 +6,9 @@ import { SPANS_MS } from '../../../src/analytics/fold/spans.js';
 import type { DatabaseHandle } from '../../../src/storage/database.js';
 import { insertBatches } from '../../../src/storage/batch-write.js';
 import { toFeedbackRow } from '../../../src/storage/tables/feedback-row.js';
+import { analyticsItem } from './analytics-item.js';
 
-/** One impression of search q1 (session A, query "shoes", result r1 at 1) at `eventTime`, no dimensions; `over` changes any field. */
-export function analyticsItem(id: string, eventTime: number, over: Partial<AnalyticsItem> = {}): AnalyticsItem {
-  return {
-    id,
-    sessionId: 'A',
-    queryId: 'q1',
-    queryHash: 'shoes',
-    resultId: 'r1',
-    userAction: 'impression',
-    eventTime,
-    position: 1,
-    deviceType: null,
-    searchType: null,
-    language: null,
-    category: null,
-    queryText: null,
-    resultCount: null,
-    ...over,
-  };
-}
+export { analyticsItem };
 
 /**
  * `n` seeded random items with ids from `offset`: 400 searches over 150 sessions and 40 query
