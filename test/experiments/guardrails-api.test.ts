@@ -5,6 +5,7 @@ import { expectError, getJson, postJson, request } from '../support/http.js';
 import { useTestApp } from '../support/test-app.js';
 import { TestClock } from '../support/test-clock.js';
 import { describeOnEveryDatabase } from '../support/test-database.js';
+import { ratioSumsOf } from './support/ratio-sums.js';
 
 const BASE = '/api/nous/ab-testing';
 let n = 0;
@@ -55,15 +56,6 @@ describeOnEveryDatabase('experiment guardrails', (kind) => {
     return truth;
   }
 
-  const sumsOf = (x: number[], y: number[]) => ({
-    n: x.length,
-    sumX: x.reduce((a, b) => a + b, 0),
-    sumY: y.reduce((a, b) => a + b, 0),
-    sumX2: x.reduce((a, b) => a + b * b, 0),
-    sumY2: y.reduce((a, b) => a + b * b, 0),
-    sumXY: x.reduce((a, b, i) => a + b * y[i]!, 0),
-  });
-
   it('reports each guardrail apart from the targets, fixed and sequential, equal to the stats functions on the raw sessions', async () => {
     const id = await startExperiment({
       guardrails: [
@@ -73,8 +65,8 @@ describeOnEveryDatabase('experiment guardrails', (kind) => {
     });
     const truth = await simulate(id, 240, { control: 0.4, treatment: 0.2 }, 31);
     const data = (await getJson(t.app, `${BASE}/experiments/${id}/results?correction=holm`)).body.data;
-    const c = sumsOf(truth.control!.clicks, truth.control!.impressions);
-    const v = sumsOf(truth.treatment!.clicks, truth.treatment!.impressions);
+    const c = ratioSumsOf(truth.control!.clicks, truth.control!.impressions);
+    const v = ratioSumsOf(truth.treatment!.clicks, truth.treatment!.impressions);
     // The targets' family is the one target metric: the guardrails are not in the correction.
     const target = data.metrics[0].comparisons[0];
     expect(target.adjustedPValue).toBe(target.pValue);

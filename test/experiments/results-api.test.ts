@@ -15,6 +15,7 @@ import { expectError, getJson, postJson, request } from '../support/http.js';
 import { useTestApp } from '../support/test-app.js';
 import { TestClock } from '../support/test-clock.js';
 import { describeOnEveryDatabase } from '../support/test-database.js';
+import { ratioSumsOf } from './support/ratio-sums.js';
 
 const BASE = '/api/nous/ab-testing';
 const DAY = 86_400_000;
@@ -69,15 +70,6 @@ describeOnEveryDatabase('experiment results', (kind) => {
     return truth;
   }
 
-  const sumsOf = (x: number[], y: number[]) => ({
-    n: x.length,
-    sumX: x.reduce((a, b) => a + b, 0),
-    sumY: y.reduce((a, b) => a + b, 0),
-    sumX2: x.reduce((a, b) => a + b * b, 0),
-    sumY2: y.reduce((a, b) => a + b * b, 0),
-    sumXY: x.reduce((a, b, i) => a + b * y[i]!, 0),
-  });
-
   const moments = (c: RatioSums, v: RatioSums) => {
     const [a, b] = [armMoments(c), armMoments(v)];
     return { nControl: a.n, nVariant: b.n, varianceControl: a.variance!, varianceVariant: b.variance! };
@@ -110,11 +102,11 @@ describeOnEveryDatabase('experiment results', (kind) => {
     }
     const data = (await getJson(t.app, `${BASE}/experiments/${id}/results`)).body.data;
     const metric = data.metrics.find((m: { metric: string }) => m.metric === 'conversion_rate');
-    const c = sumsOf(
+    const c = ratioSumsOf(
       converted.control!,
       converted.control!.map(() => 1),
     );
-    const v = sumsOf(
+    const v = ratioSumsOf(
       converted.treatment!,
       converted.treatment!.map(() => 1),
     );
@@ -165,8 +157,8 @@ describeOnEveryDatabase('experiment results', (kind) => {
     });
     const ctr = data.metrics.find((m: { metric: string }) => m.metric === 'ctr');
     expect(ctr.direction).toBe('higher');
-    const c = sumsOf(truth.control!.clicks, truth.control!.impressions);
-    const v = sumsOf(truth.treatment!.clicks, truth.treatment!.impressions);
+    const c = ratioSumsOf(truth.control!.clicks, truth.control!.impressions);
+    const v = ratioSumsOf(truth.treatment!.clicks, truth.treatment!.impressions);
     expect(ctr.variants).toEqual([
       { variantId: 'control', units: c.n, numerator: c.sumX, denominator: c.sumY, value: c.sumX / c.sumY },
       { variantId: 'treatment', units: v.n, numerator: v.sumX, denominator: v.sumY, value: v.sumX / v.sumY },
@@ -258,8 +250,8 @@ describeOnEveryDatabase('experiment results', (kind) => {
       analysis: { cuped: false, priors: { ctr: prior } },
     });
     const truth = await simulate(id, 120, { control: 0.2, treatment: 0.3 }, 5, 'prior');
-    const c = sumsOf(truth.control!.clicks, truth.control!.impressions);
-    const v = sumsOf(truth.treatment!.clicks, truth.treatment!.impressions);
+    const c = ratioSumsOf(truth.control!.clicks, truth.control!.impressions);
+    const v = ratioSumsOf(truth.treatment!.clicks, truth.treatment!.impressions);
     const rel = (await getJson(t.app, `${BASE}/experiments/${id}/results`)).body.data.metrics[0].comparisons[0];
     expect(rel.chanceToBeatControl).toBeCloseTo(bayesianTest(c, v, { scale: 'relative', prior }).chanceToBeatControl!, 12);
     expect(rel.chanceToBeatControl).not.toBeCloseTo(bayesianTest(c, v, { scale: 'relative' }).chanceToBeatControl!, 6);
