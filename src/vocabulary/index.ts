@@ -48,4 +48,4 @@ export {
   type QuantileMetricName,
   type QuantileSource,
 } from './quantile-metrics.js';
-export { MOMENT_SUM_KEYS, type MomentSums } from './moment-sums.js';
+export { MOMENT_SUM_KEYS, momentSumsOf, type MomentSums } from './moment-sums.js';

@@ -14,3 +14,8 @@ export interface MomentSums {
 
 /** The keys of MomentSums, for loops that add one set of sums to another. */
 export const MOMENT_SUM_KEYS = ['sx', 'sy', 'sxx', 'syy', 'sxy'] as const satisfies readonly (keyof MomentSums)[];
+
+/** Just the moment sums of `v` (a delta or row that carries more fields), for a row to write. */
+export function momentSumsOf(v: MomentSums): MomentSums {
+  return { sx: v.sx, sy: v.sy, sxx: v.sxx, syy: v.syy, sxy: v.sxy };
+}

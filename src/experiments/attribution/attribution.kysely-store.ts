@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DatabaseCapabilities } from '../../storage/database.js';
 import type { Database } from '../../storage/schema.js';
-import { UNIT_STAT_COLUMNS, type UnitStats } from '../../vocabulary/index.js';
+import { MOMENT_SUM_KEYS, UNIT_STAT_COLUMNS, momentSumsOf, type UnitStats } from '../../vocabulary/index.js';
 import { addExcluded } from '../../storage/additive-upsert.js';
 import { ATTRIBUTION_LOCK, tryTransactionLock } from '../../storage/advisory-locks.js';
 import { searchKey, type ExposureWindow } from './attribution.js';
@@ -77,11 +77,7 @@ export class KyselyAttributionStore implements AttributionStore {
         variant_id: v.variantId,
         day: v.day,
         metric: v.metric,
-        sx: v.sx,
-        sy: v.sy,
-        sxx: v.sxx,
-        syy: v.syy,
-        sxy: v.sxy,
+        ...momentSumsOf(v),
       }));
       await insertBatches(sumRows, (rows) =>
         trx
@@ -90,7 +86,7 @@ export class KyselyAttributionStore implements AttributionStore {
           .onConflict((oc) =>
             oc
               .columns(['experiment_id', 'phase', 'variant_id', 'day', 'metric'])
-              .doUpdateSet(addExcluded('experiment_variant_sums', ['sx', 'sy', 'sxx', 'syy', 'sxy'])),
+              .doUpdateSet(addExcluded('experiment_variant_sums', MOMENT_SUM_KEYS)),
           )
           .execute(),
       );

@@ -5,6 +5,7 @@ import type { SliceSumDelta } from '../model/attribution-records.js';
 import { isSliceDimension, type SliceDimension } from '../model/slice-dimensions.js';
 import { addExcluded } from '../../storage/additive-upsert.js';
 import { insertBatches } from '../../storage/batch-write.js';
+import { MOMENT_SUM_KEYS, momentSumsOf } from '../../vocabulary/index.js';
 
 /** The dimensions a phase keeps slice sums for: its configuration's analysis.dimensions (default deviceType, searchType; `attr:` ones too). */
 export function phaseDimensions(configuration: string): SliceDimension[] {
@@ -50,11 +51,7 @@ export async function writeSlices(trx: Transaction<Database>, unitSlices: UnitSl
     variant_id: v.variantId,
     metric: v.metric,
     units: v.units,
-    sx: v.sx,
-    sy: v.sy,
-    sxx: v.sxx,
-    syy: v.syy,
-    sxy: v.sxy,
+    ...momentSumsOf(v),
   }));
   await insertBatches(sumRows, (rows) =>
     trx
@@ -63,7 +60,7 @@ export async function writeSlices(trx: Transaction<Database>, unitSlices: UnitSl
       .onConflict((oc) =>
         oc
           .columns(['experiment_id', 'phase', 'dimension', 'value', 'variant_id', 'metric'])
-          .doUpdateSet(addExcluded('experiment_slice_sums', ['units', 'sx', 'sy', 'sxx', 'syy', 'sxy'])),
+          .doUpdateSet(addExcluded('experiment_slice_sums', ['units', ...MOMENT_SUM_KEYS])),
       )
       .execute(),
   );
