@@ -7,6 +7,7 @@ import { KyselyAnalyticsReadsStore } from './store/reads.kysely-store.js';
 import { FoldThread } from './fold/fold-thread.js';
 import { analyticsRoutes } from './analytics.routes.js';
 import { AnalyticsService, FOLD_THREAD_BATCH_SIZE, type RelevancePort } from './analytics.service.js';
+import { HOUR_MS } from '../common/time.js';
 
 export type { RelevancePort } from './analytics.service.js';
 
@@ -73,7 +74,7 @@ export function createAnalyticsModule({
     },
     tasks: [
       { name: 'analytics', intervalMs: 2_000, run: () => analyticsService.catchUp(), observed: true },
-      { name: 'analytics-retention', intervalMs: 3_600_000, run: () => analyticsService.pruneStates(), observed: true },
+      { name: 'analytics-retention', intervalMs: HOUR_MS, run: () => analyticsService.pruneStates(), observed: true },
     ],
     close: async () => {
       await runner?.close();

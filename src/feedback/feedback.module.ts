@@ -15,6 +15,7 @@ import { importRoutes } from './import/import.routes.js';
 import { FeedbackImportService } from './import/import.service.js';
 import { ubiRoutes } from './ubi/ubi.routes.js';
 import { UbiService } from './ubi/ubi.service.js';
+import { HOUR_MS } from '../common/time.js';
 
 // The vocabulary of services.exchange, for the CLI (which knows the module only through this file).
 export type { ExportFilter, ExportFormat } from './export/feedback-export.js';
@@ -73,10 +74,10 @@ export function createFeedbackModule({ database, clock, metrics, eraser, retenti
       await app.register(importRoutes, { importService });
     },
     tasks: [
-      { name: 'idempotency-expiry', intervalMs: 3_600_000, run: () => feedbackService.expireIdempotencyKeys(), observed: true },
+      { name: 'idempotency-expiry', intervalMs: HOUR_MS, run: () => feedbackService.expireIdempotencyKeys(), observed: true },
       // Partitions ahead of the clock (PostgreSQL) and removal past FEEDBACK_RETENTION_DAYS; safe on
       // several instances (IF NOT EXISTS, idempotent batched deletes, drops that give up on a lock).
-      { name: 'feedback-retention', intervalMs: 3_600_000, run: () => retention.run().then((r) => r.items), observed: true },
+      { name: 'feedback-retention', intervalMs: HOUR_MS, run: () => retention.run().then((r) => r.items), observed: true },
     ],
     close: async () => undefined,
   };

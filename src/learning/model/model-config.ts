@@ -1,7 +1,7 @@
 import { CLICK_MODEL_ALGORITHMS } from '../../click-models/index.js';
 import { ValidationError, type ErrorDetail } from '../../common/errors.js';
 import type { ModelType } from './model-types.js';
-import { DAY_MS } from '../../common/time.js';
+import { DAY_MS, HOUR_MS } from '../../common/time.js';
 
 /**
  * The `config` of each model type, validated at registration so that a bad value is a 400
@@ -71,7 +71,7 @@ export interface EngagementSettings extends CommonConfig {
 export type ModelSettings = ClickModelSettings | RankerSettings | EngagementSettings;
 
 const INTERVAL = /^(\d+)(ms|s|m|h|d)$/;
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3600_000, d: DAY_MS };
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: HOUR_MS, d: DAY_MS };
 
 /** `24h`, `30d`, `90m`… → milliseconds; undefined when the text is not an interval. */
 export function parseInterval(text: string): number | undefined {
