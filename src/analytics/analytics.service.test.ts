@@ -5,6 +5,7 @@ import { AnalyticsService, type AnalyticsServiceDependencies, type RelevancePort
 import { analyticsItem } from '../../test/analytics/support/analytics-item.js';
 import { planFold } from './fold/fold-plan.js';
 import { HOUR_MS, type AnalyticsItem } from './model/counters.js';
+import { FakeAnalyticsFoldStore } from './store/fake-fold.store.js';
 import { FakeAnalyticsReadsStore } from './store/fake-reads.store.js';
 import type { Folder } from './store/fold.store.js';
 
@@ -34,13 +35,15 @@ function world(over: Partial<AnalyticsServiceDependencies> = {}, pending: Analyt
   const calls: { limit: number; fold: Folder; startedAt: number }[] = [];
   const pruned: { cutoff: number; limit: number }[] = [];
   let now = NOW;
+  // The in-memory fold store (held to the Kysely one by test/contract/analytics-fold.contract.test.ts),
+  // recording each call; pruning answers fixed counts, to drive the service's prune loop.
+  const store = new FakeAnalyticsFoldStore(reads);
+  store.add(pending);
   const folds: AnalyticsServiceDependencies['folds'] = {
     async aggregateNext(limit, fold, startedAt) {
       calls.push({ limit, fold, startedAt });
-      const batch = pending.splice(0, limit);
-      reads.fold(batch, batch.length < limit ? startedAt : undefined);
       now += 1;
-      return batch.length;
+      return store.aggregateNext(limit, fold, startedAt);
     },
     async pruneEntities(cutoff, limit) {
       pruned.push({ cutoff, limit });
