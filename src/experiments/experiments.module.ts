@@ -82,36 +82,26 @@ export function createExperimentsModule({
     metrics,
     modelCatalog,
   });
-  const {
-    experimentService,
-    lifecycleService,
-    assignmentService,
-    attributionService,
-    covariateService,
-    resultsService,
-    powerService,
-    rankService,
-    coverageService,
-  } = services;
 
   return {
     services,
+    // Each route file takes the services it names from the one services object.
     routes: async (app) => {
-      await app.register(experimentRoutes, { experimentService });
-      await app.register(experimentLifecycleRoutes, { lifecycleService, experimentService });
-      await app.register(assignmentRoutes, { assignmentService });
-      await app.register(resultsRoutes, { resultsService });
-      await app.register(planningRoutes, { powerService });
-      await app.register(rankRoutes, { rankService });
-      await app.register(queryCoverageRoutes, { coverageService });
+      await app.register(experimentRoutes, services);
+      await app.register(experimentLifecycleRoutes, services);
+      await app.register(assignmentRoutes, services);
+      await app.register(resultsRoutes, services);
+      await app.register(planningRoutes, services);
+      await app.register(rankRoutes, services);
+      await app.register(queryCoverageRoutes, services);
     },
     // Each is safe on several instances at once: lifecycle moves are compare-and-set,
     // attribution holds a lock, covariates are insert-if-absent, the cache poll only reads.
     tasks: [
-      { name: 'experiment-scheduler', intervalMs: 1000, run: () => lifecycleService.applyDue(), observed: true },
-      { name: 'attribution', intervalMs: 2000, run: () => attributionService.catchUp(), observed: true },
-      { name: 'experiment-cache-poll', intervalMs: 1000, run: () => assignmentService.refreshIfChanged() },
-      { name: 'pre-exposure-covariates', intervalMs: 1000, run: () => covariateService.drain(), observed: true },
+      { name: 'experiment-scheduler', intervalMs: 1000, run: () => services.lifecycleService.applyDue(), observed: true },
+      { name: 'attribution', intervalMs: 2000, run: () => services.attributionService.catchUp(), observed: true },
+      { name: 'experiment-cache-poll', intervalMs: 1000, run: () => services.assignmentService.refreshIfChanged() },
+      { name: 'pre-exposure-covariates', intervalMs: 1000, run: () => services.covariateService.drain(), observed: true },
       { name: 'guardrail-monitor', intervalMs: 60_000, run: () => guardrailMonitor.run(), observed: true },
     ],
     close: async () => undefined,
