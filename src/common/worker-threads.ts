@@ -24,11 +24,15 @@ function entryOf(base: string, name: string): { url: URL; fromSource: boolean } 
  * tsx's ESM API (the `import` half of its `./esm/api` export: the CommonJS twin cannot register
  * ESM hooks), read from its package.json rather than with import.meta.resolve, which is missing
  * where tsx runs this file as CommonJS (in piscina's threads, which start the ranker's split workers).
+ * Read once per process: every SQLite connection from source starts a checkpointer thread.
  */
+let tsxEsmApiUrl: string | undefined;
 function tsxEsmApi(): string {
+  if (tsxEsmApiUrl) return tsxEsmApiUrl;
   const pkgPath = createRequire(import.meta.url).resolve('tsx/package.json');
   const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
-  return new URL(pkg.exports['./esm/api']!.import.default, pathToFileURL(pkgPath)).href;
+  tsxEsmApiUrl = new URL(pkg.exports['./esm/api']!.import.default, pathToFileURL(pkgPath)).href;
+  return tsxEsmApiUrl;
 }
 
 /**
