@@ -70,3 +70,8 @@ export function days(value: number | null | undefined): string {
   if (value < 1) return 'less than a day';
   return `${Math.ceil(value).toLocaleString('en-US')} day${Math.ceil(value) === 1 ? '' : 's'}`;
 }
+
+/** A camelCase key the API reports (a training count such as `trainRows`) as words: "train rows". */
+export function words(key: string): string {
+  return key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+}

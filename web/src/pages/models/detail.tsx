@@ -7,7 +7,7 @@ import { ErrorState, Loading } from '../../components/states';
 import { Downloads, TrainButton } from './actions';
 import { ModelAliases } from './aliases';
 import { useTitle } from '../../components/title';
-import { dateTime, integer, number, relativeTime } from '../../format';
+import { dateTime, integer, number, relativeTime, words } from '../../format';
 
 type Metrics = Record<string, unknown>;
 
@@ -241,7 +241,7 @@ function Versions({ model, items }: { model: Model; items: ModelVersion[] }) {
                 <td className="hide-narrow small">
                   {Object.entries(v.counts)
                     .slice(0, 4)
-                    .map(([name, n]) => `${integer(n)} ${name}`)
+                    .map(([name, n]) => `${integer(n)} ${words(name)}`)
                     .join(', ')}
                 </td>
                 <td className="hide-narrow small">
