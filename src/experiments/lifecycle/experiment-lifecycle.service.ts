@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Clock } from '../../common/clock.js';
+import { SILENT_EVENTS, type DomainEventLog } from '../../common/domain-events.js';
 import { newId } from '../../common/ids.js';
 import { ConflictError, ValidationError, type ErrorDetail } from '../../common/errors.js';
 import { checkDates, normaliseConfiguration, phaseSeed, type ConfigurationInput } from '../model/experiment-rules.js';
@@ -44,6 +45,8 @@ export interface ExperimentLifecycleDependencies {
   srm?: TrustCheck;
   /** The model registry, through the port the container fills (default: no models). */
   catalog?: Pick<ModelCatalog, 'resolveRankable' | 'aliasTarget'>;
+  /** Lines for the operator's log: started, paused, concluded (default: silent). */
+  events?: DomainEventLog;
 }
 
 /** Every change to an experiment after creation: transitions, conclusion, edits, phases. */
@@ -54,9 +57,10 @@ export class ExperimentLifecycleService {
     onChange = () => undefined,
     srm = async () => ({ passed: true, pValue: null }),
     catalog = NO_MODELS,
+    events = SILENT_EVENTS,
     ...rest
   }: ExperimentLifecycleDependencies) {
-    this.deps = { ...rest, onChange, srm, catalog };
+    this.deps = { ...rest, onChange, srm, catalog, events };
   }
 
   /** updated_at strictly increases, so it is both the optimistic-lock token and the cache revision. */

@@ -1,4 +1,5 @@
 import { toIso, type Clock } from '../../common/clock.js';
+import type { DomainEventLog } from '../../common/domain-events.js';
 import { newId } from '../../common/ids.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../common/errors.js';
 import { decodeCursor, toPage, type Page } from '../../common/pagination.js';
@@ -36,6 +37,8 @@ export interface AliasServiceDependencies {
   models: ModelLookup;
   versions: Pick<ModelVersionReads, 'getState' | 'listVersions'>;
   clock: Clock;
+  /** Lines for the operator's log: every alias move (default: silent). */
+  events?: DomainEventLog;
 }
 
 /**
