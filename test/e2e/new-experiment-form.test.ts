@@ -2,7 +2,7 @@
 /// <reference lib="dom" />
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { integer, percent } from '../../web/src/format.js';
+import { dateTime, integer, percent } from '../../web/src/format.js';
 import { metricLabel } from '../../web/src/pages/experiments/new/metric-labels.js';
 import { TestClock } from '../support/test-clock.js';
 import { DESKTOP, PHONE, horizontalOverflow, screenshot, unlabelledControls } from './support/browser.js';
@@ -193,7 +193,11 @@ describe.skipIf(!chromiumPath)('new-experiment form and experiment list in Chrom
         expect(text).toContain(percent(best.c.estimate, 1, true));
         expect(text).toContain(best.c.improved ? 'significant, better' : 'significant, worse');
         expect(await w.page.getByTestId(`size-${id}`).textContent()).toBe(`${integer(sessions)} sessions`);
-        expect(await w.page.getByTestId(`age-${id}`).textContent()).toMatch(/^(started|first session) \d+ (day|hour|minute)s? ago$/);
+        // The experiment was started without a start date: its age counts from the audit log's start.
+        const start = (await t.server.api('GET', `${EXP}/${id}/events`)).body.data.items.find((e: any) => e.action === 'start');
+        const ageCell = w.page.getByTestId(`age-${id}`);
+        await expect.poll(() => ageCell.getAttribute('title')).toBe(dateTime(start.at));
+        expect(await ageCell.textContent()).toMatch(/^started \d+ (day|hour|minute)s? ago$/);
         // An experiment never started says so instead of a number.
         expect(await w.page.getByTestId(`headline-${seeded.created.experimentId}`).textContent()).toContain('not started');
         expect(await w.page.getByTestId(`age-${seeded.created.experimentId}`).textContent()).toMatch(/^created /);

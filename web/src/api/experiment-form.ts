@@ -55,3 +55,23 @@ export function useRowResults(experiment: Experiment) {
     staleTime: 30_000,
   });
 }
+
+/**
+ * When an experiment without a start date was started: its first `start` (or the scheduler's `activate`)
+ * in the audit log, which lists oldest first. Asked only for rows that need it; null when not in the first page.
+ */
+export function useStartedAt(experiment: Experiment) {
+  return useQuery({
+    enabled: experiment.startDate === null && hasData(experiment.status),
+    queryKey: ['started-at', experiment.experimentId],
+    queryFn: async () => {
+      const page = await unwrap(
+        api.GET('/api/nous/ab-testing/experiments/{experimentId}/events', {
+          params: { path: { experimentId: experiment.experimentId }, query: { limit: 50 } },
+        }),
+      );
+      return page.items.find((e) => e.action === 'start' || e.action === 'activate')?.at ?? null;
+    },
+    staleTime: Infinity,
+  });
+}

@@ -1,5 +1,5 @@
 import { Link, useSearchParams } from 'react-router';
-import { useRowResults } from '../../api/experiment-form';
+import { useRowResults, useStartedAt } from '../../api/experiment-form';
 import { useExperiments } from '../../api/queries';
 import type { Comparison, Experiment, ExperimentStatus, Results } from '../../api/types';
 import { StatusBadge, Verdict } from '../../components/badges';
@@ -24,14 +24,15 @@ export function ago(iso: string, now = Date.now()): string {
   return seconds < 0 ? `in ${text}` : `${text} ago`;
 }
 
-/** The moment the row's age counts from, in words: the start date, else the first exposure day, else creation. */
-function age(e: Experiment, results: Results | undefined): { text: string; at: string } {
+/** The moment the row's age counts from, in words: the start (date, else the audit log's start), else the first exposure day, else creation. */
+function age(e: Experiment, startedAt: string | null | undefined, results: Results | undefined): { text: string; at: string } {
   if (e.status === 'concluded' || e.status === 'archived') {
     if (e.conclusion) return { text: `concluded ${ago(e.conclusion.concludedAt)}`, at: e.conclusion.concludedAt };
   }
   if (e.status === 'scheduled' && e.startDate) return { text: `starts ${ago(e.startDate)}`, at: e.startDate };
   if (e.status !== 'created') {
-    if (e.startDate) return { text: `started ${ago(e.startDate)}`, at: e.startDate };
+    const started = e.startDate ?? startedAt;
+    if (started) return { text: `started ${ago(started)}`, at: started };
     const first = results?.series.flatMap((s) => s.points.map((p) => p.date)).sort()[0];
     if (first) return { text: `first session ${ago(`${first}T00:00:00Z`)}`, at: `${first}T00:00:00Z` };
   }
@@ -111,7 +112,8 @@ function Headline({ experiment: e, results }: { experiment: Experiment; results:
 
 function ExperimentRow({ experiment: e }: { experiment: Experiment }) {
   const results = useRowResults(e);
-  const { text, at } = age(e, results.data);
+  const startedAt = useStartedAt(e);
+  const { text, at } = age(e, startedAt.data, results.data);
   const id = e.experimentId;
   return (
     <tr>
@@ -133,12 +135,14 @@ function ExperimentRow({ experiment: e }: { experiment: Experiment }) {
       </td>
       <td>
         <StatusBadge status={e.status} />
-        <div className="muted small nowrap" data-testid={`age-${id}`} title={dateTime(at)}>
+        <div className="muted small" data-testid={`age-${id}`} title={dateTime(at)}>
           {text}
         </div>
-      </td>
-      <td className="nowrap" data-testid={`size-${id}`}>
-        {results.data ? size(results.data) : '—'}
+        {results.data && (
+          <div className="small" data-testid={`size-${id}`}>
+            {size(results.data)}
+          </div>
+        )}
       </td>
       <td className="hide-narrow">{e.variants.map((v) => v.name).join(', ')}</td>
       <td className="hide-narrow">
@@ -201,8 +205,7 @@ export function ExperimentsPage() {
             <thead>
               <tr>
                 <th scope="col">Name and headline</th>
-                <th scope="col">Status</th>
-                <th scope="col">Size</th>
+                <th scope="col">Status, age and size</th>
                 <th scope="col" className="hide-narrow">
                   Variants
                 </th>

@@ -33,8 +33,9 @@ export function modelFields(
       : chosen && chosen.activeVersion === null
         ? 'No trained version yet: the experiment can be created, but not started until one is trained.'
         : undefined;
+  // A row of its own inside the variant's grid (1 / -1 spans every column at any width), so ranker names are not cut.
   return (
-    <>
+    <div className="form-row" style={{ gridColumn: '1 / -1' }}>
       <Field label="Ranker" errors={modelErrors} hint={rankerHint}>
         {(ids) => (
           <select
@@ -80,6 +81,6 @@ export function modelFields(
           )}
         </Field>
       )}
-    </>
+    </div>
   );
 }

@@ -56,7 +56,6 @@ export function variantFields(errors: FieldErrors, d: Draft, update: UpdateDraft
                 />
               )}
             </Field>
-            {modelFields(errors, i, v, (patch) => updateVariant(i, patch), rankers)}
             {!d.equalSplit && (
               <Field label="Weight" errors={track(`/configuration/variants/${i}/weight`)} hint="0–1; weights sum to 1">
                 {(ids) => (
@@ -90,6 +89,7 @@ export function variantFields(errors: FieldErrors, d: Draft, update: UpdateDraft
                 />
               )}
             </Field>
+            {modelFields(errors, i, v, (patch) => updateVariant(i, patch), rankers)}
             {d.variants.length > 2 && (
               <button
                 type="button"
