@@ -80,9 +80,15 @@ describe.skipIf(!chromiumPath)('new-experiment form and experiment list in Chrom
         await w.page.goto('/experiments/new');
         const pinned = size === 'desktop';
         const alias = pinned ? 'production' : 'staging-ranker';
+        if (pinned) {
+          // An alias that exists: the picker says what it serves now.
+          const put = await t.server.api('PUT', '/api/nous/learn/aliases/production', { modelId: RANKER, version: 1, reason: 'e2e' });
+          expect(put.status).toBe(200);
+        }
         await fillInterleaving(w.page, `engine vs ${RANKER} (${size})`, { version: pinned ? '1' : '', alias, layer: !pinned });
-        // The alias picker says what the alias serves now: nothing has been shipped on this server yet.
-        await expect.poll(() => field(w.page, 'Alias').textContent()).toContain(`No alias “${alias}” yet`);
+        await expect
+          .poll(() => field(w.page, 'Alias').textContent())
+          .toContain(pinned ? `“production” serves v1 of ${RANKER} now` : `No alias “${alias}” yet`);
         expect(await unlabelledControls(w.page)).toEqual([]);
         if (size === 'phone') expect(await horizontalOverflow(w.page)).toBe(0);
         await screenshot(w.page, `new-experiment-interleaving-${size}`);

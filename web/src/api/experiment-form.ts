@@ -1,5 +1,5 @@
 // Reads the new-experiment form and the experiment list need: rankers to back variants, their versions,
-// the aliases a conclusion can move, and each listed experiment's results (fetched per row, lazily).
+// and each listed experiment's results (fetched per row, lazily).
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from './client';
 import { LIVE_REFRESH_MS } from './queries';
@@ -23,14 +23,6 @@ export function useRankerVersions(modelIds: string[]): Map<string, { versions: M
     })),
   });
   return new Map(distinct.map((id, i) => [id, { versions: answers[i]?.data?.items, error: answers[i]?.error ?? null }]));
-}
-
-/** The aliases that exist now: the promotion picker offers them and says what each serves. */
-export function useAliasTargets() {
-  return useQuery({
-    queryKey: ['aliases'],
-    queryFn: () => unwrap(api.GET('/api/nous/learn/aliases', { params: { query: { limit: 200 } } })),
-  });
 }
 
 const hasData = (status: Experiment['status']) => status !== 'created' && status !== 'scheduled';
