@@ -1,17 +1,10 @@
 import type { ReactNode } from 'react';
 import { Field, invalid } from '../../../components/field';
+import type { Draft, UpdateDraft } from './draft';
 import type { FieldErrors } from './field-errors';
 
-interface BasicFieldsProps {
-  errors: FieldErrors;
-  name: string;
-  setName: (name: string) => void;
-  description: string;
-  setDescription: (description: string) => void;
-}
-
 /** Name and description. A function, not a component: see new-experiment.tsx. */
-export function basicFields({ errors: { at, track }, name, setName, description, setDescription }: BasicFieldsProps): ReactNode {
+export function basicFields({ at, track }: FieldErrors, draft: Draft, update: UpdateDraft): ReactNode {
   return (
     <>
       <Field label="Name" errors={track('/name')}>
@@ -20,8 +13,8 @@ export function basicFields({ errors: { at, track }, name, setName, description,
             id={ids.input}
             aria-describedby={ids.described || undefined}
             {...invalid(at('/name'))}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
+            value={draft.name}
+            onChange={(e) => update({ name: e.target.value })}
             required
             maxLength={200}
           />
@@ -32,8 +25,8 @@ export function basicFields({ errors: { at, track }, name, setName, description,
           <textarea
             id={ids.input}
             aria-describedby={ids.described || undefined}
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
+            value={draft.description}
+            onChange={(e) => update({ description: e.target.value })}
             rows={2}
           />
         )}

@@ -3,7 +3,7 @@ export type ErrorLookup = (path: string, exact?: boolean) => string[];
 
 /**
  * `at` only reads the problems (for `aria-invalid`); `track` also marks them as shown beside their field,
- * so the form-level error lists only the problems no field shows.
+ * so the summary at the top of the form lists only the problems no field shows.
  */
 export interface FieldErrors {
   at: ErrorLookup;

@@ -1,37 +1,37 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiError, type ErrorDetail } from '../../../api/client';
-import { useCreateExperiment } from '../../../api/queries';
-import type { ExperimentCreate } from '../../../api/types';
+import { useRankers, useRankerVersions } from '../../../api/experiment-form';
+import { useAliases, useCreateExperiment } from '../../../api/queries';
 import { errorsAt } from '../../../components/field';
 import { ErrorState } from '../../../components/states';
 import { useTitle } from '../../../components/title';
 import { basicFields } from './basic-fields';
+import { emptyDraft, experimentBody, type Draft, type UpdateDraft } from './draft';
 import type { FieldErrors } from './field-errors';
-import { metricFields, type MetricName } from './metric-fields';
-import { runFields, type AnalysisMethod } from './run-fields';
-import { blankVariant, variantFields, type VariantDraft } from './variant-fields';
-
-/** datetime-local holds no zone; the form says UTC and sends UTC. */
-const toIso = (local: string) => (local ? `${local}:00Z` : undefined);
+import { metricFields } from './metric-fields';
+import { promoteFields } from './promote-fields';
+import { rankingFields } from './ranking-fields';
+import { runFields } from './run-fields';
+import { variantFields } from './variant-fields';
 
 export function NewExperimentPage() {
   useTitle('New experiment');
   const navigate = useNavigate();
   const create = useCreateExperiment();
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [variants, setVariants] = useState<VariantDraft[]>([blankVariant('control'), blankVariant('treatment')]);
-  const [equalSplit, setEqualSplit] = useState(true);
-  const [traffic, setTraffic] = useState('1');
-  const [metrics, setMetrics] = useState<MetricName[]>(['ctr']);
-  const [startDate, setStartDate] = useState('');
-  const [endDate, setEndDate] = useState('');
-  const [layerId, setLayerId] = useState('');
-  const [layerStart, setLayerStart] = useState('0');
-  const [layerEnd, setLayerEnd] = useState('1');
-  const [method, setMethod] = useState<AnalysisMethod>('fixed');
+  const [draft, setDraft] = useState<Draft>(emptyDraft);
+  const update: UpdateDraft = (patch) => setDraft((d) => ({ ...d, ...(typeof patch === 'function' ? patch(d) : patch) }));
   const [localErrors, setLocalErrors] = useState<ErrorDetail[]>([]);
+  const rankers = useRankers();
+  const versions = useRankerVersions(draft.variants.map((v) => v.modelId));
+  const aliases = useAliases();
+  const summaryRef = useRef<HTMLDivElement>(null);
+
+  const failed = create.error !== null || localErrors.length > 0;
+  // After a failed submit the summary at the top takes the focus: it says how many problems the fields show.
+  useEffect(() => {
+    if (failed) summaryRef.current?.focus();
+  }, [failed, create.error, localErrors]);
 
   const details = [...localErrors, ...(create.error instanceof ApiError ? create.error.details : [])];
   const at = (path: string, exact = false) => errorsAt(details, path, exact);
@@ -44,38 +44,9 @@ export function NewExperimentPage() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     create.reset();
-    const problems: ErrorDetail[] = [];
-    const parsed = variants.map((v, i) => {
-      let config: Record<string, unknown> | undefined;
-      try {
-        const value: unknown = JSON.parse(v.config || '{}');
-        if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('not an object');
-        config = value as Record<string, unknown>;
-      } catch {
-        problems.push({ path: `/configuration/variants/${i}/config`, message: 'must be a JSON object, e.g. {"layout": "grid"}' });
-      }
-      return {
-        id: v.id,
-        ...(v.name ? { name: v.name } : {}),
-        ...(equalSplit ? {} : { weight: Number(v.weight) }),
-        ...(config ? { config } : {}),
-      };
-    });
+    const { body, problems } = experimentBody(draft);
     setLocalErrors(problems);
     if (problems.length) return;
-    const body: ExperimentCreate = {
-      name,
-      ...(description ? { description } : {}),
-      ...(startDate ? { startDate: toIso(startDate)! } : {}),
-      ...(endDate ? { endDate: toIso(endDate)! } : {}),
-      configuration: {
-        variants: parsed,
-        trafficAllocation: Number(traffic),
-        targetMetrics: metrics,
-        ...(layerId ? { layer: { id: layerId, range: [Number(layerStart), Number(layerEnd)] } } : {}),
-        analysis: { method },
-      },
-    };
     create.mutate(body, { onSuccess: (e) => navigate(`/experiments/${e.experimentId}`) });
   };
 
@@ -84,47 +55,45 @@ export function NewExperimentPage() {
   const errors: FieldErrors = { at, track };
   const fields = (
     <>
-      {basicFields({ errors, name, setName, description, setDescription })}
-      {variantFields({ errors, variants, setVariants, equalSplit, setEqualSplit, traffic, setTraffic })}
-      {metricFields({ errors, metrics, setMetrics })}
-      {runFields({
-        errors,
-        startDate,
-        setStartDate,
-        endDate,
-        setEndDate,
-        layerId,
-        setLayerId,
-        layerStart,
-        setLayerStart,
-        layerEnd,
-        setLayerEnd,
-        method,
-        setMethod,
-      })}
+      {basicFields(errors, draft, update)}
+      {rankingFields(errors, draft, update)}
+      {variantFields(errors, draft, update, { rankers: rankers.data?.items, error: rankers.error, versions })}
+      {promoteFields(errors, draft, update, { aliases: aliases.data?.items, error: aliases.error })}
+      {metricFields(errors, draft, update)}
+      {runFields(errors, draft, update)}
     </>
   );
   const unplaced = details.filter((d) => !shown.has(`${d.path}:${d.message}`));
+  const placed = details.length - unplaced.length;
   return (
     <>
       <p className="breadcrumb">
         <Link to="/experiments">← Experiments</Link>
       </p>
       <h1>New experiment</h1>
-      <form onSubmit={submit} noValidate className="form" aria-describedby={create.error ? 'form-error' : undefined}>
-        {fields}
-        {create.error !== null && (
-          <div id="form-error">
-            <ErrorState
-              error={
-                create.error instanceof ApiError
-                  ? new ApiError(create.error.status, create.error.code, create.error.message, unplaced, create.error.requestId)
-                  : create.error
-              }
-              title="The experiment was not created"
-            />
+      <form onSubmit={submit} noValidate className="form" aria-describedby={failed ? 'form-error' : undefined}>
+        {failed && (
+          <div id="form-error" ref={summaryRef} tabIndex={-1} data-testid="form-summary">
+            {create.error !== null ? (
+              <ErrorState
+                error={
+                  create.error instanceof ApiError
+                    ? new ApiError(create.error.status, create.error.code, create.error.message, unplaced, create.error.requestId)
+                    : create.error
+                }
+                title="The experiment was not created"
+              />
+            ) : null}
+            {placed > 0 && (
+              <p className="field-error" role="status">
+                <span aria-hidden="true">⚠ </span>
+                {placed === 1 ? 'One problem is' : `${placed} problems are`} marked next to {placed === 1 ? 'its field' : 'their fields'}{' '}
+                below.
+              </p>
+            )}
           </div>
         )}
+        {fields}
         <div className="actions">
           <button type="submit" className="primary" disabled={create.isPending}>
             {create.isPending ? 'Creating…' : 'Create experiment'}

@@ -1,27 +1,11 @@
 import type { ReactNode } from 'react';
 import { Field, invalid } from '../../../components/field';
+import type { AnalysisMethod, Draft, UpdateDraft } from './draft';
 import type { FieldErrors } from './field-errors';
 
-export type AnalysisMethod = 'fixed' | 'sequential';
-
-interface RunFieldsProps {
-  errors: FieldErrors;
-  startDate: string;
-  setStartDate: (date: string) => void;
-  endDate: string;
-  setEndDate: (date: string) => void;
-  layerId: string;
-  setLayerId: (id: string) => void;
-  layerStart: string;
-  setLayerStart: (start: string) => void;
-  layerEnd: string;
-  setLayerEnd: (end: string) => void;
-  method: AnalysisMethod;
-  setMethod: (method: AnalysisMethod) => void;
-}
-
 /** How the experiment runs: its dates (UTC), its layer, its analysis method. A function, not a component: see new-experiment.tsx. */
-export function runFields({ errors: { at, track }, ...p }: RunFieldsProps): ReactNode {
+export function runFields({ at, track }: FieldErrors, d: Draft, update: UpdateDraft): ReactNode {
+  const rangeErrors = [...track('/configuration/layer/range'), ...track('/configuration/layer', true)];
   return (
     <>
       <div className="form-row">
@@ -32,8 +16,8 @@ export function runFields({ errors: { at, track }, ...p }: RunFieldsProps): Reac
               aria-describedby={ids.described || undefined}
               {...invalid(at('/startDate'))}
               type="datetime-local"
-              value={p.startDate}
-              onChange={(e) => p.setStartDate(e.target.value)}
+              value={d.startDate}
+              onChange={(e) => update({ startDate: e.target.value })}
             />
           )}
         </Field>
@@ -44,40 +28,56 @@ export function runFields({ errors: { at, track }, ...p }: RunFieldsProps): Reac
               aria-describedby={ids.described || undefined}
               {...invalid(at('/endDate'))}
               type="datetime-local"
-              value={p.endDate}
-              onChange={(e) => p.setEndDate(e.target.value)}
+              value={d.endDate}
+              onChange={(e) => update({ endDate: e.target.value })}
             />
           )}
         </Field>
       </div>
       <fieldset>
-        <legend>Layer (optional: experiments of one layer with disjoint ranges never share a session)</legend>
+        <legend>Layer (optional)</legend>
+        <p className="muted small">
+          Experiments of one layer whose ranges do not overlap never share a session. Two ranking experiments (interleaving, or a variant
+          served by a ranker) can only run at the same time this way.
+        </p>
         <div className="form-row">
           <Field label="Layer id" errors={track('/configuration/layer/id')}>
-            {(ids) => <input id={ids.input} value={p.layerId} onChange={(e) => p.setLayerId(e.target.value)} maxLength={64} />}
-          </Field>
-          <Field label="Range start" errors={track('/configuration/layer/range')}>
             {(ids) => (
               <input
                 id={ids.input}
                 aria-describedby={ids.described || undefined}
-                type="number"
-                step="any"
-                value={p.layerStart}
-                onChange={(e) => p.setLayerStart(e.target.value)}
-                disabled={!p.layerId}
+                {...invalid(at('/configuration/layer/id'))}
+                value={d.layerId}
+                onChange={(e) => update({ layerId: e.target.value })}
+                maxLength={64}
               />
             )}
           </Field>
-          <Field label="Range end" errors={[]}>
+          <Field label="Range start" errors={rangeErrors} hint="0–1, included">
             {(ids) => (
               <input
                 id={ids.input}
+                aria-describedby={ids.described || undefined}
+                {...invalid(rangeErrors)}
                 type="number"
                 step="any"
-                value={p.layerEnd}
-                onChange={(e) => p.setLayerEnd(e.target.value)}
-                disabled={!p.layerId}
+                value={d.layerStart}
+                onChange={(e) => update({ layerStart: e.target.value })}
+                disabled={!d.layerId}
+              />
+            )}
+          </Field>
+          <Field label="Range end" errors={[]} hint="0–1, excluded">
+            {(ids) => (
+              <input
+                id={ids.input}
+                aria-describedby={ids.described || undefined}
+                {...invalid(rangeErrors)}
+                type="number"
+                step="any"
+                value={d.layerEnd}
+                onChange={(e) => update({ layerEnd: e.target.value })}
+                disabled={!d.layerId}
               />
             )}
           </Field>
@@ -85,7 +85,7 @@ export function runFields({ errors: { at, track }, ...p }: RunFieldsProps): Reac
       </fieldset>
       <Field label="Analysis method" errors={track('/configuration/analysis')}>
         {(ids) => (
-          <select id={ids.input} value={p.method} onChange={(e) => p.setMethod(e.target.value as AnalysisMethod)}>
+          <select id={ids.input} value={d.method} onChange={(e) => update({ method: e.target.value as AnalysisMethod })}>
             <option value="fixed">fixed horizon (one look at the end)</option>
             <option value="sequential">sequential (safe to look every day)</option>
           </select>

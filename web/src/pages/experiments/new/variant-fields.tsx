@@ -1,52 +1,35 @@
-import type { Dispatch, ReactNode, SetStateAction } from 'react';
+import type { ReactNode } from 'react';
 import { Field, invalid } from '../../../components/field';
+import { blankVariant, type Draft, type UpdateDraft, type VariantDraft } from './draft';
 import type { FieldErrors } from './field-errors';
+import { modelFields, type RankerChoices } from './model-fields';
 
-export interface VariantDraft {
-  id: string;
-  name: string;
-  weight: string;
-  config: string;
-}
-
-export const blankVariant = (id: string): VariantDraft => ({ id, name: '', weight: '0.5', config: '{}' });
-
-interface VariantFieldsProps {
-  errors: FieldErrors;
-  variants: VariantDraft[];
-  setVariants: Dispatch<SetStateAction<VariantDraft[]>>;
-  equalSplit: boolean;
-  setEqualSplit: (equalSplit: boolean) => void;
-  traffic: string;
-  setTraffic: (traffic: string) => void;
-}
-
-/** The variants (2 to 20, the first is the control) and the share of traffic that enters. A function, not a component: see new-experiment.tsx. */
-export function variantFields({
-  errors: { at, track },
-  variants,
-  setVariants,
-  equalSplit,
-  setEqualSplit,
-  traffic,
-  setTraffic,
-}: VariantFieldsProps): ReactNode {
+/**
+ * The variants (2 to 20, the first is the control), what each serves, and the share of traffic that
+ * enters. A function, not a component: see new-experiment.tsx.
+ */
+export function variantFields(errors: FieldErrors, d: Draft, update: UpdateDraft, rankers: RankerChoices): ReactNode {
+  const { at, track } = errors;
   const updateVariant = (i: number, patch: Partial<VariantDraft>) =>
-    setVariants((vs) => vs.map((v, j) => (j === i ? { ...v, ...patch } : v)));
+    update((draft) => ({ variants: draft.variants.map((v, j) => (j === i ? { ...v, ...patch } : v)) }));
 
   return (
     <>
       <fieldset className="variants">
         <legend>Variants</legend>
+        <p className="muted small">
+          The first variant is the control. A variant served by a ranker reorders each query’s results with that model (through{' '}
+          <code>POST /api/nous/rank</code>); a variant without one keeps the search engine’s original order.
+        </p>
         <label className="inline">
-          <input type="checkbox" checked={equalSplit} onChange={(e) => setEqualSplit(e.target.checked)} /> Split traffic equally
+          <input type="checkbox" checked={d.equalSplit} onChange={(e) => update({ equalSplit: e.target.checked })} /> Split traffic equally
         </label>
         {track('/configuration/variants', true).map((m) => (
           <p key={m} className="field-error" role="alert">
             <span aria-hidden="true">⚠ </span>Variants: {m}
           </p>
         ))}
-        {variants.map((v, i) => (
+        {d.variants.map((v, i) => (
           <div key={i} className="variant-row" role="group" aria-label={`Variant ${i + 1}${i === 0 ? ' (control)' : ''}`}>
             <Field label={`Variant ${i + 1} id${i === 0 ? ' (control)' : ''}`} errors={track(`/configuration/variants/${i}/id`)}>
               {(ids) => (
@@ -63,10 +46,17 @@ export function variantFields({
             </Field>
             <Field label="Display name" errors={track(`/configuration/variants/${i}/name`)}>
               {(ids) => (
-                <input id={ids.input} value={v.name} placeholder={v.id} onChange={(e) => updateVariant(i, { name: e.target.value })} />
+                <input
+                  id={ids.input}
+                  aria-describedby={ids.described || undefined}
+                  {...invalid(at(`/configuration/variants/${i}/name`))}
+                  value={v.name}
+                  placeholder={v.id}
+                  onChange={(e) => updateVariant(i, { name: e.target.value })}
+                />
               )}
             </Field>
-            {!equalSplit && (
+            {!d.equalSplit && (
               <Field label="Weight" errors={track(`/configuration/variants/${i}/weight`)} hint="0–1; weights sum to 1">
                 {(ids) => (
                   <input
@@ -83,7 +73,11 @@ export function variantFields({
                 )}
               </Field>
             )}
-            <Field label="Config (JSON)" errors={track(`/configuration/variants/${i}/config`)}>
+            <Field
+              label="Config (JSON, optional)"
+              errors={track(`/configuration/variants/${i}/config`)}
+              hint="Settings handed to your front end with the assignment"
+            >
               {(ids) => (
                 <input
                   id={ids.input}
@@ -95,15 +89,23 @@ export function variantFields({
                 />
               )}
             </Field>
-            {variants.length > 2 && (
-              <button type="button" className="link" onClick={() => setVariants((vs) => vs.filter((_, j) => j !== i))}>
+            {modelFields(errors, i, v, (patch) => updateVariant(i, patch), rankers)}
+            {d.variants.length > 2 && (
+              <button
+                type="button"
+                className="link"
+                onClick={() => update((draft) => ({ variants: draft.variants.filter((_, j) => j !== i) }))}
+              >
                 Remove variant {i + 1}
               </button>
             )}
           </div>
         ))}
-        {variants.length < 20 && (
-          <button type="button" onClick={() => setVariants((vs) => [...vs, blankVariant(`variant-${vs.length + 1}`)])}>
+        {d.variants.length < 20 && (
+          <button
+            type="button"
+            onClick={() => update((draft) => ({ variants: [...draft.variants, blankVariant(`variant-${draft.variants.length + 1}`)] }))}
+          >
             Add a variant
           </button>
         )}
@@ -116,8 +118,8 @@ export function variantFields({
             {...invalid(at('/configuration/trafficAllocation'))}
             type="number"
             step="any"
-            value={traffic}
-            onChange={(e) => setTraffic(e.target.value)}
+            value={d.traffic}
+            onChange={(e) => update({ traffic: e.target.value })}
           />
         )}
       </Field>
