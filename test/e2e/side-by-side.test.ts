@@ -114,6 +114,8 @@ describe.skipIf(!chromiumPath)('query side-by-side in Chromium', { timeout: 120_
       expect(rightBox!.y).toBe(leftBox!.y);
       expect(rightBox!.x).toBeGreaterThan(leftBox!.x + leftBox!.width - 1);
       await screenshot(w.page, 'side-by-side-desktop');
+      // UPDATE_SCREENSHOTS=1 also puts the first screen in docs/screenshots for docs/dashboard.md.
+      if (process.env.UPDATE_SCREENSHOTS === '1') await w.page.screenshot({ path: 'docs/screenshots/query-side-by-side-desktop.png' });
 
       // Ship it to production: rank now serves the alias, and the picker compares against it.
       const moved = await t.server.api('PUT', '/api/nous/learn/aliases/production', { modelId: 'ranker-a', reason: 'e2e' });
