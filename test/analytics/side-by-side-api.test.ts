@@ -134,6 +134,22 @@ describeOnEveryDatabase('query side-by-side', (kind) => {
     expect(ids(pinned.left)).toEqual(ids(view.right).slice(0, 3));
     expect(pinned.left.results.map((r: { movement: { kind: string } }) => r.movement.kind)).toEqual(['same', 'same', 'same']);
     expect(pinned.overlap).toBe(3);
+
+    // Cleared (rolled back to the engine's order): the alias side is the engine's order, as rank then serves.
+    const cleared = await request(t.app, { method: 'DELETE', url: '/api/nous/learn/aliases/production?reason=rollback' });
+    expect(cleared.statusCode).toBe(200);
+    const rolledBack = (await getJson(t.app, sideBySide(QUERY, 'right=alias:production'))).body.data;
+    expect(rolledBack.right.served).toEqual({ source: 'original', alias: 'production', modelId: null, version: null, scoreType: null });
+    const original = await postJson(t.app, '/api/nous/rank', {
+      unitId: 'u-1',
+      queryId: 'sbs-2',
+      queryHash: QUERY,
+      results: view.candidates,
+    });
+    expect(original.body.data.served).toEqual({ source: 'original' });
+    expect(ids(rolledBack.right)).toEqual(original.body.data.results.slice(0, 10).map((r: { resultId: string }) => r.resultId));
+    expect(ids(rolledBack.right)).toEqual(ids(rolledBack.left));
+    expect(rolledBack.right.results.map((r: { movement: { kind: string } }) => r.movement.kind)).toEqual(Array(10).fill('same'));
   });
 
   it('a dataset ranker ranks by logged features, and a query whose feedback lacks them is a 409 naming them', async () => {

@@ -159,6 +159,17 @@ describe.skipIf(!chromiumPath)('query side-by-side in Chromium', { timeout: 120_
       expect(clipped).toEqual([]);
       await screenshot(w.page, 'side-by-side-phone');
 
+      // Rolled back to the engine's order: rank serves the original order, and so does the alias's side.
+      expect((await t.server.api('DELETE', '/api/nous/learn/aliases/production?reason=e2e%20rollback')).status).toBe(200);
+      const rolledBack = await servedByRank(t.server, 10);
+      expect(rolledBack.served).toEqual({ source: 'original' });
+      await w.page.reload();
+      await expect
+        .poll(() => w.page.getByTestId('side-right').getByRole('heading').textContent())
+        .toBe('Right Alias production: engine order (it serves no model)');
+      expect(await listed(w.page, 'right')).toEqual(rolledBack.ids);
+      expect(await w.page.getByTestId('side-right').getByTestId('movement').allTextContents()).toEqual(Array(10).fill('='));
+
       // A ranker that does not exist is refused in words (the API's 404), not drawn as an empty list.
       await w.page.goto(`/queries/${QUERY}/side-by-side?right=model:nope`);
       await w.page.getByText('These rankers cannot be compared on this query').waitFor();

@@ -60,22 +60,22 @@ function SideList({ name, side, other, k, scale }: { name: 'left' | 'right'; sid
 
 function Figures({ data }: { data: SideBySide }) {
   const f = data.figures;
+  const items: [string, string, string?][] = [
+    ['Searches', integer(f.searches)],
+    ['CTR', percent(f.ctr)],
+    ['Abandonment', percent(f.abandonmentRate)],
+    ['MRR', number(f.mrr)],
+    ['Mean first click position', number(f.meanFirstClickPosition)],
+    [`In both top ${data.k}`, `${integer(data.overlap)} of ${integer(Math.min(data.k, data.candidates.length))}`, 'overlap'],
+  ];
   return (
-    <dl className="facts" data-testid="sbs-figures">
-      <dt>Searches</dt>
-      <dd>{integer(f.searches)}</dd>
-      <dt>CTR</dt>
-      <dd>{percent(f.ctr)}</dd>
-      <dt>Abandonment</dt>
-      <dd>{percent(f.abandonmentRate)}</dd>
-      <dt>MRR</dt>
-      <dd>{number(f.mrr)}</dd>
-      <dt>Mean first click position</dt>
-      <dd>{number(f.meanFirstClickPosition)}</dd>
-      <dt>In both top {data.k}</dt>
-      <dd data-testid="overlap">
-        {integer(data.overlap)} of {integer(Math.min(data.k, data.candidates.length))}
-      </dd>
+    <dl className="sbs-figures" data-testid="sbs-figures">
+      {items.map(([label, value, testId]) => (
+        <div key={label}>
+          <dt>{label}</dt>
+          <dd data-testid={testId}>{value}</dd>
+        </div>
+      ))}
     </dl>
   );
 }
