@@ -1,10 +1,5 @@
-import {
-  ANALYTICS_PERSONAL_DATA,
-  createAnalyticsModule,
-  type AnalyticsModule,
-  type RankerPort,
-  type RelevancePort,
-} from './analytics/analytics.module.js';
+import { ANALYTICS_PERSONAL_DATA, createAnalyticsModule, type AnalyticsModule, type RelevancePort } from './analytics/analytics.module.js';
+import type { RankerPort } from './analytics/analytics.module.js';
 import { createAuthModule, type AuthModule } from './auth/auth.module.js';
 import { systemClock, type Clock } from './common/clock.js';
 import type { DomainModule } from './common/module.js';
