@@ -1,4 +1,5 @@
 import { ANALYTICS_PERSONAL_DATA, createAnalyticsModule, type AnalyticsModule, type RelevancePort } from './analytics/analytics.module.js';
+import type { RankerPort } from './analytics/analytics.module.js';
 import { createAuthModule, type AuthModule } from './auth/auth.module.js';
 import { systemClock, type Clock } from './common/clock.js';
 import type { DomainModule } from './common/module.js';
@@ -93,6 +94,7 @@ export function createContainer(database: DatabaseHandle, clock: Clock = systemC
     database,
     clock,
     relevance: clickModelRelevance(learning),
+    rankers: servingRankers(learning),
     retentionDays: options.feedbackRetentionDays ?? 0,
     foldThread: options.analyticsFoldThread ?? false,
     foldNice: options.analyticsFoldNice ?? 0,
@@ -130,6 +132,27 @@ function clickModelRelevance(learning: LearningModule): RelevancePort {
         version: ranked.version,
         relevance: new Map(ranked.results.map((r) => [r.resultId, (r.explanation?.contributions.impressions ?? 0) > 0 ? r.score : null])),
       };
+    },
+  };
+}
+
+/**
+ * The learning module's serving as the side-by-side view's rankers: aliases resolve through the
+ * catalogue POST /api/nous/rank reads, and orders come from the serving service's rank (the code of
+ * POST /api/nous/learn/models/{modelId}/rank, with the version fixed).
+ */
+function servingRankers(learning: LearningModule): RankerPort {
+  const { aliasService, servingService } = learning.services;
+  return {
+    async alias(alias) {
+      await aliasService.get(alias); // 404 for an alias never set
+      const target = await learning.modelCatalog.resolveAlias(alias);
+      return target && { modelId: target.modelId, version: target.version };
+    },
+    featureNeeds: (modelId, version) => servingService.featureNeeds(modelId, version),
+    async rank(modelId, version, input) {
+      const ranked = await servingService.rank(modelId, input, false, version);
+      return { scoreType: ranked.scoreType, results: ranked.results.map((r) => ({ resultId: r.resultId, score: r.score })) };
     },
   };
 }

@@ -8,14 +8,20 @@ import { FoldThread } from './fold/fold-thread.js';
 import { analyticsRoutes } from './analytics.routes.js';
 import { AnalyticsService, FOLD_THREAD_BATCH_SIZE, type RelevancePort } from './analytics.service.js';
 import { HOUR_MS } from '../common/time.js';
+import { KyselyLoggedFeaturesStore } from './side-by-side/logged-features.kysely-store.js';
+import { sideBySideRoutes } from './side-by-side/side-by-side.routes.js';
+import { SideBySideService, type RankerPort } from './side-by-side/side-by-side.service.js';
 
 export type { RelevancePort } from './analytics.service.js';
+export type { RankerPort } from './side-by-side/side-by-side.service.js';
 
 export interface AnalyticsDependencies {
   database: DatabaseHandle;
   clock: Clock;
   /** Click-model relevance for the query page (the learning module's serving service, adapted by the container). */
   relevance?: RelevancePort;
+  /** Rankers for the side-by-side view (the learning module's serving, adapted by the container). */
+  rankers?: RankerPort;
   batchSize?: number;
   /** FEEDBACK_RETENTION_DAYS: per-search states are removed with the raw items (0 keeps them). */
   retentionDays?: number;
@@ -39,13 +45,14 @@ export const ANALYTICS_PERSONAL_DATA: PersonalDataTable[] = [
   { table: 'analytics_entities', column: 'key', kind: 'analyticsSessionQueries', key: { prefix: 'p:', startsWith: true, separator: '\n' } },
 ];
 
-export type AnalyticsModule = DomainModule<{ analyticsService: AnalyticsService }>;
+export type AnalyticsModule = DomainModule<{ analyticsService: AnalyticsService; sideBySideService: SideBySideService }>;
 
 /** Search analytics: hourly aggregates folded from feedback (task `analytics`) and GET /api/cortex/analytics/…. */
 export function createAnalyticsModule({
   database,
   clock,
   relevance,
+  rankers,
   batchSize,
   retentionDays,
   foldThread,
@@ -67,10 +74,16 @@ export function createAnalyticsModule({
     foldRunner: runner,
     threadBatchSize,
   });
+  const sideBySideService = new SideBySideService({
+    detail: (queryHash, query) => analyticsService.query(queryHash, query),
+    rankers: rankers ?? null,
+    features: new KyselyLoggedFeaturesStore(database.db),
+  });
   return {
-    services: { analyticsService },
+    services: { analyticsService, sideBySideService },
     routes: async (app) => {
       await app.register(analyticsRoutes, { analyticsService });
+      await app.register(sideBySideRoutes, { sideBySideService });
     },
     tasks: [
       { name: 'analytics', intervalMs: 2_000, run: () => analyticsService.catchUp(), observed: true },

@@ -11,6 +11,7 @@ import { NotFoundPage } from './pages/not-found';
 import { OverviewPage } from './pages/overview';
 import { QueryDetailPage } from './pages/queries/detail';
 import { QueriesPage } from './pages/queries/list';
+import { SideBySidePage } from './pages/queries/side-by-side';
 import { SettingsPage } from './pages/settings';
 
 /**
@@ -45,6 +46,7 @@ export function App() {
           <Route path="feedback" element={<FeedbackPage />} />
           <Route path="queries" element={<QueriesPage />} />
           <Route path="queries/:queryHash" element={<QueryDetailPage />} />
+          <Route path="queries/:queryHash/side-by-side" element={<SideBySidePage />} />
           <Route path="settings" element={<SettingsPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>

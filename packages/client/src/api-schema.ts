@@ -6371,6 +6371,237 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/cortex/analytics/queries/{queryHash}/side-by-side': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One query's top k under two rankers (the engine's order, an alias, a model version) with the click model's relevance and what moved */
+    get: {
+      parameters: {
+        query: {
+          /** @description `original` (the engine’s logged order), `alias:<name>` or `model:<modelId>[@<version>]`. */
+          left?: string;
+          /** @description The ranker to compare, e.g. `alias:production` or `model:ranker-a@5`. */
+          right: string;
+          /** @description How many results each side lists. */
+          k?: number;
+          /** @description Start of the window (default: 7 days before `to`); rounded down to the hour. */
+          from?: string;
+          /** @description End of the window (default: now); rounded up to the hour. At most 400 days after `from`. */
+          to?: string;
+          /** @description Restrict to one value of a dimension (needs `value`). */
+          dimension?: 'deviceType' | 'searchType' | 'language' | 'category';
+          /** @description The dimension value, e.g. mobile. */
+          value?: string;
+          /** @description Click model whose relevance is shown (default: `default`). */
+          model?: string;
+        };
+        header?: never;
+        path: {
+          queryHash: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                window: {
+                  /** Format: date-time */
+                  from: string;
+                  /** Format: date-time */
+                  to: string;
+                };
+                /** @enum {string|null} */
+                dimension: 'deviceType' | 'searchType' | 'language' | 'category' | null;
+                value: string | null;
+                /**
+                 * Format: date-time
+                 * @description Every feedback item acknowledged before this time is in the figures.
+                 */
+                dataFreshAsOf: string | null;
+                queryHash: string;
+                queryText: string | null;
+                k: number;
+                figures: {
+                  /** @description Distinct queryId. */
+                  searches: number;
+                  sessions: number;
+                  impressions: number;
+                  clicks: number;
+                  /** @description clicks / impressions */
+                  ctr: number | null;
+                  /** @description searches without a click / searches */
+                  abandonmentRate: number | null;
+                  meanFirstClickPosition: number | null;
+                  /** @description mean over searches of 1 / position of the first click (0 without one) */
+                  mrr: number | null;
+                  conversions: number;
+                  /** @description searches whose customMetadata.resultCount was 0 */
+                  zeroResultSearches: number;
+                  /** @description zero-result searches / searches that sent resultCount */
+                  zeroResultRate: number | null;
+                  share: number | null;
+                };
+                relevanceModel: {
+                  modelId: string;
+                  version: number | null;
+                  reason: string | null;
+                };
+                /** @description The query’s logged results in the engine’s order (by mean logged position): exactly what each side ranked, so POST …/rank with these results and the queryHash serves the same order. */
+                candidates: {
+                  resultId: string;
+                  /** @description The logged features a side’s ranker read. */
+                  features?: {
+                    [key: string]: number;
+                  };
+                }[];
+                left: {
+                  /** @description The ranker as the request named it. */
+                  ranker: string;
+                  served: {
+                    /**
+                     * @description original: the engine’s order (also for an alias that serves no model version).
+                     * @enum {string}
+                     */
+                    source: 'original' | 'alias' | 'model';
+                    alias: string | null;
+                    modelId: string | null;
+                    version: number | null;
+                    /** @enum {string|null} */
+                    scoreType: 'relevance' | 'ranker-margin' | 'probability' | null;
+                  };
+                  results: {
+                    resultId: string;
+                    rank: number;
+                    /** @description The model’s score; null when the engine’s order serves. */
+                    score: number | null;
+                    /** @description Its place in the engine’s order (the candidates). */
+                    originalPosition: number;
+                    /** @description The click model’s relevance; null when it has not seen the pair. */
+                    relevance: number | null;
+                    impressions: number;
+                    clicks: number;
+                    ctr: number | null;
+                    movement: {
+                      /**
+                       * @description up: this side ranks it higher than the other; down: lower; new: outside the other side’s top k.
+                       * @enum {string}
+                       */
+                      kind: 'same' | 'up' | 'down' | 'new';
+                      /** @description Places moved (0 for same and new). */
+                      by: number;
+                      /** @description Its rank on the other side among every candidate. */
+                      otherRank: number;
+                    };
+                  }[];
+                  summary: {
+                    /** @description DCG of the top k with the click model’s relevance as gain. */
+                    relevanceDcg: number;
+                    /** @description Results in the top k the click model has no estimate for. */
+                    unjudged: number;
+                  };
+                };
+                right: {
+                  /** @description The ranker as the request named it. */
+                  ranker: string;
+                  served: {
+                    /**
+                     * @description original: the engine’s order (also for an alias that serves no model version).
+                     * @enum {string}
+                     */
+                    source: 'original' | 'alias' | 'model';
+                    alias: string | null;
+                    modelId: string | null;
+                    version: number | null;
+                    /** @enum {string|null} */
+                    scoreType: 'relevance' | 'ranker-margin' | 'probability' | null;
+                  };
+                  results: {
+                    resultId: string;
+                    rank: number;
+                    /** @description The model’s score; null when the engine’s order serves. */
+                    score: number | null;
+                    /** @description Its place in the engine’s order (the candidates). */
+                    originalPosition: number;
+                    /** @description The click model’s relevance; null when it has not seen the pair. */
+                    relevance: number | null;
+                    impressions: number;
+                    clicks: number;
+                    ctr: number | null;
+                    movement: {
+                      /**
+                       * @description up: this side ranks it higher than the other; down: lower; new: outside the other side’s top k.
+                       * @enum {string}
+                       */
+                      kind: 'same' | 'up' | 'down' | 'new';
+                      /** @description Places moved (0 for same and new). */
+                      by: number;
+                      /** @description Its rank on the other side among every candidate. */
+                      otherRank: number;
+                    };
+                  }[];
+                  summary: {
+                    /** @description DCG of the top k with the click model’s relevance as gain. */
+                    relevanceDcg: number;
+                    /** @description Results in the top k the click model has no estimate for. */
+                    unjudged: number;
+                  };
+                };
+                /** @description Results in both top-k lists. */
+                overlap: number;
+              };
+            };
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {

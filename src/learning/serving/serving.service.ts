@@ -91,8 +91,9 @@ export class ServingService {
     return { record, version, loaded };
   }
 
-  async rank(modelId: string, body: RankBody, withExplanation: boolean): Promise<RankResponse> {
-    const { version, loaded } = await this.active(modelId);
+  /** Reranks with the active version, or with `pinned` (the side-by-side view of an alias's or a chosen version). */
+  async rank(modelId: string, body: RankBody, withExplanation: boolean, pinned?: number): Promise<RankResponse> {
+    const { version, loaded } = await this.active(modelId, pinned);
     const scored = body.results.map((r, i) => {
       const originalPosition = r.position ?? i + 1;
       const { score, explanation } = this.score(loaded, body, r, originalPosition, withExplanation);
@@ -107,6 +108,23 @@ export class ServingService {
   async scoreVersion(modelId: string, version: number, body: RankBody): Promise<number[]> {
     const { loaded } = await this.active(modelId, version);
     return body.results.map((r, i) => this.score(loaded, body, r, r.position ?? i + 1, false).score);
+  }
+
+  /**
+   * The request features a version reads (`features` of each result): a dataset-trained ranker scores
+   * those alone (`required`); a feedback-trained one reads its client features from the request first
+   * and falls back to the values it stored at training; other models read none.
+   */
+  async featureNeeds(
+    modelId: string,
+    pinned?: number,
+  ): Promise<{ version: number; type: ModelRecord['type']; features: string[]; required: boolean }> {
+    const { record, version, loaded } = await this.active(modelId, pinned);
+    const type = record.type;
+    if (loaded.kind !== 'ranker') return { version, type, features: [], required: false };
+    const behaviour = loaded.artifact.behaviour;
+    if (behaviour) return { version, type, features: [...behaviour.clientFeatureNames], required: false };
+    return { version, type, features: [...loaded.model.featureNames], required: true };
   }
 
   private score(loaded: Loaded, body: RankBody, r: RankBody['results'][number], position: number, withExplanation: boolean) {

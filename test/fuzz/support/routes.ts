@@ -518,6 +518,20 @@ export function analyticsSpecs(): RouteSpec[] {
       query: { ...window, interval, model: fc.constantFrom('default', 'nope') },
       runs: 100,
     },
+    // Issue 25: one query's top k under two rankers.
+    {
+      method: 'GET',
+      path: `${ANALYTICS}/queries/{queryHash}/side-by-side`,
+      params: { queryHash: fc.oneof(fc.constantFrom('h-running-shoes', 'shoes'), fc.string({ minLength: 1, maxLength: 64 })) },
+      query: {
+        ...window,
+        left: fc.constantFrom('original', 'alias:production', 'model:m', 'model:m@1', 'engine'),
+        right: fc.constantFrom('original', 'alias:production', 'alias:nope', 'model:m', 'model:m@2', 'model:', 'alias:Prod'),
+        k: fc.constantFrom('1', '10', '50', '51', '0', 'x'),
+        model: fc.constantFrom('default', 'nope'),
+      },
+      runs: 100,
+    },
   ];
 }
 

@@ -64,6 +64,9 @@ export function QueryDetailPage() {
             {q.data.relevanceModel.version !== null ? ` v${q.data.relevanceModel.version}` : ''}), and test the change in{' '}
             <Link to="/experiments">Experiments</Link>: the experiments covering it are listed below.
           </p>
+          <p>
+            <Link to={`/queries/${encodeURIComponent(queryHash)}/side-by-side`}>Compare rankers side by side on this query →</Link>
+          </p>
           <div className="grid-2">
             <figure>
               <figcaption>Searches and CTR by day</figcaption>
