@@ -54,11 +54,17 @@ export function useAliasList() {
   });
 }
 
-/** One alias, or null when no alias of that name exists yet (a 404 is an answer here, not an error). */
+/**
+ * One alias, or null when no alias of that name exists yet. Read from the list (one request, and
+ * no 404 while a new name is typed); only past the list's first page is the alias asked for alone.
+ */
 export function useAlias(alias: string | null) {
-  return useQuery({
+  const list = useAliasList();
+  const inList = alias === null ? undefined : list.data?.items.find((a) => a.alias === alias);
+  const askAlone = alias !== null && ALIAS_NAME.test(alias) && list.data?.nextCursor != null && inList === undefined;
+  const alone = useQuery({
     queryKey: ['alias', alias],
-    enabled: alias !== null && ALIAS_NAME.test(alias),
+    enabled: askAlone,
     retry: false,
     queryFn: async (): Promise<AliasView | null> => {
       try {
@@ -69,6 +75,11 @@ export function useAlias(alias: string | null) {
       }
     },
   });
+  return {
+    isPending: list.isPending || (askAlone && alone.isPending),
+    error: list.error ?? alone.error,
+    data: askAlone ? (alone.data ?? null) : (inList ?? null),
+  };
 }
 
 /** The whole history of an alias, newest first (the API pages it oldest first). */
