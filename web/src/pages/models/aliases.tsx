@@ -120,7 +120,7 @@ function ShipDialog({ model, onDone, onCancel }: { model: Model; onDone: (messag
           {evidence.length === 0 ? (
             <p>
               <strong>No online evidence exists yet for {describeTarget(target)}:</strong> no experiment has served it to real searches. Its
-              held-out figures come from past feedback; an A/B or interleaving test is how to know it does better.
+              held-out figures are offline; an A/B or interleaving test is how to know it does better for real users.
             </p>
           ) : (
             <p>

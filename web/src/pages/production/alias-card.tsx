@@ -79,7 +79,8 @@ function AliasTimeline({
   const history = useAliasHistory(alias);
   if (history.error) return <ErrorState error={history.error} />;
   if (!history.data) return <Loading what="history" />;
-  const offered: (AliasTarget | null)[] = [current];
+  // The current target needs no button; nor does the original order while the card's own button offers it.
+  const offered: (AliasTarget | null)[] = current === null ? [null] : [current, null];
   const offer = (t: AliasTarget | null) => {
     if (offered.some((o) => sameTarget(o, t))) return false;
     offered.push(t);
