@@ -41,7 +41,10 @@ export function PromotionPreview({
   if (decision !== 'ship') {
     sentence = `No alias moves: a “${decision === 'rollback' ? 'roll back' : 'inconclusive'}” decision leaves what serves production as it is.`;
   } else if (!winner) {
-    sentence = 'No alias moves: choose the winner to ship.';
+    sentence = 'No alias moves: choose the winner to ship (shipping needs one).';
+  } else if (to === null && configured !== '') {
+    // The service refuses this (409): the experiment's promotion target cannot point at a variant without a model.
+    sentence = `Nothing can ship: “${winner.name}” has no model, so the “${configured}” alias this experiment promotes cannot move to it. Choose a model-backed winner, or conclude as roll back or inconclusive.`;
   } else if (to === null) {
     sentence = `No alias moves: “${winner.name}” has no model, so it is served only to this experiment's units (assign answers it to each of them); no alias can point at it.`;
   } else if (alias === '') {
