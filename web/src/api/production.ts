@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api, unwrap } from './client';
 import { LIVE_REFRESH_MS } from './queries';
+import type { paths } from '../../../packages/client/src/api-schema';
 import type { Experiment } from './types';
 
 /** A ranker version an alias can point at; `version: null` follows the model's active version. */
@@ -10,28 +11,13 @@ export interface AliasTarget {
   version: number | null;
 }
 
+type Json<R> = R extends { content: { 'application/json': { data: infer D } } } ? D : never;
+
 /** Where an alias points: `modelId: null` means it was cleared and serves the engine's original order. */
-export interface AliasView {
-  alias: string;
-  modelId: string | null;
-  version: number | null;
-  servingVersion: number | null;
-  updatedAt: string;
-  updatedBy: string;
-  reason: string | null;
-  experimentId: string | null;
-}
+export type AliasView = Json<paths['/api/nous/learn/aliases/{alias}']['get']['responses'][200]>;
 
 /** One move of an alias; `null` on either side is the engine's original order. */
-export interface AliasEvent {
-  eventId: string;
-  at: string;
-  actor: string;
-  from: AliasTarget | null;
-  to: AliasTarget | null;
-  reason: string | null;
-  experimentId: string | null;
-}
+export type AliasEvent = Json<paths['/api/nous/learn/aliases/{alias}/events']['get']['responses'][200]>['items'][number];
 
 /** The service's rule for alias names (learning and experiments share it). */
 export const ALIAS_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
@@ -48,7 +34,7 @@ export function useAliasList() {
     queryKey: ['aliases'],
     queryFn: async () => {
       const page = await unwrap(api.GET('/api/nous/learn/aliases', { params: { query: { limit: 200 } } }));
-      return { ...page, items: page.items as AliasView[] };
+      return page;
     },
     refetchInterval: LIVE_REFRESH_MS,
   });
@@ -68,7 +54,7 @@ export function useAlias(alias: string | null) {
     retry: false,
     queryFn: async (): Promise<AliasView | null> => {
       try {
-        return (await unwrap(api.GET('/api/nous/learn/aliases/{alias}', { params: { path: { alias: alias! } } }))) as AliasView;
+        return await unwrap(api.GET('/api/nous/learn/aliases/{alias}', { params: { path: { alias: alias! } } }));
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) return null;
         throw error;
@@ -96,7 +82,7 @@ export function useAliasHistory(alias: string) {
             params: { path: { alias }, query: { limit: 200, ...(cursor ? { cursor } : {}) } },
           }),
         );
-        items.push(...(got.items as AliasEvent[]));
+        items.push(...got.items);
         if (!got.nextCursor) break;
         cursor = got.nextCursor;
       }
@@ -118,7 +104,7 @@ export function useMoveAlias() {
   return useMutation({
     mutationFn: async ({ alias, target, reason }: AliasMove) => {
       const body = target === null ? { modelId: null, reason } : { modelId: target.modelId, ...versionOf(target), reason };
-      return (await unwrap(api.PUT('/api/nous/learn/aliases/{alias}', { params: { path: { alias } }, body }))) as AliasView;
+      return unwrap(api.PUT('/api/nous/learn/aliases/{alias}', { params: { path: { alias } }, body }));
     },
     onSuccess: (view) => {
       client.setQueryData(['alias', view.alias], view);

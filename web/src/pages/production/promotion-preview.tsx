@@ -48,7 +48,7 @@ export function PromotionPreview({
   } else if (to === null) {
     sentence = `No alias moves: “${winner.name}” has no model, so it is served only to this experiment's units (assign answers it to each of them); no alias can point at it.`;
   } else if (alias === '') {
-    sentence = `No alias moves: this experiment has no promotion target — choose one. Without one, “${winner.name}” (${describeTarget(to)}) serves only this experiment's units.`;
+    sentence = `No alias moves: this experiment has no promotion target — choose one. Without one, nothing serves “${winner.name}” (${describeTarget(to)}) after concluding: searches outside experiments keep what the production alias serves.`;
   } else if (from.isPending) {
     sentence = `The “${alias}” alias moves to ${describeTarget(to)}.`;
   } else {
