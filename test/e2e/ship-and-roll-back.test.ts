@@ -84,15 +84,22 @@ async function prepare(server: DashboardServer): Promise<string> {
     'experiment',
   );
   ok(await api('POST', `${EXP}/${experiment.experimentId}/start`, {}), 200, 'start');
+  // Each unit sees its list (an impression per result) and clicks the top result half of the time.
   const rnd = mulberry32(25);
   for (let u = 0; u < 40; u += 1) {
     const unitId = `unit-${u}`;
-    const served = ok(await api('POST', '/api/nous/rank', { unitId, queryId: `${unitId}-q`, results: results(u) }), 200, 'rank');
+    const queryId = `${unitId}-q`;
+    const served = ok(await api('POST', '/api/nous/rank', { unitId, queryId, results: results(u) }), 200, 'rank');
+    const shown = (served.results as { resultId: string }[]).slice(0, 5);
+    const feedback: unknown[] = shown.map((r, i) => ({
+      queryId,
+      metadata: { resultId: r.resultId, queryHash: 'tent', userAction: 'impression', customMetadata: { position: i + 1 } },
+    }));
     if (rnd() < 0.5) {
-      const resultId = served.results[0].resultId;
-      const feedback = [{ queryId: `${unitId}-q`, metadata: { resultId, userAction: 'click', customMetadata: { position: 1 } } }];
-      ok(await api('POST', '/api/cortex/feedback', { sessionId: unitId, feedback }), 201, 'feedback');
+      const meta = { resultId: shown[0]!.resultId, queryHash: 'tent', userAction: 'click', customMetadata: { position: 1 } };
+      feedback.push({ queryId, metadata: meta });
     }
+    ok(await api('POST', '/api/cortex/feedback', { sessionId: unitId, feedback }), 201, 'feedback');
   }
   return experiment.experimentId;
 }
@@ -139,6 +146,7 @@ describe.skipIf(!chromiumPath)('ship and roll back from the dashboard in Chromiu
       expect(await w.page.getByTestId('conclusion-promotion').textContent()).toContain(
         `alias moved from v1 of ${RANKER} to v2 of ${RANKER}`,
       );
+      await shot(w.page, 'concluded-desktop');
       await check(w, 'desktop');
 
       // The overview says what serves production and lists the decision.

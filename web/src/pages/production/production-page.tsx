@@ -13,7 +13,8 @@ export function ProductionPage() {
       <h1>Production</h1>
       <p className="muted">
         What <code>POST /api/nous/rank</code> serves to searches no running ranking experiment decides: the <code>production</code> alias's
-        ranker, or the engine's original order when the alias is cleared or does not exist. Other aliases serve whoever asks for them.
+        ranker, or the engine's original order when the alias is cleared or does not exist. Other aliases (e.g. <code>staging</code>) are
+        names a team keeps for rankers; rank serves only <code>production</code>.
       </p>
       {aliases.error && <ErrorState error={aliases.error} />}
       {aliases.isPending && <Loading what="aliases" />}

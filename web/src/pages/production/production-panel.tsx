@@ -24,7 +24,7 @@ export function ProductionPanel() {
                 {a.experimentId && (
                   <>
                     {' '}
-                    concluding <ExperimentLink experimentId={a.experimentId} />
+                    when concluding <ExperimentLink experimentId={a.experimentId} />
                   </>
                 )}
                 {a.reason && <>: “{a.reason}”</>}
