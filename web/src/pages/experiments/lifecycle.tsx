@@ -131,22 +131,29 @@ export function LifecycleButtons({ experiment, untrustworthy }: { experiment: Ex
   );
 }
 
-/** After concluding: the service's one sentence on what serves now, and the alias move if there was one. */
+/** After concluding: the service's one sentence on what serves now, and where to act on it. */
 function ConclusionNote({ experiment }: { experiment: Experiment }) {
   const c = experiment.conclusion;
   if (!c) return null;
+  const shippedModel = c.decision === 'ship' ? variantTarget(experiment.variants.find((v) => v.id === c.winnerVariantId)) : null;
   return (
     // The page head wraps: a full-width item starts its own line under the title and buttons.
     <div className="callout callout-ok" style={{ flexBasis: '100%' }} role="status" data-testid="conclusion-note">
       <p data-testid="conclusion-summary">
-        <strong>Concluded:</strong> {c.summary}
+        <strong>Concluded:</strong> {c.summary.replace(/\.$/, '')}.
       </p>
-      {c.promotion && (
+      {c.promotion ? (
         <p data-testid="conclusion-promotion">
-          The <code>{c.promotion.alias}</code> alias moved from {describeTarget(c.promotion.from)} to{' '}
-          {describeTarget({ modelId: c.promotion.modelId, version: c.promotion.version })}.{' '}
-          <Link to="/production">See it, or roll it back, on the Production page</Link>.
+          <Link to="/production">See what serves production, or roll it back</Link>
         </p>
+      ) : (
+        shippedModel && (
+          <p>
+            <Link to={`/models/${encodeURIComponent(shippedModel.modelId)}`}>
+              Ship {describeTarget(shippedModel)} from its ranker's page
+            </Link>
+          </p>
+        )
       )}
     </div>
   );
