@@ -41,6 +41,27 @@ function results(seed: number, n = 8) {
   }));
 }
 
+/** Units rank one query each, see the list (an impression per result) and click the top result half of the time. */
+async function traffic(server: DashboardServer, prefix: string, units: number) {
+  const { api } = server;
+  const rnd = mulberry32(25);
+  for (let u = 0; u < units; u += 1) {
+    const unitId = `${prefix}-${u}`;
+    const queryId = `${unitId}-q`;
+    const served = ok(await api('POST', '/api/nous/rank', { unitId, queryId, results: results(u) }), 200, 'rank');
+    const shown = (served.results as { resultId: string }[]).slice(0, 5);
+    const feedback: unknown[] = shown.map((r, i) => ({
+      queryId,
+      metadata: { resultId: r.resultId, queryHash: 'tent', userAction: 'impression', customMetadata: { position: i + 1 } },
+    }));
+    if (rnd() < 0.5) {
+      const meta = { resultId: shown[0]!.resultId, queryHash: 'tent', userAction: 'click', customMetadata: { position: 1 } };
+      feedback.push({ queryId, metadata: meta });
+    }
+    ok(await api('POST', '/api/cortex/feedback', { sessionId: unitId, feedback }), 201, 'feedback');
+  }
+}
+
 /**
  * A ranker trained twice (v1, v2) from a seeded LETOR file; `production` on v1; a running A/B test
  * of the engine's order against v2 that promotes to `production`, with a little seeded traffic.
@@ -84,23 +105,7 @@ async function prepare(server: DashboardServer): Promise<string> {
     'experiment',
   );
   ok(await api('POST', `${EXP}/${experiment.experimentId}/start`, {}), 200, 'start');
-  // Each unit sees its list (an impression per result) and clicks the top result half of the time.
-  const rnd = mulberry32(25);
-  for (let u = 0; u < 40; u += 1) {
-    const unitId = `unit-${u}`;
-    const queryId = `${unitId}-q`;
-    const served = ok(await api('POST', '/api/nous/rank', { unitId, queryId, results: results(u) }), 200, 'rank');
-    const shown = (served.results as { resultId: string }[]).slice(0, 5);
-    const feedback: unknown[] = shown.map((r, i) => ({
-      queryId,
-      metadata: { resultId: r.resultId, queryHash: 'tent', userAction: 'impression', customMetadata: { position: i + 1 } },
-    }));
-    if (rnd() < 0.5) {
-      const meta = { resultId: shown[0]!.resultId, queryHash: 'tent', userAction: 'click', customMetadata: { position: 1 } };
-      feedback.push({ queryId, metadata: meta });
-    }
-    ok(await api('POST', '/api/cortex/feedback', { sessionId: unitId, feedback }), 201, 'feedback');
-  }
+  await traffic(server, 'unit', 40);
   return experiment.experimentId;
 }
 
@@ -118,6 +123,14 @@ describe.skipIf(!chromiumPath)('ship and roll back from the dashboard in Chromiu
     expect(await unlabelledControls(w.page)).toEqual([]);
     if (size === 'phone') expect(await horizontalOverflow(w.page)).toBe(0);
   }
+  /** How far an open dialog's content reaches past its own right edge (a dialog does not widen the page, so horizontalOverflow misses it). */
+  const dialogOverflow = (page: Page) =>
+    page.evaluate(() => {
+      const dialog = document.querySelector('dialog[open]');
+      if (!dialog) return 0;
+      const edge = dialog.getBoundingClientRect().right;
+      return Math.max(0, ...Array.from(dialog.querySelectorAll('*')).map((el) => Math.ceil(el.getBoundingClientRect().right - edge)));
+    });
 
   it('(a) Conclude names the alias move before confirming; afterwards the alias serves the winner and the page says so', async () => {
     const w = await t.open(DESKTOP);
@@ -204,6 +217,7 @@ describe.skipIf(!chromiumPath)('ship and roll back from the dashboard in Chromiu
       const dialog = w.page.getByRole('dialog');
       await dialog.getByLabel(/^Reason/).fill('back to the engine while we investigate');
       await shot(w.page, 'production-rollback-phone');
+      expect(await dialogOverflow(w.page)).toBe(0);
       await dialog.getByRole('button', { name: 'Serve the original order' }).click();
       await dialog.waitFor({ state: 'hidden' });
 
@@ -262,8 +276,55 @@ describe.skipIf(!chromiumPath)('ship and roll back from the dashboard in Chromiu
       const dialog = w.page.getByRole('dialog');
       await expect.poll(() => dialog.getByTestId('evidence').textContent()).toContain('ranker v2 vs engine order');
       await shot(w.page, 'ship-version-phone');
+      expect(await dialogOverflow(w.page)).toBe(0);
       await check(w, 'phone');
       await dialog.getByRole('button', { name: 'Cancel' }).click();
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('(d) an experiment without a promotion target: Conclude says no alias moves, and the alias picked in the dialog moves', async () => {
+    const second = ok(
+      await t.server.api('POST', EXP, {
+        name: 'ranker v1 vs engine order',
+        configuration: {
+          variants: [
+            { id: 'engine', name: 'Engine order' },
+            { id: 'ranker', name: 'Ranker v1', model: { modelId: RANKER, version: 1 } },
+          ],
+          seed: 'ship-e2e-2',
+        },
+      }),
+      201,
+      'second experiment',
+    );
+    ok(await t.server.api('POST', `${EXP}/${second.experimentId}/start`, {}), 200, 'start');
+    await traffic(t.server, 'second', 20);
+    const before = await alias('production');
+    const w = await t.open(PHONE);
+    try {
+      await w.page.goto(`/experiments/${second.experimentId}`);
+      await w.page.getByRole('button', { name: 'Conclude…' }).click();
+      const dialog = w.page.getByRole('dialog');
+      const sentence = dialog.getByTestId('promotion-sentence');
+      await dialog.getByLabel('Winner').selectOption('ranker');
+      await expect.poll(() => sentence.textContent()).toContain('No alias moves: this experiment has no promotion target — choose one.');
+      await dialog.getByLabel('Alias to move').selectOption('production');
+      await expect
+        .poll(() => sentence.textContent())
+        .toBe(
+          `The “production” alias moves from ${before.modelId === null ? "the engine's original order" : `v${before.version} of ${RANKER}`} to v1 of ${RANKER}.`,
+        );
+      await shot(w.page, 'conclude-pick-alias-phone');
+      expect(await dialogOverflow(w.page)).toBe(0);
+      await dialog.getByRole('button', { name: 'Conclude', exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      expect(await alias('production')).toMatchObject({ modelId: RANKER, version: 1, experimentId: second.experimentId });
+      const experiment = ok(await t.server.api('GET', `${EXP}/${second.experimentId}`), 200, 'experiment');
+      expect(experiment.conclusion.promotion).toMatchObject({ alias: 'production', modelId: RANKER, version: 1 });
+      await expect.poll(() => w.page.getByTestId('conclusion-summary').textContent()).toContain(experiment.conclusion.summary);
+      await check(w, 'phone');
     } finally {
       await w.close();
     }

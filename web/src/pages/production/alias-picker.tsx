@@ -32,6 +32,8 @@ export function AliasPicker({
         {(ids) => (
           <select
             id={ids.input}
+            // Long option texts must not widen a phone's dialog: the select takes the width it is given.
+            style={{ width: '100%' }}
             value={typing ? NEW : value}
             onChange={(e) => {
               const next = e.target.value;

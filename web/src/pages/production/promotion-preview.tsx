@@ -58,7 +58,7 @@ export function PromotionPreview({
       : `The “${alias}” alias moves from ${describeTarget(before)} to ${describeTarget(to)}${from.data ? '' : ' (a new alias)'}.`;
   }
   return (
-    <div className="callout callout-empty" data-testid="promotion-preview">
+    <div className="callout callout-empty" style={{ minWidth: 0 }} data-testid="promotion-preview">
       <p>
         <strong>What serves afterwards:</strong> <span data-testid="promotion-sentence">{sentence}</span>
       </p>
