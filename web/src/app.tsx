@@ -9,6 +9,7 @@ import { ModelDetailPage } from './pages/models/detail';
 import { ModelsPage } from './pages/models/list';
 import { NotFoundPage } from './pages/not-found';
 import { OverviewPage } from './pages/overview';
+import { ProductionPage } from './pages/production/production-page';
 import { QueryDetailPage } from './pages/queries/detail';
 import { QueriesPage } from './pages/queries/list';
 import { SideBySidePage } from './pages/queries/side-by-side';
@@ -43,6 +44,7 @@ export function App() {
           <Route path="experiments/:experimentId" element={<ExperimentDetailPage />} />
           <Route path="models" element={<ModelsPage />} />
           <Route path="models/:modelId" element={<ModelDetailPage />} />
+          <Route path="production" element={<ProductionPage />} />
           <Route path="feedback" element={<FeedbackPage />} />
           <Route path="queries" element={<QueriesPage />} />
           <Route path="queries/:queryHash" element={<QueryDetailPage />} />

@@ -9,6 +9,7 @@ import { EmptyState, ErrorState, Loading } from '../components/states';
 import { useTitle } from '../components/title';
 import { dateTime, integer, relativeTime } from '../format';
 import { ExperimentCurl, FeedbackCurl, KeyNote, ModelCurl } from './getting-started';
+import { ProductionPanel, RecentDecisions } from './production/production-panel';
 
 export function OverviewPage() {
   useTitle('Overview');
@@ -41,6 +42,10 @@ export function OverviewPage() {
           <h2 id="models-title">Models</h2>
           {models.isPending ? <Loading what="models" /> : models.data && <ModelSummary items={models.data.items} />}
         </section>
+      </div>
+      <div className="grid-2">
+        <ProductionPanel />
+        <RecentDecisions />
       </div>
     </>
   );

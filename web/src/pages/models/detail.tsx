@@ -111,7 +111,7 @@ export function ModelDetailPage() {
         </section>
       )}
       {m.type === 'ranker' && metrics.ndcg !== undefined && <RankerQuality metrics={metrics} />}
-      {m.type === 'ranker' && <ModelAliases modelId={m.modelId} />}
+      {m.type === 'ranker' && <ModelAliases model={m} />}
       <section className="card" aria-labelledby="versions-title">
         <h2 id="versions-title">Versions</h2>
         {versions.error && <ErrorState error={versions.error} />}
