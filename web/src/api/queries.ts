@@ -213,17 +213,3 @@ export function useQueryExperiments(queryHash: string, query: { limit: number; c
     placeholderData: keepPreviousData,
   });
 }
-
-export function useAliases() {
-  return useQuery({
-    queryKey: ['aliases'],
-    queryFn: () => unwrap(api.GET('/api/nous/learn/aliases', { params: { query: { limit: 200 } } })),
-  });
-}
-
-export function useAliasEvents(alias: string) {
-  return useQuery({
-    queryKey: ['alias-events', alias],
-    queryFn: () => unwrap(api.GET('/api/nous/learn/aliases/{alias}/events', { params: { path: { alias }, query: { limit: 200 } } })),
-  });
-}

@@ -1,4 +1,5 @@
-import { useAliases, useModels, useVersions } from '../../api/queries';
+import { useAliasList } from '../../api/production';
+import { useModels, useVersions } from '../../api/queries';
 
 /** What one side of the side-by-side can be: the engine's order, an alias, or a ranker (its active or a fixed version). */
 export interface RankerChoices {
@@ -8,7 +9,7 @@ export interface RankerChoices {
 }
 
 export function useRankerChoices(): RankerChoices {
-  const aliases = useAliases();
+  const aliases = useAliasList();
   const models = useModels({ limit: 200 });
   return {
     aliases: aliases.data?.items ?? [],

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiError, type ErrorDetail } from '../../../api/client';
 import { useRankers, useRankerVersions } from '../../../api/experiment-form';
-import { useAliases, useCreateExperiment } from '../../../api/queries';
+import { useAliasList } from '../../../api/production';
+import { useCreateExperiment } from '../../../api/queries';
 import { errorsAt } from '../../../components/field';
 import { ErrorState } from '../../../components/states';
 import { useTitle } from '../../../components/title';
@@ -24,7 +25,7 @@ export function NewExperimentPage() {
   const [localErrors, setLocalErrors] = useState<ErrorDetail[]>([]);
   const rankers = useRankers();
   const versions = useRankerVersions(draft.variants.map((v) => v.modelId));
-  const aliases = useAliases();
+  const aliases = useAliasList();
   const summaryRef = useRef<HTMLDivElement>(null);
 
   const failed = create.error !== null || localErrors.length > 0;
