@@ -18,7 +18,8 @@ const SERVICE_DEFAULT_DATABASE = 'data/searchloop.db';
 export async function chooseTarget(options: DemoOptions, env: NodeJS.ProcessEnv = {}): Promise<DemoTarget> {
   const startOver =
     'To start over: `searchloop demo --fresh` (an emptied ' +
-    `${options.database} and a service of its own), or stop the service and delete its database file (docs/demo.md, "Starting over").`;
+    `${options.database} and a service of its own), or stop the service and delete its database with the -analytics file ` +
+    'beside it (docs/demo.md, "Starting over").';
   if (options.url) {
     return {
       kind: 'existing',
@@ -49,19 +50,23 @@ export async function chooseTarget(options: DemoOptions, env: NodeJS.ProcessEnv 
     notice: [
       options.fresh
         ? `Starting over: a service of the demo's own on an empty ${options.database}${busy ? ` (port ${options.port} is taken: on port ${port})` : ''}.`
-        : `The demo starts a service of its own on ${options.database} and writes its simulated data there; ${startOver}`,
+        : `The demo starts a service of its own on ${options.database} and writes its simulated data there (kept between runs).`,
+      ...(options.fresh ? [] : [startOver]),
     ],
   };
 }
 
-/** Deletes the demo's SQLite file and its journal, refusing the file a service would use by default. */
+/** Deletes the demo's SQLite files (the database, its analytics file, their journals), refusing the file a service would use by default. */
 function emptyDatabase(file: string, env: NodeJS.ProcessEnv): void {
   const resolved = path.resolve(file);
   const configured = env.DATABASE_URL?.startsWith('sqlite:') ? path.resolve(env.DATABASE_URL.slice('sqlite:'.length)) : undefined;
   if (resolved === path.resolve(SERVICE_DEFAULT_DATABASE) || resolved === configured) {
     throw new Error(`--fresh empties --database, and ${file} is the service's own database: pick another file (default data/demo.db)`);
   }
-  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${resolved}${suffix}`, { force: true });
+  // The service keeps its search analytics in `<file>-analytics` beside it (src/storage/sqlite): both go.
+  for (const base of [resolved, `${resolved}-analytics`]) {
+    for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(`${base}${suffix}`, { force: true });
+  }
 }
 
 /** A port nothing listens on now (the OS picks it). */

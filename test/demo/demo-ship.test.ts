@@ -134,11 +134,11 @@ describe('where the demo sends, said up front', () => {
   it('--fresh empties its own file and starts on another port when the given one is taken', async () => {
     const database = path.join(dir, 'demo.db');
     fs.writeFileSync(database, 'old run');
-    fs.writeFileSync(`${database}-wal`, 'old run');
+    for (const suffix of ['-wal', '-analytics', '-analytics-wal']) fs.writeFileSync(`${database}${suffix}`, 'old run');
     const target = await chooseTarget(parseDemoOptions(['--fresh', '--port', String(port), '--database', database]));
     expect(target.kind).toBe('own');
     expect(target.kind === 'own' && target.port).not.toBe(port);
-    expect(fs.existsSync(database) || fs.existsSync(`${database}-wal`)).toBe(false);
+    expect(fs.readdirSync(dir).filter((f) => f.startsWith('demo.db'))).toEqual([]);
   });
 
   it("--fresh refuses the service's own database, and --url", async () => {
