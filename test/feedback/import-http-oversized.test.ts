@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runImportCommand } from '../../src/cli/import-command.js';
 import { loadConfig } from '../../src/config.js';
+import { cliCommand } from '../support/service-process.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { describeOnEveryDatabase } from '../support/test-database.js';
 
@@ -94,3 +96,51 @@ describeOnEveryDatabase('searchloop import --url with lines the service refuses'
     expect(await stored()).toBe(28);
   });
 });
+
+it(
+  'over HTTP, resumes after being killed: the rejected line stays rejected once, every other line is stored once',
+  { timeout: 180_000 },
+  async () => {
+    const t = await buildTestApp('sqlite', { bodyLimitBytes: BODY_LIMIT });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'searchloop-import-resume-'));
+    try {
+      const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      // 10 000 lines, line 12 too large for a request.
+      const lines = Array.from({ length: 10_000 }, (_, k) =>
+        k + 1 === 12 ? submission(12, 'x'.repeat(BODY_LIMIT + 1000)) : submission(k + 1),
+      );
+      const input = path.join(dir, 'resume.ndjson');
+      fs.writeFileSync(input, `${lines.join('\n')}\n`);
+      const child = spawn(...cliCommand('source', 'import', input, '--url', url, '--batch', '100'), { stdio: 'ignore' });
+      let finished = false;
+      const exited = new Promise((r) => child.on('exit', r)).then(() => (finished = true));
+      const state = `${input}.import-state.json`;
+      const savedLine = () => (fs.existsSync(state) ? (JSON.parse(fs.readFileSync(state, 'utf8')) as { line: number }).line : 0);
+      while (savedLine() < 1000 && !finished) await new Promise((r) => setTimeout(r, 20));
+      expect(finished, 'the import ended before it could be killed').toBe(false);
+      child.kill('SIGKILL');
+      await exited;
+      const killedAt = savedLine();
+      expect(killedAt).toBeLessThan(10_000);
+
+      const run = quiet();
+      expect(await runImportCommand([input, '--url', url, '--batch', '100'], () => loadConfig({}), run.io)).toBe(1);
+      const report = /^imported (\d+) items, skipped (\d+) duplicates, rejected 1 lines/.exec(run.out.join(''));
+      expect(report).not.toBeNull();
+      // A batch committed just before the kill, past the saved position, is read again: duplicates, not copies.
+      expect(Number(report![1]) + Number(report![2])).toBe(9999);
+      expect(Number(report![2])).toBeLessThanOrEqual(100);
+      const rejects = fs.readFileSync(`${input}.rejects.ndjson`, 'utf8').trim().split('\n');
+      expect(rejects.map((l) => (JSON.parse(l) as { line: number }).line)).toEqual([12]);
+      const count = await t.database.db
+        .selectFrom('feedback_items')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      expect(Number(count.n)).toBe(9999);
+      expect(fs.existsSync(state)).toBe(false);
+    } finally {
+      await t.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
