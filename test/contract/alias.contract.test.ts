@@ -7,13 +7,13 @@ import { describeContract } from './support/contract.js';
 const change = (
   id: string,
   alias: string,
-  modelId: string,
+  modelId: string | null,
   version: number | null,
   at: number,
   experimentId: string | null = null,
 ): AliasChange => ({
-  record: { alias, modelId, version, updatedAt: at, updatedBy: 'ann' },
-  event: { id, alias, at, actor: 'ann', to: { modelId, version }, reason: `why ${id}`, experimentId },
+  record: { alias, modelId, version, updatedAt: at, updatedBy: 'ann', reason: `why ${id}`, experimentId },
+  event: { id, alias, at, actor: 'ann', to: modelId === null ? null : { modelId, version }, reason: `why ${id}`, experimentId },
 });
 
 describeContract<AliasStore>(
@@ -41,14 +41,40 @@ describeContract<AliasStore>(
         version: 3,
         updatedAt: 2000,
         updatedBy: 'ann',
+        reason: 'why 01B',
+        experimentId: 'exp1',
       });
       const events = await store().listEvents('production', undefined, 10);
-      expect(events.map((e) => [e.id, e.from?.modelId ?? null, e.to.modelId])).toEqual([
+      expect(events.map((e) => [e.id, e.from?.modelId ?? null, e.to?.modelId ?? null])).toEqual([
         ['01A', null, 'r1'],
         ['01B', 'r1', 'r2'],
       ]);
       expect((await store().listEvents('production', '01A', 10)).map((e) => e.id)).toEqual(['01B']);
       expect(await store().listEvents('staging', undefined, 10)).toEqual([]);
+    });
+
+    it('clears an alias to the original order and moves it again, the history saying so both times', async () => {
+      await store().move(change('01A', 'production', 'r1', 2, 1000));
+      const cleared = await store().move(change('01B', 'production', null, null, 2000));
+      expect(cleared.from).toEqual({ modelId: 'r1', version: 2 });
+      expect(cleared.to).toBeNull();
+      expect(await store().get('production')).toEqual({
+        alias: 'production',
+        modelId: null,
+        version: null,
+        updatedAt: 2000,
+        updatedBy: 'ann',
+        reason: 'why 01B',
+        experimentId: null,
+      });
+      const again = await store().move(change('01C', 'production', 'r2', null, 3000));
+      expect(again.from).toBeNull();
+      const events = await store().listEvents('production', undefined, 10);
+      expect(events.map((e) => [e.from?.modelId ?? null, e.to?.modelId ?? null])).toEqual([
+        [null, 'r1'],
+        ['r1', null],
+        [null, 'r2'],
+      ]);
     });
 
     it('lists aliases alphabetically after a cursor', async () => {

@@ -33,6 +33,59 @@ describeOnEveryDatabase('model aliases', (kind) => {
     ]);
   });
 
+  it('clears an alias (PUT modelId null, or DELETE): rank then serves the original order; the history and the view say who, when, why', async () => {
+    const version = await trainRanker(t, 'r3', letor, { numTrees: 5, numLeaves: 4, minDataInLeaf: 5 });
+    await put(t, 'production', { modelId: 'r3', reason: 'first ranker' });
+    const call = {
+      unitId: 'u1',
+      queryId: 'q1',
+      results: [
+        { resultId: 'a', features: { f0: 1 } },
+        { resultId: 'b', features: { f0: 2 } },
+      ],
+    };
+    expect((await postJson(t.app, '/api/nous/rank', call)).body.data.served).toEqual({
+      source: 'alias',
+      alias: 'production',
+      modelId: 'r3',
+      version,
+    });
+
+    expectError(await put(t, 'production', { modelId: null, version: 1 }), 400, 'VALIDATION_ERROR', '/version');
+    const cleared = await put(t, 'production', { modelId: null, reason: 'ranker hurts long queries' });
+    expect(cleared.statusCode, JSON.stringify(cleared.body)).toBe(200);
+    expect(cleared.body.data).toMatchObject({
+      alias: 'production',
+      modelId: null,
+      version: null,
+      servingVersion: null,
+      updatedBy: 'anonymous',
+      reason: 'ranker hurts long queries',
+      experimentId: null,
+    });
+    const original = await postJson(t.app, '/api/nous/rank', { ...call, queryId: 'q2' });
+    expect(original.body.data.served).toEqual({ source: 'original' });
+    expect(original.body.data.results.map((r: { resultId: string }) => r.resultId)).toEqual(['a', 'b']);
+    expect((await getJson(t.app, `${URL}/production`)).body.data.modelId).toBeNull();
+
+    await put(t, 'production', { modelId: 'r3', version, reason: 'back on' });
+    const deleted = await request(t.app, { method: 'DELETE', url: `${URL}/production?reason=${encodeURIComponent('incident 42')}` });
+    expect(deleted.statusCode, JSON.stringify(deleted.body)).toBe(200);
+    expect(deleted.body.data).toMatchObject({ modelId: null, reason: 'incident 42' });
+    expect((await postJson(t.app, '/api/nous/rank', { ...call, queryId: 'q3' })).body.data.served).toEqual({ source: 'original' });
+
+    const events = (await getJson(t.app, `${URL}/production/events`)).body.data.items.slice(-4);
+    expect(events.map((e: { from: unknown; to: unknown; reason: unknown }) => [e.from, e.to, e.reason])).toEqual([
+      [{ modelId: 'r2', version: 1 }, { modelId: 'r3', version: null }, 'first ranker'],
+      [{ modelId: 'r3', version: null }, null, 'ranker hurts long queries'],
+      [null, { modelId: 'r3', version }, 'back on'],
+      [{ modelId: 'r3', version }, null, 'incident 42'],
+    ]);
+    expectError(await request(t.app, { method: 'DELETE', url: `${URL}/canary` }), 404, 'NOT_FOUND');
+    expectError(await put(t, 'canary', { modelId: null }), 404, 'NOT_FOUND');
+    expectError(await request(t.app, { method: 'DELETE', url: `${URL}/production?color=red` }), 400, 'VALIDATION_ERROR');
+  });
+
   it('refuses an unknown model, a model that is not a ranker, a missing version and a bad alias name, naming the field', async () => {
     expectError(await put(t, 'production', { modelId: 'nope' }), 400, 'VALIDATION_ERROR', '/modelId');
     await postJson(t.app, '/api/nous/learn/models', { modelId: 'cm', name: 'cm', type: 'click_model' });

@@ -1708,14 +1708,19 @@ export interface paths {
               success: true;
               data: {
                 alias: string;
-                modelId: string;
-                /** @description null: follows the model’s active version. */
+                /** @description null: cleared; the alias serves the search engine's original order. */
+                modelId: string | null;
+                /** @description null (with a modelId): follows the model’s active version. */
                 version: number | null;
                 /** @description The version POST /api/nous/rank serves now. */
                 servingVersion: number | null;
                 /** Format: date-time */
                 updatedAt: string;
                 updatedBy: string;
+                /** @description Why the latest move was made. */
+                reason: string | null;
+                /** @description The experiment whose conclusion made the latest move. */
+                experimentId: string | null;
               };
             };
           };
@@ -1740,7 +1745,7 @@ export interface paths {
         };
       };
     };
-    /** Point an alias at a ranker (a fixed version, or its active version); the move is kept in the history */
+    /** Point an alias at a ranker (a fixed version, or its active version), or clear it (modelId null: the engine's original order); the move is kept in the history */
     put: {
       parameters: {
         query?: never;
@@ -1754,8 +1759,8 @@ export interface paths {
       requestBody: {
         content: {
           'application/json': {
-            /** @description A ranker of the registry. */
-            modelId: string;
+            /** @description A ranker of the registry; null clears the alias, which then serves the search engine's original order. */
+            modelId: string | null;
             /** @description A fixed version; without it the alias follows the active version. */
             version?: number;
             /** @description Why, for the history. */
@@ -1775,14 +1780,19 @@ export interface paths {
               success: true;
               data: {
                 alias: string;
-                modelId: string;
-                /** @description null: follows the model’s active version. */
+                /** @description null: cleared; the alias serves the search engine's original order. */
+                modelId: string | null;
+                /** @description null (with a modelId): follows the model’s active version. */
                 version: number | null;
                 /** @description The version POST /api/nous/rank serves now. */
                 servingVersion: number | null;
                 /** Format: date-time */
                 updatedAt: string;
                 updatedBy: string;
+                /** @description Why the latest move was made. */
+                reason: string | null;
+                /** @description The experiment whose conclusion made the latest move. */
+                experimentId: string | null;
               };
             };
           };
@@ -1808,7 +1818,70 @@ export interface paths {
       };
     };
     post?: never;
-    delete?: never;
+    /** Clear an alias: it then serves the search engine's original order (the same as PUT with modelId null); the history keeps the move */
+    delete: {
+      parameters: {
+        query?: {
+          /** @description Why, for the history. */
+          reason?: string;
+        };
+        header?: never;
+        path: {
+          /** @description Lower-case letters, digits, ".", "_", "-"; e.g. production. */
+          alias: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                alias: string;
+                /** @description null: cleared; the alias serves the search engine's original order. */
+                modelId: string | null;
+                /** @description null (with a modelId): follows the model’s active version. */
+                version: number | null;
+                /** @description The version POST /api/nous/rank serves now. */
+                servingVersion: number | null;
+                /** Format: date-time */
+                updatedAt: string;
+                updatedBy: string;
+                /** @description Why the latest move was made. */
+                reason: string | null;
+                /** @description The experiment whose conclusion made the latest move. */
+                experimentId: string | null;
+              };
+            };
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
     options?: never;
     head?: never;
     patch?: never;
@@ -1847,14 +1920,19 @@ export interface paths {
               data: {
                 items: {
                   alias: string;
-                  modelId: string;
-                  /** @description null: follows the model’s active version. */
+                  /** @description null: cleared; the alias serves the search engine's original order. */
+                  modelId: string | null;
+                  /** @description null (with a modelId): follows the model’s active version. */
                   version: number | null;
                   /** @description The version POST /api/nous/rank serves now. */
                   servingVersion: number | null;
                   /** Format: date-time */
                   updatedAt: string;
                   updatedBy: string;
+                  /** @description Why the latest move was made. */
+                  reason: string | null;
+                  /** @description The experiment whose conclusion made the latest move. */
+                  experimentId: string | null;
                 }[];
                 /** @description Pass as cursor for the next page; null on the last page. */
                 nextCursor: string | null;
@@ -1920,14 +1998,16 @@ export interface paths {
                   /** Format: date-time */
                   at: string;
                   actor: string;
+                  /** @description null: the alias served the engine's original order before (cleared, or new). */
                   from: {
                     modelId: string;
                     version: number | null;
                   } | null;
+                  /** @description null: cleared to the engine's original order. */
                   to: {
                     modelId: string;
                     version: number | null;
-                  };
+                  } | null;
                   reason: string | null;
                   /** @description The experiment whose conclusion made the move. */
                   experimentId: string | null;
@@ -2143,6 +2223,8 @@ export interface paths {
                         version: number | null;
                       } | null;
                     };
+                    /** @description What serves searches afterwards, in one sentence: the alias move, or that no alias moved and what keeps serving (a ship without a promotion target moves nothing). */
+                    summary: string;
                   } | null;
                   /** Format: date-time */
                   createdAt: string;
@@ -2688,6 +2770,8 @@ export interface paths {
                       version: number | null;
                     } | null;
                   };
+                  /** @description What serves searches afterwards, in one sentence: the alias move, or that no alias moved and what keeps serving (a ship without a promotion target moves nothing). */
+                  summary: string;
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -2907,6 +2991,8 @@ export interface paths {
                       version: number | null;
                     } | null;
                   };
+                  /** @description What serves searches afterwards, in one sentence: the alias move, or that no alias moved and what keeps serving (a ship without a promotion target moves nothing). */
+                  summary: string;
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -3432,6 +3518,8 @@ export interface paths {
                       version: number | null;
                     } | null;
                   };
+                  /** @description What serves searches afterwards, in one sentence: the alias move, or that no alias moved and what keeps serving (a ship without a promotion target moves nothing). */
+                  summary: string;
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -3649,6 +3737,8 @@ export interface paths {
                       version: number | null;
                     } | null;
                   };
+                  /** @description What serves searches afterwards, in one sentence: the alias move, or that no alias moved and what keeps serving (a ship without a promotion target moves nothing). */
+                  summary: string;
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -3861,6 +3951,8 @@ export interface paths {
                       version: number | null;
                     } | null;
                   };
+                  /** @description What serves searches afterwards, in one sentence: the alias move, or that no alias moved and what keeps serving (a ship without a promotion target moves nothing). */
+                  summary: string;
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -4073,6 +4165,8 @@ export interface paths {
                       version: number | null;
                     } | null;
                   };
+                  /** @description What serves searches afterwards, in one sentence: the alias move, or that no alias moved and what keeps serving (a ship without a promotion target moves nothing). */
+                  summary: string;
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -4285,6 +4379,8 @@ export interface paths {
                       version: number | null;
                     } | null;
                   };
+                  /** @description What serves searches afterwards, in one sentence: the alias move, or that no alias moved and what keeps serving (a ship without a promotion target moves nothing). */
+                  summary: string;
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -4497,6 +4593,8 @@ export interface paths {
                       version: number | null;
                     } | null;
                   };
+                  /** @description What serves searches afterwards, in one sentence: the alias move, or that no alias moved and what keeps serving (a ship without a promotion target moves nothing). */
+                  summary: string;
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -4561,6 +4659,11 @@ export interface paths {
             /** @description Served to every unit after concluding. */
             winnerVariantId?: string;
             notes?: string;
+            /** @description With decision "ship": the alias to move to the winner’s pinned version, named at conclusion (overrides configuration.promote; recorded in the audit log). */
+            promote?: {
+              /** @description Model alias that concluding with ship moves to the winner’s pinned version (e.g. production). */
+              alias: string;
+            };
             /** @description Ship even though the sample-ratio (or team-balance) check failed (the results are untrustworthy). */
             force?: boolean;
           };
@@ -4721,6 +4824,8 @@ export interface paths {
                       version: number | null;
                     } | null;
                   };
+                  /** @description What serves searches afterwards, in one sentence: the alias move, or that no alias moved and what keeps serving (a ship without a promotion target moves nothing). */
+                  summary: string;
                 } | null;
                 /** Format: date-time */
                 createdAt: string;

@@ -10,6 +10,13 @@ export const ConcludeBody = Type.Object(
     decision: StringEnum(['ship', 'rollback', 'inconclusive'] as const),
     winnerVariantId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Served to every unit after concluding.' })),
     notes: Type.Optional(Type.String({ maxLength: 5000 })),
+    promote: Type.Optional(
+      Type.Object(PromoteInput.properties, {
+        additionalProperties: false,
+        description:
+          'With decision "ship": the alias to move to the winner’s pinned version, named at conclusion (overrides configuration.promote; recorded in the audit log).',
+      }),
+    ),
     force: Type.Optional(
       Type.Boolean({ description: 'Ship even though the sample-ratio (or team-balance) check failed (the results are untrustworthy).' }),
     ),

@@ -4,12 +4,20 @@ import { SILENT_EVENTS, type DomainEventLog } from '../../common/domain-events.j
 import { newId } from '../../common/ids.js';
 import { ConflictError, ValidationError, type ErrorDetail } from '../../common/errors.js';
 import { checkDates, normaliseConfiguration, phaseSeed, type ConfigurationInput } from '../model/experiment-rules.js';
-import { checkVariantModels, NO_MODELS, type ModelCatalog } from '../ports/model-catalog.js';
+import { checkVariantModels, NO_MODELS, PRODUCTION_ALIAS, type ModelCatalog } from '../ports/model-catalog.js';
+import { describeAliasTarget } from '../../vocabulary/index.js';
+import { conclusionSummary } from './conclusion-summary.js';
 import { checkOneRankingExperiment, pinModels, pinnedVersions } from './model-pinning.js';
 import type { ConcludeBody, PatchBody } from './experiment-change.schemas.js';
 import type { ExperimentSnapshot, ExperimentView } from '../model/schemas/experiment-view.schemas.js';
 import { throwIfProblems, toExperimentSnapshot, toExperimentView } from '../model/experiment-view.js';
-import type { ExperimentChange, ExperimentConfiguration, ExperimentRecord, ExperimentStore } from '../model/experiment.store.js';
+import type {
+  Conclusion,
+  ExperimentChange,
+  ExperimentConfiguration,
+  ExperimentRecord,
+  ExperimentStore,
+} from '../model/experiment.store.js';
 import { transition, type LifecycleAction } from '../model/lifecycle.js';
 
 export type ManualAction = Exclude<LifecycleAction, 'activate' | 'expire' | 'conclude'>;
@@ -141,7 +149,9 @@ export class ExperimentLifecycleService {
     const e = await this.deps.load(experimentId);
     const change = await this.transitionRecord(e, action, actor);
     if (details) change.event.after = { ...(change.event.after as object), ...details };
-    return this.write(change, e.updatedAt);
+    const view = await this.write(change, e.updatedAt);
+    this.logTransition(e, change.next.status, action, actor);
+    return view;
   }
 
   async conclude(experimentId: string, body: ConcludeBody, actor = 'anonymous'): Promise<ExperimentView> {
@@ -152,11 +162,19 @@ export class ExperimentLifecycleService {
     }
     if (body.decision === 'ship' && winner === null)
       throw ValidationError.field('/winnerVariantId', 'is required when the decision is ship');
-    const promote = body.decision === 'ship' && winner !== null ? e.configuration.promote : undefined;
+    if (body.promote && body.decision !== 'ship') {
+      throw ValidationError.field(
+        '/promote',
+        `moves an alias to the winner, so it applies only to the decision "ship" (not "${body.decision}")`,
+      );
+    }
+    // An alias named at conclusion overrides the configuration's target; both are recorded in the audit log.
+    const promote = body.decision === 'ship' && winner !== null ? (body.promote ?? e.configuration.promote) : undefined;
     const winnerModel = e.configuration.variants.find((v) => v.id === winner)?.model;
+    const promotePath = body.promote ? '/promote' : '/winnerVariantId';
     if (promote && !winnerModel) {
-      const message = `"${winner}" has no model, so there is nothing to move alias ${promote.alias} to; ship a model-backed variant or remove configuration.promote`;
-      throw new ConflictError(message, [{ path: '/winnerVariantId', message, in: 'body' }]);
+      const message = `"${winner}" has no model, so there is nothing to move alias ${promote.alias} to; ship a model-backed variant or ${body.promote ? 'leave out promote' : 'remove configuration.promote'}`;
+      throw new ConflictError(message, [{ path: promotePath, message, in: 'body' }]);
     }
     const promotedVersion = winnerModel?.pinnedVersion ?? winnerModel?.version;
     if (promote && promotedVersion === undefined) {
@@ -174,7 +192,7 @@ export class ExperimentLifecycleService {
       }
     }
     const change = await this.transitionRecord(e, 'conclude', actor);
-    change.next.conclusion = {
+    const conclusion: Conclusion = {
       decision: body.decision,
       winnerVariantId: winner,
       notes: body.notes ?? null,
@@ -183,7 +201,7 @@ export class ExperimentLifecycleService {
     };
     if (promote && winnerModel && promotedVersion !== undefined) {
       const from = await this.deps.catalog.aliasTarget(promote.alias);
-      change.next.conclusion.promotion = { alias: promote.alias, modelId: winnerModel.modelId, version: promotedVersion, from };
+      conclusion.promotion = { alias: promote.alias, modelId: winnerModel.modelId, version: promotedVersion, from };
       change.aliasMove = {
         alias: promote.alias,
         modelId: winnerModel.modelId,
@@ -194,8 +212,48 @@ export class ExperimentLifecycleService {
         at: change.next.updatedAt,
       };
     }
-    change.event.after = { status: 'concluded', conclusion: change.next.conclusion };
-    return this.write(change, e.updatedAt);
+    conclusion.summary = conclusionSummary({
+      decision: body.decision,
+      winnerVariantId: winner,
+      winnerModel: winnerModel && promotedVersion !== undefined ? { modelId: winnerModel.modelId, version: promotedVersion } : null,
+      promotion: conclusion.promotion ?? null,
+      production: conclusion.promotion?.alias === PRODUCTION_ALIAS ? null : await this.deps.catalog.aliasTarget(PRODUCTION_ALIAS),
+      productionAlias: PRODUCTION_ALIAS,
+    });
+    change.next.conclusion = conclusion;
+    change.event.after = { status: 'concluded', conclusion, ...(body.promote ? { promoteNamedAtConclusion: body.promote } : {}) };
+    const view = await this.write(change, e.updatedAt);
+    this.deps.events.record(
+      'experiment.concluded',
+      { experimentId: e.id, decision: body.decision, winnerVariantId: winner, actor, promotion: conclusion.promotion ?? null },
+      `experiment "${e.name}" concluded by ${actor}: ${body.decision}${winner ? ` ${winner}` : ''}; ${conclusion.summary}`,
+    );
+    const move = change.aliasMove;
+    if (move) {
+      // The move committed with the conclusion, inside experiments' transaction, so its line is written here.
+      const from = describeAliasTarget(conclusion.promotion?.from ?? null);
+      const to = describeAliasTarget({ modelId: move.modelId, version: move.version });
+      this.deps.events.record(
+        'alias.moved',
+        {
+          alias: move.alias,
+          from: conclusion.promotion?.from ?? null,
+          to: { modelId: move.modelId, version: move.version },
+          actor,
+          experimentId: e.id,
+        },
+        `alias "${move.alias}" moved from ${from} to ${to} by ${actor}: ${move.reason}`,
+      );
+    }
+    return view;
+  }
+
+  private logTransition(e: ExperimentRecord, to: string, action: LifecycleAction, actor: string): void {
+    this.deps.events.record(
+      `experiment.${to === 'running' && e.status !== 'paused' ? 'started' : action}`,
+      { experimentId: e.id, action, from: e.status, to, actor },
+      `experiment "${e.name}" ${e.status} → ${to} (${action} by ${actor})`,
+    );
   }
 
   /** Applies the clock's transitions (scheduled → running at startDate; → stopped at endDate). */
@@ -206,7 +264,10 @@ export class ExperimentLifecycleService {
       try {
         const outcome = await this.deps.store.update(await this.transitionRecord(e, action, 'scheduler'), e.updatedAt);
         // 'stale': another instance applied it first.
-        if (outcome === 'updated') applied += 1;
+        if (outcome === 'updated') {
+          applied += 1;
+          this.logTransition(e, action === 'expire' ? 'stopped' : 'running', action, 'scheduler');
+        }
       } catch (error) {
         if (!(error instanceof ConflictError)) throw error;
       }

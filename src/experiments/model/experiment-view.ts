@@ -1,10 +1,19 @@
 import { toIso } from '../../common/clock.js';
 import { ValidationError, type ErrorDetail } from '../../common/errors.js';
 import type { ExperimentSnapshot, ExperimentView } from './schemas/experiment-view.schemas.js';
-import type { ExperimentEvent, ExperimentRecord } from './experiment.store.js';
+import { describeAliasTarget } from '../../vocabulary/index.js';
+import type { Conclusion, ExperimentEvent, ExperimentRecord } from './experiment.store.js';
 import { allowedActions, MANUAL_LIFECYCLE_ACTIONS } from './lifecycle.js';
 
 const iso = (ms: number | null) => (ms === null ? null : toIso(ms));
+
+/** Conclusions written before summaries were recorded: what the stored promotion (or its absence) says. */
+function olderSummary(c: Conclusion): string {
+  const p = c.promotion;
+  if (p)
+    return `alias "${p.alias}" moved from ${describeAliasTarget(p.from)} to ${describeAliasTarget({ modelId: p.modelId, version: p.version })}`;
+  return `no alias moved with this conclusion (${c.decision}${c.winnerVariantId ? ` ${c.winnerVariantId}` : ''})`;
+}
 
 /** The experiment as the audit log records it. */
 export function toExperimentSnapshot(e: ExperimentRecord): ExperimentSnapshot {
@@ -18,7 +27,9 @@ export function toExperimentSnapshot(e: ExperimentRecord): ExperimentSnapshot {
     variants: e.configuration.variants,
     configuration: e.configuration,
     phase: e.phase,
-    conclusion: e.conclusion ? { ...e.conclusion, concludedAt: toIso(e.conclusion.concludedAt) } : null,
+    conclusion: e.conclusion
+      ? { ...e.conclusion, concludedAt: toIso(e.conclusion.concludedAt), summary: e.conclusion.summary ?? olderSummary(e.conclusion) }
+      : null,
     createdAt: toIso(e.createdAt),
     updatedAt: toIso(e.updatedAt),
   };

@@ -89,6 +89,8 @@ export interface Conclusion {
   forced?: boolean;
   /** The alias move made in the same write as the conclusion. */
   promotion?: { alias: string; modelId: string; version: number; from: { modelId: string; version: number | null } | null };
+  /** What serves searches afterwards, in one sentence (conclusions before issue 25 have none). */
+  summary?: string;
 }
 
 export interface ExperimentEvent {

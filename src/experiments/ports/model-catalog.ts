@@ -4,6 +4,9 @@ import type { ErrorDetail } from '../../common/errors.js';
  * What experiments need from the learning module, as a port the container fills: experiments never
  * import learning's files. Variants name models; `rank` serves them; aliases point at versions.
  */
+/** The alias that serves units outside any ranking experiment. */
+export const PRODUCTION_ALIAS = 'production';
+
 export type RankableCheck = { ok: true; activeVersion: number | null } | { ok: false; field: 'modelId' | 'version'; message: string };
 
 export interface RankInput {

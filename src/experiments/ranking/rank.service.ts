@@ -5,11 +5,8 @@ import type { ExperimentRecord, VariantRecord } from '../model/experiment.store.
 import type { AssignInput, Assignments } from '../ports/assignments.js';
 import { duplicateIndexes, interleave, validateInterleaving, type InterleavedList, type Ranking } from '../interleaving/index.js';
 import type { InterleavedQueryStore } from '../model/interleaved-query.store.js';
-import type { ModelCatalog } from '../ports/model-catalog.js';
+import { PRODUCTION_ALIAS, type ModelCatalog } from '../ports/model-catalog.js';
 import type { InterleaveBody, InterleaveResponse, SearchRankBody, SearchRankResponse } from './rank.schemas.js';
-
-/** The alias that serves units outside any ranking experiment. */
-export const PRODUCTION_ALIAS = 'production';
 
 type Ordered = { resultId: string; score?: number }[];
 

@@ -8,6 +8,8 @@ const fromRow = (r: Selectable<ModelAliasTable>): AliasRecord => ({
   version: r.version,
   updatedAt: Number(r.updated_at),
   updatedBy: r.updated_by,
+  reason: r.reason,
+  experimentId: r.experiment_id,
 });
 
 const eventFromRow = (r: Selectable<ModelAliasEventTable>): AliasEvent => ({
@@ -16,7 +18,7 @@ const eventFromRow = (r: Selectable<ModelAliasEventTable>): AliasEvent => ({
   at: Number(r.at),
   actor: r.actor,
   from: r.from_model_id === null ? null : { modelId: r.from_model_id, version: r.from_version },
-  to: { modelId: r.to_model_id, version: r.to_version },
+  to: r.to_model_id === null ? null : { modelId: r.to_model_id, version: r.to_version },
   reason: r.reason,
   experimentId: r.experiment_id,
 });
@@ -33,6 +35,8 @@ export async function writeAliasMove(trx: Kysely<Database>, change: AliasChange)
     version: record.version,
     updated_at: record.updatedAt,
     updated_by: record.updatedBy,
+    reason: record.reason,
+    experiment_id: record.experimentId,
   };
   await trx
     .insertInto('model_aliases')
@@ -41,7 +45,7 @@ export async function writeAliasMove(trx: Kysely<Database>, change: AliasChange)
     .execute();
   const written: AliasEvent = {
     ...event,
-    from: before ? { modelId: before.model_id, version: before.version } : null,
+    from: before?.model_id ? { modelId: before.model_id, version: before.version } : null,
   };
   await trx
     .insertInto('model_alias_events')
@@ -52,8 +56,8 @@ export async function writeAliasMove(trx: Kysely<Database>, change: AliasChange)
       actor: written.actor,
       from_model_id: written.from?.modelId ?? null,
       from_version: written.from?.version ?? null,
-      to_model_id: written.to.modelId,
-      to_version: written.to.version,
+      to_model_id: written.to?.modelId ?? null,
+      to_version: written.to?.version ?? null,
       reason: written.reason,
       experiment_id: written.experimentId,
     })

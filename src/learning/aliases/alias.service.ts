@@ -1,11 +1,12 @@
 import { toIso, type Clock } from '../../common/clock.js';
 import type { DomainEventLog } from '../../common/domain-events.js';
 import { newId } from '../../common/ids.js';
+import { describeAliasTarget } from '../../vocabulary/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../common/errors.js';
 import { decodeCursor, toPage, type Page } from '../../common/pagination.js';
 import type { ModelLookup, ModelVersionReads } from '../ports/model-registry.js';
-import type { AliasEventView, AliasView } from './alias.schemas.js';
-import type { AliasChange, AliasEvent, AliasRecord, AliasStore } from './alias.store.js';
+import type { AliasEventView, AliasPutBody, AliasView } from './alias.schemas.js';
+import type { AliasChange, AliasEvent, AliasRecord, AliasStore, AliasTarget } from './alias.store.js';
 
 /** Why a model cannot back a variant or an alias, naming the field at fault; null when it can. */
 export type RankableCheck = { ok: true; activeVersion: number | null } | { ok: false; field: 'modelId' | 'version'; message: string };
@@ -68,51 +69,87 @@ export class AliasService {
       servingVersion: (await this.resolveRecord(a))?.version ?? null,
       updatedAt: toIso(a.updatedAt),
       updatedBy: a.updatedBy,
+      reason: a.reason,
+      experimentId: a.experimentId,
     };
   }
 
   private async resolveRecord(a: AliasRecord): Promise<{ modelId: string; version: number } | null> {
+    if (a.modelId === null) return null;
     const version = a.version ?? (await this.deps.versions.getState(a.modelId))?.activeVersion ?? null;
     return version === null ? null : { modelId: a.modelId, version };
   }
 
-  /** Where the alias sends a query now, or null (unset, or following a model with no version yet). */
+  /** Where the alias sends a query now, or null (unset, cleared, or following a model with no version yet). */
   async resolve(alias: string): Promise<{ alias: string; modelId: string; version: number } | null> {
     const a = await this.deps.store.get(alias);
     const target = a ? await this.resolveRecord(a) : null;
     return target ? { alias, ...target } : null;
   }
 
-  async put(alias: string, body: { modelId: string; version?: number; reason?: string }, actor: string): Promise<AliasView> {
+  /**
+   * Points the alias at a ranker's version (or its active version), or clears it (`modelId: null`):
+   * a cleared alias serves the engine's original order. Either way the move joins the history.
+   */
+  async put(alias: string, body: AliasPutBody, actor: string): Promise<AliasView> {
+    if (body.modelId === null) return this.clear(alias, body, actor);
     const check = await this.checkRankable(body.modelId, body.version);
     if (!check.ok) throw ValidationError.field(`/${check.field}`, check.message);
-    const now = this.deps.clock.now();
-    await this.deps.store.move(
-      this.change({ alias, modelId: body.modelId, version: body.version ?? null, actor, reason: body.reason ?? null, at: now }),
+    return this.write({ alias, modelId: body.modelId, version: body.version ?? null, actor, reason: body.reason ?? null });
+  }
+
+  /** Clears an existing alias: POST /api/nous/rank then serves the engine's original order. */
+  async clear(alias: string, body: { version?: number; reason?: string }, actor: string): Promise<AliasView> {
+    if (body.version !== undefined) throw ValidationError.field('/version', 'must be left out when modelId is null (clearing the alias)');
+    if (!(await this.deps.store.get(alias))) throw new NotFoundError(`alias ${alias} not found`);
+    return this.write({ alias, modelId: null, version: null, actor, reason: body.reason ?? null });
+  }
+
+  private async write(m: { alias: string; modelId: string | null; version: number | null; actor: string; reason: string | null }) {
+    const event = await this.deps.store.move(this.change({ ...m, at: this.deps.clock.now() }));
+    this.logMove(event);
+    return this.get(m.alias);
+  }
+
+  /** The operator's log line for a move (the experiments module calls it after a conclusion's commit). */
+  logMove(e: Pick<AliasEvent, 'alias' | 'from' | 'to' | 'actor' | 'reason' | 'experimentId'>): void {
+    const message = `alias "${e.alias}" moved from ${describeAliasTarget(e.from)} to ${describeAliasTarget(e.to)} by ${e.actor}${e.reason ? `: ${e.reason}` : ''}`;
+    this.deps.events?.record(
+      'alias.moved',
+      { alias: e.alias, from: e.from, to: e.to, actor: e.actor, experimentId: e.experimentId },
+      message,
     );
-    return this.get(alias);
   }
 
   /** The record and event of a move, as the store (or a caller's transaction) writes them. */
   change(m: {
     alias: string;
-    modelId: string;
+    modelId: string | null;
     version: number | null;
     actor: string;
     reason: string | null;
     at: number;
     experimentId?: string;
   }): AliasChange {
+    const experimentId = m.experimentId ?? null;
     return {
-      record: { alias: m.alias, modelId: m.modelId, version: m.version, updatedAt: m.at, updatedBy: m.actor },
+      record: {
+        alias: m.alias,
+        modelId: m.modelId,
+        version: m.version,
+        updatedAt: m.at,
+        updatedBy: m.actor,
+        reason: m.reason,
+        experimentId,
+      },
       event: {
         id: newId(),
         alias: m.alias,
         at: m.at,
         actor: m.actor,
-        to: { modelId: m.modelId, version: m.version },
+        to: m.modelId === null ? null : { modelId: m.modelId, version: m.version },
         reason: m.reason,
-        experimentId: m.experimentId ?? null,
+        experimentId,
       },
     };
   }
@@ -123,10 +160,10 @@ export class AliasService {
     return this.view(a);
   }
 
-  /** Where the alias points now (unresolved), for a conclusion to record what it replaced. */
-  async target(alias: string): Promise<{ modelId: string; version: number | null } | null> {
+  /** Where the alias points now (unresolved), for a conclusion to record what it replaced; null: the original order. */
+  async target(alias: string): Promise<AliasTarget | null> {
     const a = await this.deps.store.get(alias);
-    return a ? { modelId: a.modelId, version: a.version } : null;
+    return a?.modelId ? { modelId: a.modelId, version: a.version } : null;
   }
 
   async list(query: { limit: number; cursor?: string }): Promise<Page<AliasView>> {

@@ -1,10 +1,20 @@
-/** A named pointer at a model: a fixed version, or (version null) whatever version is active. */
+import type { AliasTarget } from '../../vocabulary/index.js';
+
+export type { AliasTarget };
+
+/**
+ * A named pointer at a model: a fixed version, or (version null) whatever version is active; or,
+ * once cleared (modelId null), nothing: the search engine's original order.
+ */
 export interface AliasRecord {
   alias: string;
-  modelId: string;
+  modelId: string | null;
   version: number | null;
   updatedAt: number;
   updatedBy: string;
+  /** The latest move's reason and the experiment whose conclusion made it, if one did. */
+  reason: string | null;
+  experimentId: string | null;
 }
 
 /** One move of an alias, kept forever: who, when, from where to where, and why. */
@@ -13,8 +23,10 @@ export interface AliasEvent {
   alias: string;
   at: number;
   actor: string;
-  from: { modelId: string; version: number | null } | null;
-  to: { modelId: string; version: number | null };
+  /** null: the alias served the engine's original order before (cleared, or new). */
+  from: AliasTarget | null;
+  /** null: cleared to the engine's original order. */
+  to: AliasTarget | null;
   reason: string | null;
   experimentId: string | null;
 }

@@ -1,4 +1,6 @@
-import type { AliasChange, AliasEvent, AliasRecord, AliasStore } from './alias.store.js';
+import type { AliasChange, AliasEvent, AliasRecord, AliasStore, AliasTarget } from './alias.store.js';
+
+const targetOf = (a: AliasRecord | undefined): AliasTarget | null => (a?.modelId ? { modelId: a.modelId, version: a.version } : null);
 
 /** In-memory aliases for service tests; held to KyselyAliasStore by test/contract/alias.contract.test.ts. */
 export class FakeAliasStore implements AliasStore {
@@ -21,7 +23,7 @@ export class FakeAliasStore implements AliasStore {
   async move(change: AliasChange) {
     const before = this.aliases.get(change.record.alias);
     this.aliases.set(change.record.alias, { ...change.record });
-    const event: AliasEvent = { ...change.event, from: before ? { modelId: before.modelId, version: before.version } : null };
+    const event: AliasEvent = { ...change.event, from: targetOf(before) };
     this.events.push(event);
     return event;
   }

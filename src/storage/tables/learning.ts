@@ -76,10 +76,14 @@ export interface TrainingDatasetTable {
 
 export interface ModelAliasTable {
   alias: string;
-  model_id: string;
+  /** null: cleared, the alias serves the engine's original order. */
+  model_id: string | null;
   version: number | null;
   updated_at: number;
   updated_by: string;
+  /** The latest move's reason and experiment (migration 0100). */
+  reason: string | null;
+  experiment_id: string | null;
 }
 
 export interface ModelAliasEventTable {
@@ -89,7 +93,8 @@ export interface ModelAliasEventTable {
   actor: string;
   from_model_id: string | null;
   from_version: number | null;
-  to_model_id: string;
+  /** null: cleared to the engine's original order. */
+  to_model_id: string | null;
   to_version: number | null;
   reason: string | null;
   experiment_id: string | null;

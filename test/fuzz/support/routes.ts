@@ -157,6 +157,7 @@ const concludeBody = fc.record(
     winnerVariantId: fc.constantFrom('a', 'b', 'control', 'treatment'),
     notes: fc.string({ maxLength: 40 }),
     force: fc.boolean(),
+    promote: fc.record({ alias: fc.oneof(fc.constantFrom('production', 'canary'), fc.string({ minLength: 1, maxLength: 12 })) }),
   },
   { requiredKeys: ['decision'] },
 );
@@ -563,9 +564,17 @@ export function closedLoopSpecs(fx: Fixtures): RouteSpec[] {
       method: 'PUT',
       path: '/api/nous/learn/aliases/{alias}',
       params: { alias: aliasName },
-      body: fc.record({ modelId, version: fc.integer({ min: 1, max: 5 }), reason: short }, { requiredKeys: ['modelId'] }),
+      body: fc.record(
+        {
+          modelId: fc.oneof({ weight: 4, arbitrary: modelId }, { weight: 1, arbitrary: fc.constant(null) }),
+          version: fc.integer({ min: 1, max: 5 }),
+          reason: short,
+        },
+        { requiredKeys: ['modelId'] },
+      ),
       runs: 150,
     },
+    { method: 'DELETE', path: '/api/nous/learn/aliases/{alias}', params: { alias: aliasName }, query: { reason: short }, runs: 80 },
     { method: 'GET', path: '/api/nous/learn/aliases/{alias}', params: { alias: aliasName }, runs: 80 },
     { method: 'GET', path: '/api/nous/learn/aliases', query: { limit: limit(200), cursor }, runs: 80 },
     {

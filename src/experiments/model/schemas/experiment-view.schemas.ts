@@ -74,6 +74,10 @@ export const ExperimentSnapshot = Type.Object({
           { description: 'The alias move made with the conclusion; move the alias back to roll back.' },
         ),
       ),
+      summary: Type.String({
+        description:
+          'What serves searches afterwards, in one sentence: the alias move, or that no alias moved and what keeps serving (a ship without a promotion target moves nothing).',
+      }),
     }),
     Type.Null(),
   ]),
