@@ -115,8 +115,8 @@ export function nextSteps(dashboard: string, report: ExperimentReport): string[]
 export function formatShipOutcome(outcome: ShipOutcome): string[] {
   if (!outcome.shipped) return [`--ship: the ranker did not win (${outcome.reason}): nothing shipped; the A/B test keeps running.`];
   const lines = [`--ship: concluded the A/B test with ship, winner "ranker" (${outcome.reason}).`];
+  // The move as read back; without one, the conclusion's own sentence says what serves instead.
   if (outcome.alias) lines.push(`  ${describeMove(outcome.alias)}`);
-  else lines.push(`  no alias moved: the experiment has no promotion target.`);
-  if (outcome.conclusionSummary) lines.push(`  the service: ${outcome.conclusionSummary}`);
+  else lines.push(`  ${outcome.conclusionSummary ?? 'no alias moved: the experiment has no promotion target'}`);
   return lines;
 }

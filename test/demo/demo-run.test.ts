@@ -75,7 +75,8 @@ describe('searchloop demo --url against a separately started service', () => {
       'conversion_rate',
     ]);
     const units = results.metrics[0].variants.map((v: { units: number }) => v.units);
-    expect(Math.min(...units)).toBeGreaterThan(50);
+    // Both arms exposed: about 300 each on a quiet machine, 28 on a 2-core one at load average 16 (how long training takes decides).
+    expect(Math.min(...units)).toBeGreaterThan(10);
     expect(results.metrics[0].comparisons[0].pValue).toEqual(expect.any(Number));
     expect(ab.metrics[0]!.pValue).toBe(results.metrics[0].comparisons[0].pValue);
   });

@@ -62,21 +62,25 @@ describe('--ship against a stand-in service', () => {
   const received: { method: string; url: string; body: any }[] = [];
   let server: http.Server;
   let api: ApiClient;
+  // What the stand-in answers: a conclusion that moved production, and the alias it then serves.
+  let conclusion: Record<string, unknown> = {
+    decision: 'ship',
+    summary: 'alias "production" moved from the engine\'s original order to v2 of demo-ranker',
+    promotion: { alias: 'production', modelId: 'demo-ranker', version: 2, from: null },
+  };
+  let aliasExists = true;
   beforeAll(async () => {
     server = http.createServer((req, res) => {
       let text = '';
       req.on('data', (c) => (text += c));
       req.on('end', () => {
         received.push({ method: req.method!, url: req.url!, body: text ? JSON.parse(text) : undefined });
+        if (!req.url!.endsWith('/conclude') && !aliasExists) {
+          res.writeHead(404, { 'content-type': 'application/json' });
+          return res.end(JSON.stringify({ success: false, error: { code: 'NOT_FOUND', message: 'no alias production', details: [] } }));
+        }
         const data = req.url!.endsWith('/conclude')
-          ? {
-              status: 'concluded',
-              conclusion: {
-                decision: 'ship',
-                summary: 'alias "production" moved from the original order to v2 of demo-ranker',
-                promotion: { alias: 'production', modelId: 'demo-ranker', version: 2, from: null },
-              },
-            }
+          ? { status: 'concluded', conclusion }
           : { alias: 'production', modelId: 'demo-ranker', version: 2, servingVersion: 2 };
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ success: true, data }));
@@ -98,8 +102,19 @@ describe('--ship against a stand-in service', () => {
     expect(formatShipOutcome(outcome)).toEqual([
       `--ship: concluded the A/B test with ship, winner "ranker" (${decideWinner(WINNING).reason}).`,
       `  alias "production": the engine's original order → v2 of demo-ranker`,
-      '  the service: alias "production" moved from the original order to v2 of demo-ranker',
     ]);
+  });
+
+  it("without a promotion, prints the conclusion's own sentence on what serves", async () => {
+    received.length = 0;
+    const summary =
+      'no alias moved: nothing serves "ranker" (v2 of demo-ranker) now; searches outside experiments keep the engine\'s original order';
+    conclusion = { decision: 'ship', summary };
+    aliasExists = false;
+    const outcome = await shipWinner(api, WINNING);
+    expect(received.map((r) => r.url)).toEqual(['/api/nous/ab-testing/experiments/exp-1/conclude', '/api/nous/learn/aliases/production']);
+    expect(outcome.alias).toBeUndefined();
+    expect(formatShipOutcome(outcome)[1]).toBe(`  ${summary}`);
   });
 
   it('sends nothing when the ranker did not win, and says so', async () => {
