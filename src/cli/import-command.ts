@@ -19,7 +19,8 @@ export const IMPORT_HELP = `searchloop import <file|-> [options]
   --format auto|feedback|ubi|csv   (default auto: CSV when the first line is not JSON)
   --url URL --key KEY              over HTTP (POST /api/cortex/feedback/import), else into DATABASE_URL
   --batch N                        lines per transaction (default 5000; 1000 over HTTP)
-  --rejects FILE                   rejected lines with line numbers and reasons (default <file>.rejects.ndjson)
+  --rejects FILE                   rejected lines with line numbers and reasons (default <file>.rejects.ndjson);
+                                   over HTTP also a line too large for one request to the service
   --restart                        ignore a saved position (<file>.import-state.json) and start from line 1
   Environment: SEARCHLOOP_PROGRESS_MS  least ms between progress redraws (default 200 on a terminal, else 5000)
                SEARCHLOOP_IMPORT_INLINE=1  parse on the importing thread instead of a worker thread

@@ -30,6 +30,8 @@ export const EXPERIMENT_PREFIX = 'Demo · ';
  * who finds the answer first clicks less.)
  */
 export const TARGET_METRICS = ['mrr', 'abandonment_rate', 'satisfied_click_rate', 'conversion_rate'];
+/** The alias the demo's model-backed experiments move when concluded with ship (configuration.promote). */
+export const PRODUCTION_ALIAS = 'production';
 
 async function createAndStart(api: ApiClient, body: Record<string, unknown>): Promise<string> {
   const created = await api.post<{ experimentId: string }>('/api/nous/ab-testing/experiments', body);
@@ -81,6 +83,8 @@ export async function startExperiments(
     { id: 'original', name: 'Engine order', weight: 0.5 },
     { id: 'ranker', name: `Learned ranker (${RANKER_ID})`, weight: 0.5, model: { modelId: RANKER_ID } },
   ];
+  // Concluding either with ship moves `production` to the ranker, as a team shipping it would.
+  const promote = { alias: PRODUCTION_ALIAS };
   const experiments: DemoExperiment[] = [];
   const abName = `${EXPERIMENT_PREFIX}learned ranker vs engine order (A/B) · ${tag}`;
   experiments.push({
@@ -91,6 +95,7 @@ export async function startExperiments(
         variants,
         targetMetrics: TARGET_METRICS,
         analysis,
+        promote,
         ...(capabilities.interleaving ? { layer: layer([0, 0.5]) } : {}),
       },
     }),
@@ -103,7 +108,13 @@ export async function startExperiments(
       experimentId: await createAndStart(api, {
         name,
         description,
-        configuration: { type: 'interleaving', interleaving: { method: 'team-draft', depth: 10 }, variants, layer: layer([0.5, 1]) },
+        configuration: {
+          type: 'interleaving',
+          interleaving: { method: 'team-draft', depth: 10 },
+          variants,
+          layer: layer([0.5, 1]),
+          promote,
+        },
       }),
       name,
       type: 'interleaving',
@@ -122,6 +133,8 @@ export interface ExperimentReport extends DemoExperiment {
     pValue: number | null;
     adjustedPValue: number | null;
     significant: boolean;
+    /** Significant and in the metric's better direction (false: significantly worse; null: no verdict). */
+    improved: boolean | null;
   }[];
   results: unknown;
 }
@@ -132,7 +145,13 @@ interface AbResults {
   metrics?: {
     metric: string;
     variants: { variantId: string; value: number | null }[];
-    comparisons: { relativeLift: number | null; pValue: number | null; adjustedPValue: number | null; significant: boolean }[];
+    comparisons: {
+      relativeLift: number | null;
+      pValue: number | null;
+      adjustedPValue: number | null;
+      significant: boolean;
+      improved?: boolean | null;
+    }[];
   }[];
 }
 
@@ -147,6 +166,7 @@ export async function readResults(api: ApiClient, experiment: DemoExperiment): P
       pValue: c?.pValue ?? null,
       adjustedPValue: c?.adjustedPValue ?? null,
       significant: c?.significant ?? false,
+      improved: c?.improved ?? null,
     };
   });
   return { ...experiment, summary: results.summary, trustworthy: results.trustworthy, metrics, results };

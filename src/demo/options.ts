@@ -18,6 +18,10 @@ export interface DemoOptions {
   queries: number;
   /** Exit when the run ends instead of keeping the started service up for the dashboard. */
   exit: boolean;
+  /** Start its own service on an emptied `database`, even when a service answers at `port`. */
+  fresh: boolean;
+  /** Conclude the A/B test at the end and ship the ranker when it won (the `production` alias moves). */
+  ship: boolean;
   json?: string;
   help: boolean;
 }
@@ -29,6 +33,12 @@ Usage: searchloop demo [options]
   --url <url>        drive the service at this address (e.g. https://search-feedback.example.com)
                      without it: drive the service answering at 127.0.0.1:<port> (npm start), or
                      start one on <database> when nothing answers there
+                     (either way the demo writes simulated feedback, models and experiments
+                     into that service's database)
+  --fresh            start over: empty <database> and start a service of the demo's own on it,
+                     on the next free port when one already answers at <port>
+  --ship             at the end, conclude the A/B test: ship the ranker when it won (the
+                     "production" alias moves to it), else say why nothing ships
   --key <key>        API key (admin scope) for a service that requires keys
   --seed <n>         seed of the world and its users (default 42)
   --rate <n>         sessions per second (default 30)
@@ -66,10 +76,13 @@ export function parseDemoOptions(argv: string[]): DemoOptions {
       port: { type: 'string' },
       database: { type: 'string' },
       exit: { type: 'boolean' },
+      fresh: { type: 'boolean' },
+      ship: { type: 'boolean' },
       json: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
+  if (values.fresh && values.url) throw new Error('--fresh starts a service of its own on --database: it cannot be combined with --url');
   const duration = number(values.duration, 'duration', 180, 0, 31_536_000);
   const days = number(values.days, 'days', 7, 0, 365);
   return {
@@ -85,6 +98,8 @@ export function parseDemoOptions(argv: string[]): DemoOptions {
     port: Math.floor(number(values.port, 'port', 3000, 1, 65_535)),
     database: values.database ?? 'data/demo.db',
     exit: values.exit ?? false,
+    fresh: values.fresh ?? false,
+    ship: values.ship ?? false,
     json: values.json,
     help: values.help ?? false,
   };

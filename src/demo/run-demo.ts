@@ -13,7 +13,9 @@ import {
 import { RANKER_ID, trainDefaultClickModel, trainRanker, type ModelView } from './models.js';
 import type { DemoOptions } from './options.js';
 import { formatProgress, formatSummary } from './report.js';
-import { answers, startChildServer, type ChildServer } from './server-process.js';
+import { formatShipOutcome, nextSteps, shipWinner, type ShipOutcome } from './ship.js';
+import { startChildServer, type ChildServer } from './server-process.js';
+import { chooseTarget } from './target.js';
 import { Traffic } from './traffic.js';
 import { buildCatalogue } from './world/catalogue.js';
 import { simulatedClock } from './world/sim-clock.js';
@@ -52,6 +54,8 @@ export interface DemoSummary {
   ranker?: ModelView;
   ndcg?: NdcgReport;
   experiments: ExperimentReport[];
+  /** What --ship did: concluded and shipped, or why not. */
+  ship?: ShipOutcome;
   phases: { name: string; atSeconds: number }[];
 }
 
@@ -63,28 +67,22 @@ type Phase = 'warming up' | 'training default' | 'training ranker' | 'evaluating
  * goes through the public HTTP API, to a service it starts or one given by --url.
  */
 export async function runDemo(options: DemoOptions, io: DemoIo): Promise<DemoSummary> {
-  const dashboard = options.url ? new URL('/', options.url).href : `http://127.0.0.1:${options.port}/`;
+  const target = await chooseTarget(options, io.serverEnvironment);
+  const dashboard = target.url;
   io.print(`Dashboard: ${dashboard}`);
+  for (const line of target.notice) io.print(line);
   let child: ChildServer | undefined;
-  let url = options.url;
-  if (!url && (await answers(`${dashboard}readyz`))) {
-    // `npm start` is already serving here: the demo drives it, as the README's five-minute tour says.
-    url = dashboard;
-    io.print(
-      `a service already answers at ${dashboard}: the demo drives it (its own database); --port picks another to start one on ${options.database}`,
-    );
-  }
-  if (!url) {
+  if (target.kind === 'own') {
     if (!io.serverCommand) throw new Error('no --url and no way to start the service');
     io.print(`starting the service on ${options.database} (logs beside it)…`);
     child = await startChildServer({
       command: io.serverCommand,
       env: io.serverEnvironment,
       databaseFile: options.database,
-      port: options.port,
+      port: target.port,
     });
   }
-  const api = new ApiClient(child?.url ?? url ?? dashboard, options.key);
+  const api = new ApiClient(child?.url ?? options.url ?? dashboard, options.key);
   const wallStart = Date.now();
   const seconds = () => (Date.now() - wallStart) / 1000;
   const phases: DemoSummary['phases'] = [];
@@ -205,6 +203,15 @@ export async function runDemo(options: DemoOptions, io: DemoIo): Promise<DemoSum
     lastError: summary.lastError ?? traffic.stats.lastError,
   });
   for (const line of formatSummary(summary)) io.print(line);
+  const ab = summary.experiments.find((e) => e.type === 'ab');
+  if (ab && options.ship) {
+    try {
+      summary.ship = await shipWinner(api, ab);
+      for (const line of formatShipOutcome(summary.ship)) io.print(line);
+    } catch (error) {
+      io.print(`--ship: concluding ${ab.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  } else if (ab) for (const line of nextSteps(dashboard, ab)) io.print(line);
   if (options.json) fs.writeFileSync(options.json, JSON.stringify(summary, null, 2));
 
   if (child) {

@@ -60,6 +60,8 @@ describe('the demo with POST /api/nous/rank and interleaving', () => {
     expect(created[0].variants[1].model).toEqual({ modelId: 'demo-ranker' });
     expect(created[0].variants[0].model).toBeUndefined();
     expect(created[0].layer).toEqual({ id: 'demo-ranking', range: [0, 0.5] });
+    // Concluding either with ship moves the production alias to the ranker.
+    expect(created.map((c) => c.promote)).toEqual([{ alias: 'production' }, { alias: 'production' }]);
     expect(created[1]).toMatchObject({
       type: 'interleaving',
       interleaving: { method: 'team-draft', depth: 10 },
