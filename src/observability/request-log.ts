@@ -28,7 +28,7 @@ const roundMs = (ms: number) => (ms < 10 ? Math.round(ms * 10) / 10 : Math.round
 
 /** The one line a finished request gets: `POST /api/cortex/feedback 400 VALIDATION_ERROR 3.2 ms`. */
 export function requestLine(
-  request: Pick<FastifyRequest, 'method' | 'url'> & { routeOptions: { config?: { quietLog?: boolean } } },
+  request: Pick<FastifyRequest, 'id' | 'method' | 'url'> & { routeOptions: { config?: { quietLog?: boolean } } },
   statusCode: number,
   responseTime: number,
   errorCode: string | undefined,
@@ -39,7 +39,8 @@ export function requestLine(
   return {
     level,
     fields: { method: request.method, url: request.url, statusCode, responseTime: ms, ...(errorCode ? { errorCode } : {}) },
-    message: `${request.method} ${request.url} ${statusCode}${errorCode ? ` ${errorCode}` : ''} ${ms} ms`,
+    // A 5xx names its request id (the envelope's requestId, which a caller quotes), also in pretty lines.
+    message: `${request.method} ${request.url} ${statusCode}${errorCode ? ` ${errorCode}` : ''} ${ms} ms${statusCode >= 500 ? ` (request ${request.id})` : ''}`,
   };
 }
 

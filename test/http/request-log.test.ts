@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { createContainer, type Container } from '../../src/container.js';
 import { chooseLogFormat, createLogger } from '../../src/observability/logger.js';
+import { requestLine } from '../../src/observability/request-log.js';
 import type { DatabaseHandle } from '../../src/storage/database.js';
 import { syntheticLetor } from '../learning/support/synthetic-letor.js';
 import { postJson, request } from '../support/http.js';
@@ -144,5 +145,27 @@ describe('the log format', () => {
     const text = lines.map((l) => stripVTControlCharacters(l));
     expect(text).toHaveLength(1);
     expect(text[0]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: model "ranker-a" trained: v5$/);
+  });
+});
+
+describe('the request line', () => {
+  const get = (url: string, quietLog?: boolean) => ({ id: 'req-7', method: 'GET', url, routeOptions: { config: { quietLog } } });
+
+  it('is debug for probes, /metrics and served files while they succeed, info or error when they fail', () => {
+    expect(requestLine(get('/healthz'), 200, 0.42, undefined)).toMatchObject({ level: 'debug', message: 'GET /healthz 200 0.4 ms' });
+    expect(requestLine(get('/metrics?x=1'), 200, 3, undefined).level).toBe('debug');
+    expect(requestLine(get('/assets/index.js', true), 200, 12.4, undefined)).toMatchObject({
+      level: 'debug',
+      message: 'GET /assets/index.js 200 12 ms',
+    });
+    expect(requestLine(get('/assets/gone.js', true), 404, 1, 'NOT_FOUND')).toMatchObject({
+      level: 'info',
+      fields: { errorCode: 'NOT_FOUND' },
+    });
+    expect(requestLine(get('/readyz'), 503, 2, 'UNAVAILABLE')).toMatchObject({
+      level: 'error',
+      message: 'GET /readyz 503 UNAVAILABLE 2 ms (request req-7)',
+    });
+    expect(requestLine(get('/api/nous/learn/models'), 200, 5, undefined).level).toBe('info');
   });
 });
