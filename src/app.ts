@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppConfig } from './config.js';
 import type { Container } from './container.js';
 import { ErrorEnvelope } from './http/envelope.js';
@@ -12,6 +12,7 @@ import { UnavailableError } from './common/errors.js';
 import { registerJsonParser } from './http/json-parser.js';
 import { registerIpRateLimits, registerKeyRateLimits } from './http/rate-limit.js';
 import { registerMetrics } from './observability/metrics.routes.js';
+import { RequestLogController } from './observability/request-log.js';
 import { healthRoutes } from './http/health.routes.js';
 import { registerOpenApi } from './http/openapi.js';
 import { systemRoutes } from './http/system.routes.js';
@@ -27,6 +28,8 @@ export type AppOptions = Pick<AppConfig, 'bodyLimitBytes' | 'logLevel'> &
   > & {
     /** Overrides Fastify's logger (tests pass false). */
     logger?: FastifyServerOptions['logger'];
+    /** The process's logger (main.ts makes it with createLogger, in LOG_FORMAT); wins over `logger`. */
+    loggerInstance?: FastifyBaseLogger;
     /** The built dashboard served at / (default web/dist). */
     dashboardDir?: string;
   };
@@ -43,7 +46,9 @@ export const MAX_PATH_PARAMETER_LENGTH = 256 * 4 * 3;
 
 export async function buildApp(options: AppOptions, container: Container): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? { level: options.logLevel },
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? { level: options.logLevel } }),
+    // One line per answered request, with its status, time and error code (observability/request-log.ts).
+    logController: new RequestLogController(),
     bodyLimit: options.bodyLimitBytes,
     routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     // Echo a sane client X-Request-Id; otherwise make one. It appears in every log line.

@@ -5,7 +5,8 @@ import { ConfigError, databaseOptions, loadConfig, loadImportConfig, parseDataba
 describe('configuration', () => {
   it('defaults to port 3000 on 127.0.0.1 with ./data/searchloop.db', () => {
     const c = loadConfig({}, '/srv/app');
-    expect(c).toMatchObject({ port: 3000, host: '127.0.0.1', logLevel: 'info', bodyLimitBytes: 2 * 1024 * 1024 });
+    expect(c).toMatchObject({ port: 3000, host: '127.0.0.1', logLevel: 'info', logFormat: 'auto', bodyLimitBytes: 2 * 1024 * 1024 });
+    expect(loadConfig({ LOG_FORMAT: 'JSON' }, '/srv/app').logFormat).toBe('json');
     expect(c.database).toEqual({ kind: 'sqlite', path: '/srv/app/data/searchloop.db' });
   });
 
@@ -24,6 +25,7 @@ describe('configuration', () => {
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ LOG_FORMAT: 'colour' }, 'LOG_FORMAT'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'sqlite://relative.db' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL'],

@@ -8,6 +8,8 @@ export interface AppConfig {
   host: string;
   database: DatabaseTarget;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** LOG_FORMAT: readable lines (`pretty`), JSON lines (`json`), or pretty on a terminal and JSON otherwise (`auto`). */
+  logFormat: LogFormat;
   bodyLimitBytes: number;
   shutdownGraceMs: number;
   databasePoolSize: number;
@@ -86,6 +88,8 @@ export class ConfigError extends Error {
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
+type LogFormat = (typeof LOG_FORMATS)[number];
 export const DEFAULT_SQLITE_PATH = 'data/searchloop.db';
 
 /** A switch: true/1 or false/0 (unset: the default); anything else is refused, naming the variable. */
@@ -178,6 +182,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
+  const logFormat = (env.LOG_FORMAT ?? 'auto').trim().toLowerCase() || 'auto';
+  if (!(LOG_FORMATS as readonly string[]).includes(logFormat)) {
+    throw new ConfigError('LOG_FORMAT', `must be one of ${LOG_FORMATS.join(', ')}, got "${env.LOG_FORMAT}"`);
+  }
   const host = (env.HOST ?? '127.0.0.1').trim();
   if (host === '') throw new ConfigError('HOST', 'must not be empty');
   const schema = env.DATABASE_SCHEMA?.trim();
@@ -189,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     host,
     database: parseDatabaseUrl(env.DATABASE_URL, cwd, schema || undefined),
     logLevel: logLevel as AppConfig['logLevel'],
+    logFormat: logFormat as LogFormat,
     bodyLimitBytes: integerVar(env, 'BODY_LIMIT_BYTES', 2 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     shutdownGraceMs: integerVar(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     databasePoolSize: integerVar(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),

@@ -2,6 +2,7 @@ import { ANALYTICS_PERSONAL_DATA, createAnalyticsModule, type AnalyticsModule, t
 import type { RankerPort } from './analytics/analytics.module.js';
 import { createAuthModule, type AuthModule } from './auth/auth.module.js';
 import { systemClock, type Clock } from './common/clock.js';
+import { SILENT_EVENTS, type DomainEventLog } from './common/domain-events.js';
 import type { DomainModule } from './common/module.js';
 import type { TaskSpec } from './common/periodic-task.js';
 import type { ApiScope } from './common/scopes.js';
@@ -13,6 +14,8 @@ import {
 } from './experiments/experiments.module.js';
 import { FEEDBACK_PERSONAL_DATA, createFeedbackModule, type FeedbackModule } from './feedback/feedback.module.js';
 import { createLearningModule, type LearningModule, type ModelCatalogPort } from './learning/learning.module.js';
+import type { FastifyBaseLogger } from 'fastify';
+import { domainEventLog } from './observability/domain-event-log.js';
 import { Metrics } from './observability/metrics.js';
 import type { DatabaseHandle } from './storage/database.js';
 import { createSessionEraser } from './storage/session-eraser.js';
@@ -25,6 +28,8 @@ export interface Container {
   database: DatabaseHandle;
   clock: Clock;
   metrics: Metrics;
+  /** Domain events' log lines (model trained, alias moved, …); silent without a logger. */
+  events: DomainEventLog;
   auth: AuthModule;
   feedback: FeedbackModule;
   experiments: ExperimentsModule;
@@ -47,6 +52,8 @@ export interface ContainerOptions {
   analyticsFoldThread?: boolean;
   /** ANALYTICS_FOLD_NICE: the fold thread's nice value (0 unless set here). */
   analyticsFoldNice?: number;
+  /** The app's logger (main.ts hands the one Fastify logs with): domain events get their lines in it. */
+  log?: Pick<FastifyBaseLogger, 'info' | 'child'>;
 }
 
 /** True only when A and B are the same type (identity, not assignability). */
@@ -73,6 +80,7 @@ export type MirroredModelCatalog = [
 
 export function createContainer(database: DatabaseHandle, clock: Clock = systemClock, options: ContainerOptions = {}): Container {
   const metrics = new Metrics(() => database.poolStats());
+  const events = options.log ? domainEventLog(options.log) : SILENT_EVENTS;
   const auth = createAuthModule({ database, clock, envApiKeys: options.envApiKeys });
   // A privacy request erases the session from every module's tables in one transaction.
   const eraser = createSessionEraser(database.db, database.capabilities, [
@@ -80,8 +88,8 @@ export function createContainer(database: DatabaseHandle, clock: Clock = systemC
     ...EXPERIMENTS_PERSONAL_DATA,
     ...ANALYTICS_PERSONAL_DATA,
   ]);
-  const feedback = createFeedbackModule({ database, clock, metrics, eraser, retentionDays: options.feedbackRetentionDays ?? 0 });
-  const learning = createLearningModule({ database, clock, observeJob: (name, run) => metrics.observeJob(name, run) });
+  const feedback = createFeedbackModule({ database, clock, metrics, eraser, retentionDays: options.feedbackRetentionDays ?? 0, events });
+  const learning = createLearningModule({ database, clock, observeJob: (name, run) => metrics.observeJob(name, run), events });
   // Experiments see the registry only through this port: variants' models, rank, aliases and promotion.
   const experiments = createExperimentsModule({
     database,
@@ -89,6 +97,7 @@ export function createContainer(database: DatabaseHandle, clock: Clock = systemC
     metrics,
     modelCatalog: learning.modelCatalog,
     aliasWriter: (trx, move) => learning.modelCatalog.writeAliasMove(trx, move),
+    events,
   });
   const analytics = createAnalyticsModule({
     database,
@@ -104,6 +113,7 @@ export function createContainer(database: DatabaseHandle, clock: Clock = systemC
     database,
     clock,
     metrics,
+    events,
     auth,
     feedback,
     experiments,

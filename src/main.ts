@@ -3,6 +3,7 @@ import { databaseOptions, type AppConfig } from './config.js';
 import { buildApp } from './app.js';
 import { systemClock } from './common/clock.js';
 import { createContainer } from './container.js';
+import { createLogger } from './observability/logger.js';
 import { createScheduler } from './scheduler.js';
 import { openDatabase, type DatabaseHandle } from './storage/database.js';
 import { migrateToLatest } from './storage/migrator.js';
@@ -27,7 +28,10 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
     await database.close();
     throw error;
   }
+  // One logger for requests and domain events, in LOG_FORMAT (readable on a terminal by default).
+  const log = createLogger({ level: config.logLevel, format: config.logFormat });
   const container = createContainer(database, systemClock, {
+    log,
     envApiKeys: config.apiKeys,
     feedbackRetentionDays: config.feedbackRetentionDays,
     analyticsFoldThread: config.analyticsFoldThread,
@@ -44,22 +48,29 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
     await database.close();
     throw error;
   }
-  const app = await buildApp(config, container);
+  const app = await buildApp({ ...config, loggerInstance: log }, container);
   if (!container.auth.services.apiKeys.secured) {
     app.log.warn(
       'NO API KEYS CONFIGURED: every route is open to anyone who can reach this address. Create keys with `searchloop keys create`.',
     );
   }
   const scheduler = createScheduler(container.tasks, app.log, (name, run) => container.metrics.observeJob(name, run));
-  const address = await app.listen({ port: config.port, host: config.host });
+  // Fastify's own line (one per address bound), worded for a person reading the terminal.
+  const address = await app.listen({
+    port: config.port,
+    host: config.host,
+    listenTextResolver: (at) => `searchloop listening on ${at} (${config.database.kind})`,
+  });
   scheduler.start();
-  app.log.info({ database: config.database.kind, address }, 'searchloop listening');
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       const timer = setTimeout(() => {
-        app.log.error({ graceMs: config.shutdownGraceMs }, 'grace period over; closing remaining connections');
+        app.log.error(
+          { graceMs: config.shutdownGraceMs },
+          `grace period of ${config.shutdownGraceMs} ms over; closing remaining connections`,
+        );
         app.server.closeAllConnections();
       }, config.shutdownGraceMs);
       timer.unref();

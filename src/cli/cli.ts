@@ -29,6 +29,7 @@ Configuration (environment variables):
                      (default: ./data/searchloop.db, embedded SQLite)
   DATABASE_SCHEMA    PostgreSQL schema to use (default: the server's search_path, usually public)
   LOG_LEVEL          fatal | error | warn | info | debug | trace | silent (default info)
+  LOG_FORMAT         auto (readable on a terminal, JSON otherwise) | pretty | json
   BODY_LIMIT_BYTES   largest accepted request body (default 2097152)
   SHUTDOWN_GRACE_MS  how long in-flight requests may take on SIGTERM (default 10000)
   SEARCHLOOP_API_KEYS   "<key>:<scope>,…" keys from the environment (scopes ingest, read, admin)

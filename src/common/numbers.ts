@@ -8,3 +8,10 @@ export const SNAP_TO_ZERO = 1e-9;
 export function snapTiny<T extends number | null | undefined>(value: T): T {
   return (typeof value === 'number' && value !== 0 && Math.abs(value) < SNAP_TO_ZERO ? 0 : value) as T;
 }
+
+/** A whole number for a log sentence, thousands apart: 10000 → "10 000" (no locale: the same in every terminal). */
+export function groupDigits(n: number): string {
+  const [whole, fraction] = String(n).split('.');
+  const grouped = whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+  return fraction === undefined ? grouped : `${grouped}.${fraction}`;
+}

@@ -1,4 +1,5 @@
 import type { Clock } from '../common/clock.js';
+import type { DomainEventLog } from '../common/domain-events.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { AttributionStore } from './attribution/attribution.store.js';
 import { AttributionService } from './attribution/attribution.service.js';
@@ -42,6 +43,8 @@ export interface ExperimentsWiring {
   onNewExposures?: (rows: ExposureRecord[]) => void;
   /** Tests only: replaces the results' trust check that blocks shipping. */
   trustCheck?: TrustCheck;
+  /** Log lines of experiments started, paused and concluded (the container's; silent without). */
+  events?: DomainEventLog;
 }
 
 /**
@@ -86,6 +89,7 @@ export function createExperimentsServices(stores: ExperimentsStores, wiring: Exp
     onChange: () => assignmentService.invalidate(),
     srm: wiring.trustCheck ?? ((e) => resultsService.trustCheck(e)),
     catalog: modelCatalog,
+    events: wiring.events,
   });
   const coverageService = new QueryCoverageService(stores.coverage);
   const rankService = new RankService({ assignments: assignmentService, catalog: modelCatalog, lists: stores.interleaved, load, clock });

@@ -1,5 +1,6 @@
 import type { PersonalDataTable } from '../common/personal-data.js';
 import type { Clock } from '../common/clock.js';
+import type { DomainEventLog } from '../common/domain-events.js';
 import type { DomainModule } from '../common/module.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { DatabaseHandle } from '../storage/database.js';
@@ -29,6 +30,8 @@ export interface ExperimentsDependencies {
   modelCatalog?: ModelCatalog;
   /** Writes a promotion's alias move inside the conclusion's transaction. */
   aliasWriter?: (trx: DatabaseHandle['db'], move: AliasMove) => Promise<void>;
+  /** Log lines of experiments started, paused and concluded (the container's; silent without). */
+  events?: DomainEventLog;
 }
 
 /** The services the module offers the container (the guardrail monitor runs as a task only). */
@@ -76,11 +79,13 @@ export function createExperimentsModule({
   metrics,
   modelCatalog = NO_MODELS,
   aliasWriter,
+  events,
 }: ExperimentsDependencies): ExperimentsModule {
   const { guardrailMonitor, ...services } = createExperimentsServices(createKyselyExperimentsStores(database, aliasWriter), {
     clock,
     metrics,
     modelCatalog,
+    events,
   });
 
   return {

@@ -1,4 +1,5 @@
 import type { Clock } from '../common/clock.js';
+import type { DomainEventLog } from '../common/domain-events.js';
 import type { DomainModule } from '../common/module.js';
 import type { PersonalDataTable, SessionEraser } from '../common/personal-data.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -36,6 +37,8 @@ export interface FeedbackDependencies {
   eraser?: SessionEraser;
   /** FEEDBACK_RETENTION_DAYS; 0 or absent keeps everything. */
   retentionDays?: number;
+  /** Log lines of import batches, retention runs and erasures (the container's; silent without). */
+  events?: DomainEventLog;
 }
 
 /** The feedback rows keyed by a session id. */
@@ -57,15 +60,23 @@ export type FeedbackModule = DomainModule<{
  * Feedback ingestion: POST/GET/DELETE /api/cortex/feedback, UBI in (/api/cortex/ubi/…) and export out,
  * the idempotency-key expiry and retention jobs.
  */
-export function createFeedbackModule({ database, clock, metrics, eraser, retentionDays = 0 }: FeedbackDependencies): FeedbackModule {
+export function createFeedbackModule({
+  database,
+  clock,
+  metrics,
+  eraser,
+  retentionDays = 0,
+  events,
+}: FeedbackDependencies): FeedbackModule {
   const sessionEraser = eraser ?? createSessionEraser(database.db, database.capabilities, FEEDBACK_PERSONAL_DATA);
-  const feedbackService = new FeedbackService(new KyselyFeedbackStore(database.db), clock, metrics, sessionEraser);
+  const feedbackService = new FeedbackService(new KyselyFeedbackStore(database.db), clock, metrics, sessionEraser, events);
   const retention = new FeedbackRetentionService(
     new KyselyFeedbackRetentionStore(database.db, database.capabilities),
     clock,
     retentionDays,
+    events,
   );
-  const importService = new FeedbackImportService(new KyselyFeedbackImportStore(database), feedbackService, clock);
+  const importService = new FeedbackImportService(new KyselyFeedbackImportStore(database), feedbackService, clock, events);
   return {
     services: { feedbackService, importService, exchange: new FeedbackExchangeService(importService, feedbackService), retention },
     routes: async (app) => {

@@ -1,4 +1,6 @@
 import type { ErasureReport, SessionEraser } from '../common/personal-data.js';
+import { SILENT_EVENTS, type DomainEventLog } from '../common/domain-events.js';
+import { erasureEvent } from './feedback-events.js';
 import { createHash } from 'node:crypto';
 import { toIso, type Clock } from '../common/clock.js';
 import { GroupCommit } from '../common/group-commit.js';
@@ -87,6 +89,8 @@ export class FeedbackService {
     private readonly metrics?: { feedbackItems: { inc(labels: { outcome: string; reason: string }, n: number): void } },
     /** Erases the session from every table that keeps it; without it, from the feedback tables only. */
     private readonly eraser?: SessionEraser,
+    /** A line per erased session (what was removed, not whose). */
+    private readonly events: DomainEventLog = SILENT_EVENTS,
   ) {
     // Concurrent submissions share one transaction; each 201 waits for the commit holding it.
     // A group holds up to 1000 items, so no transaction is big enough to stall the others.
@@ -237,6 +241,8 @@ export class FeedbackService {
     const removed: ErasureReport = this.eraser
       ? await this.eraser.eraseSession(sessionId)
       : await this.store.deleteSession(sessionId).then((d) => ({ feedbackItems: d.items, feedbackSubmissions: d.submissions }));
+    const e = erasureEvent(removed);
+    this.events.record(e.event, e.fields, e.message);
     return { sessionId, deletedItems: removed.feedbackItems ?? 0, deletedSubmissions: removed.feedbackSubmissions ?? 0, removed };
   }
 }

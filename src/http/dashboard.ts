@@ -51,7 +51,8 @@ function htmlHeaders(reply: FastifyReply): void {
  */
 export async function dashboardRoutes(app: FastifyInstance, { root }: DashboardOptions): Promise<void> {
   app.addHook('onRoute', (route) => {
-    route.config = { ...route.config, public: route.config?.public ?? true };
+    // The dashboard's files: public, and logged at debug (a page load is a dozen of them).
+    route.config = { ...route.config, public: route.config?.public ?? true, quietLog: true };
   });
   const built = fs.existsSync(path.join(root, 'index.html'));
   if (built) {

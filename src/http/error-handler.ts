@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../storage/sql-errors.js';
 import { AppError, ERROR_STATUS, type ErrorCode, type ErrorDetail } from '../common/errors.js';
+import { noteErrorCode } from '../observability/request-log.js';
 
 interface AjvLikeError {
   instancePath?: string;
@@ -36,6 +37,7 @@ function codeForStatus(status: number): ErrorCode {
 }
 
 function send(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, message: string, details: ErrorDetail[] = []) {
+  noteErrorCode(request, code);
   return reply
     .status(ERROR_STATUS[code])
     .type('application/json')

@@ -1,4 +1,5 @@
 import type { Clock } from '../common/clock.js';
+import type { DomainEventLog } from '../common/domain-events.js';
 import type { DatabaseHandle } from '../storage/database.js';
 import { KyselyAliasStore } from './aliases/alias.kysely-store.js';
 import { AliasService } from './aliases/alias.service.js';
@@ -54,10 +55,10 @@ export function createModelService(stores: LearningStores, clock: Clock): ModelS
 
 export function createTrainingService(
   stores: LearningStores,
-  { clock, runner, options }: { clock: Clock; runner: TrainingRunner; options: TrainingOptions },
+  { clock, runner, options, events }: { clock: Clock; runner: TrainingRunner; options: TrainingOptions; events?: DomainEventLog },
 ): TrainingService {
   const { models, jobs, versions, datasets, trainingData: data } = stores;
-  return new TrainingService({ models, jobs, versions, datasets, data, runner, clock, options });
+  return new TrainingService({ models, jobs, versions, datasets, data, runner, clock, options, events });
 }
 
 export function createServingService(stores: LearningStores): ServingService {
@@ -71,6 +72,6 @@ export function createDatasetService(
   return new DatasetService({ models: stores.models, datasets: stores.datasets, jobs: stores.jobs, training, clock, maxBytes });
 }
 
-export function createAliasService(stores: LearningStores, clock: Clock): AliasService {
-  return new AliasService({ store: stores.aliases, models: stores.models, versions: stores.versions, clock });
+export function createAliasService(stores: LearningStores, clock: Clock, events?: DomainEventLog): AliasService {
+  return new AliasService({ store: stores.aliases, models: stores.models, versions: stores.versions, clock, events });
 }

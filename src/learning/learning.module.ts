@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { Clock } from '../common/clock.js';
+import type { DomainEventLog } from '../common/domain-events.js';
 import { newId } from '../common/ids.js';
 import type { DomainModule } from '../common/module.js';
 import type { ObserveJob, TaskSpec } from '../common/periodic-task.js';
@@ -63,6 +64,8 @@ export interface LearningDependencies {
   training?: Partial<TrainingOptions>;
   /** Times the training runs the queue task starts (they outlive the task's tick). */
   observeJob?: ObserveJob;
+  /** Log lines of models trained, activated or failed and of aliases moved (the container's; silent without). */
+  events?: DomainEventLog;
 }
 
 /** The model every installation starts with, so GET /api/nous/learn/models/default describes live learning. */
@@ -79,6 +82,7 @@ export function createLearningModule({
   runner,
   training,
   observeJob = (_name, run) => run(),
+  events,
 }: LearningDependencies): LearningModule {
   // Registering a model queues its first run in the same transaction, through the job store's writer.
   const stores = createLearningStores(database);
@@ -88,10 +92,11 @@ export function createLearningModule({
     clock,
     runner: trainingRunner,
     options: { ...DEFAULT_TRAINING_OPTIONS, owner: `${hostname()}:${process.pid}:${newId()}`, ...training },
+    events,
   });
   const servingService = createServingService(stores);
   const datasetService = createDatasetService(stores, { clock, training: trainingService });
-  const aliasService = createAliasService(stores, clock);
+  const aliasService = createAliasService(stores, clock, events);
   const modelCatalog: ModelCatalogPort = {
     resolveRankable: (modelId, version) => aliasService.checkRankable(modelId, version),
     score: async (modelId, version, input) => ({ scores: await servingService.scoreVersion(modelId, version, input) }),

@@ -73,7 +73,8 @@ describe.each(faultDatabaseKinds())('SIGTERM during ingestion on %s', (kind) => 
 
   it(`in-flight requests finish, new connections are refused, the process exits within SHUTDOWN_GRACE_MS=${GRACE_MS}`, async () => {
     const database = await createFaultDatabase(kind);
-    const env = { ...database.env, SHUTDOWN_GRACE_MS: String(GRACE_MS) };
+    // At debug, each request also logs "incoming request" when routed (at info, only its answer).
+    const env = { ...database.env, SHUTDOWN_GRACE_MS: String(GRACE_MS), LOG_LEVEL: 'debug' };
     const sessionId = `sigterm-${kind}`;
     let server = await startServer(env);
     try {

@@ -2,18 +2,21 @@
  * Builds the dashboard into web/dist (run by `npm run build:web`, hence by prepare and prestart),
  * writes .gz and .br next to every text file for the server to send, and prints what a first
  * visit downloads against the 300 KB gzip budget. Skips the Vite build when nothing it reads
- * changed since the last one (a stamp of the inputs' hash), so `npm start` stays quick.
+ * changed since the last one (a stamp of the inputs' digest; the inputs are listed with the other
+ * build targets' in scripts/build-if-stale.mjs, which `npm start` runs), so `npm start` stays quick.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
+import { TARGETS, inputsDigest } from '../../scripts/build-if-stale.mjs';
 
 const WEB = fileURLToPath(new URL('..', import.meta.url));
 const REPO = path.dirname(WEB);
 const DIST = path.join(WEB, 'dist');
-const STAMP = path.join(DIST, '.build-stamp');
+/** The dashboard's target: its inputs, and the stamp (web/dist/.build-stamp) their digest is kept in. */
+const WEB_TARGET = TARGETS.find((t) => t.name === 'web')!;
+const STAMP = path.join(REPO, WEB_TARGET.stamp);
 export const FIRST_VISIT_BUDGET_BYTES = 300 * 1024;
 
 function filesUnder(dir: string): string[] {
@@ -23,24 +26,6 @@ function filesUnder(dir: string): string[] {
     .filter((e) => e.isFile())
     .map((e) => path.join(e.parentPath, e.name))
     .sort();
-}
-
-function inputsHash(): string {
-  const hash = createHash('sha256');
-  const inputs = [
-    ...filesUnder(path.join(WEB, 'src')),
-    ...filesUnder(path.join(WEB, 'public')),
-    path.join(WEB, 'index.html'),
-    path.join(WEB, 'vite.config.ts'),
-    path.join(WEB, 'tsconfig.json'),
-    fileURLToPath(import.meta.url),
-    path.join(REPO, 'package-lock.json'),
-  ];
-  for (const file of inputs) {
-    hash.update(path.relative(REPO, file));
-    hash.update(fs.existsSync(file) ? fs.readFileSync(file) : '');
-  }
-  return hash.digest('hex');
 }
 
 const COMPRESSIBLE = /\.(js|css|html|svg|json|txt)$/;
@@ -98,7 +83,7 @@ function printReport(report: BundleReport): void {
 
 async function main(): Promise<void> {
   const force = process.argv.includes('--force');
-  const hash = inputsHash();
+  const hash = inputsDigest(WEB_TARGET);
   const upToDate = !force && fs.existsSync(STAMP) && fs.readFileSync(STAMP, 'utf8') === hash;
   if (upToDate) {
     process.stdout.write('dashboard: web/dist is up to date\n');

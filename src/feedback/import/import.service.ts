@@ -1,7 +1,9 @@
 import { hash } from 'node:crypto';
 import type { Clock } from '../../common/clock.js';
+import { SILENT_EVENTS, type DomainEventLog } from '../../common/domain-events.js';
 import { AppError } from '../../common/errors.js';
 import { newId } from '../../common/ids.js';
+import { importBatchEvent } from '../feedback-events.js';
 import type { FeedbackService } from '../feedback.service.js';
 import type { FeedbackRecord } from '../feedback.store.js';
 import type { MappedItem } from '../ubi/ubi-mapping.js';
@@ -52,6 +54,8 @@ export class FeedbackImportService {
     private readonly store: FeedbackImportStore,
     private readonly feedback: Pick<FeedbackService, 'toRecords'>,
     private readonly clock: Clock,
+    /** A line per batch written (the server sees batches: `searchloop import --url` sends one per request). */
+    private readonly events: DomainEventLog = SILENT_EVENTS,
   ) {}
 
   /** Checks and parses, then writes in one transaction. */
@@ -102,6 +106,9 @@ export class FeedbackImportService {
 
   async write(batch: PreparedImportBatch): Promise<ImportBatchReport> {
     const stored = await this.store.importBatch(batch.entries, batch.at);
-    return { ...batch.report, imported: stored.inserted, duplicates: batch.report.duplicates + stored.duplicates };
+    const report = { ...batch.report, imported: stored.inserted, duplicates: batch.report.duplicates + stored.duplicates };
+    const e = importBatchEvent(report);
+    this.events.record(e.event, e.fields, e.message);
+    return report;
   }
 }

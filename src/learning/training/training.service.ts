@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { toIso, type Clock } from '../../common/clock.js';
+import { SILENT_EVENTS, type DomainEventLog } from '../../common/domain-events.js';
 import { newId } from '../../common/ids.js';
 import { ConflictError, NotFoundError } from '../../common/errors.js';
 import type { DatasetReads } from '../ports/dataset-reads.js';
@@ -16,6 +17,7 @@ import type { ModelRecord } from '../model/model-types.js';
 import type { NewJob, TrainingJob } from '../model/training-job.js';
 import type { TrainingJobView } from '../model/learning.schemas.js';
 import { toJobView } from '../model/training-job-view.js';
+import { trainingEvents } from './training-events.js';
 
 export interface TrainingOptions {
   /** Identifies this instance in job leases. */
@@ -58,6 +60,8 @@ export interface TrainingServiceDependencies {
   runner: TrainingRunner;
   clock: Clock;
   options: TrainingOptions;
+  /** A line per version trained, activated or rejected and per failed run (silent when absent). */
+  events?: DomainEventLog;
 }
 
 /**
@@ -156,7 +160,7 @@ export class TrainingService {
     const activeVersion = state?.activeVersion ?? null;
     const base = { jobId: job.id, owner: this.deps.options.owner };
     const fail = (message: string, retrainEveryMs?: number) =>
-      this.complete({
+      this.complete(job.modelId, activeVersion, {
         ...base,
         finishedAt: this.deps.clock.now(),
         jobStatus: 'failed',
@@ -225,7 +229,7 @@ export class TrainingService {
     const every = settings.retrainEveryMs;
     if (output.kind === 'no-data') {
       if (activeVersion === null && every === undefined) {
-        await this.complete({
+        await this.complete(job.modelId, activeVersion, {
           ...base,
           jobStatus: 'failed',
           jobError: output.message,
@@ -238,7 +242,7 @@ export class TrainingService {
       // Scheduled models wait for data: soon while they have no version, at the next retrain otherwise.
       const status: ModelStatus = activeVersion === null ? 'pending' : 'ready';
       const next = activeVersion === null ? finishedAt + this.deps.options.noDataRetryMs : finishedAt + (every as number);
-      await this.complete({
+      await this.complete(job.modelId, activeVersion, {
         ...base,
         jobStatus: 'succeeded',
         jobError: null,
@@ -259,7 +263,7 @@ export class TrainingService {
     }
     const windowView = { from: toIso(window.start), to: toIso(window.end) };
     const metrics = { ...output.metrics, trainingSeconds, window: windowView, counts: output.counts, comparedOn: { ...c } };
-    await this.complete({
+    await this.complete(job.modelId, activeVersion, {
       ...base,
       jobStatus: 'succeeded',
       jobError: null,
@@ -282,8 +286,11 @@ export class TrainingService {
     });
   }
 
-  private async complete(run: CompletedRun): Promise<void> {
-    // 'lease-lost': another instance took the job over after ours looked dead; its result stands.
-    await this.deps.jobs.complete(run);
+  private async complete(modelId: string, activeBefore: number | null, run: CompletedRun): Promise<void> {
+    const written = await this.deps.jobs.complete(run);
+    // 'lease-lost': another instance took the job over after ours looked dead; its result (and line) stands.
+    if (written === 'lease-lost') return;
+    const events = this.deps.events ?? SILENT_EVENTS;
+    for (const e of trainingEvents(modelId, run, written.version, activeBefore)) events.record(e.event, e.fields, e.message);
   }
 }
