@@ -1,5 +1,6 @@
 // Functions passed to page.evaluate run in the browser: they see the DOM.
 /// <reference lib="dom" />
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { mulberry32 } from '../../src/random/index.js';
@@ -13,6 +14,8 @@ import { seed, type Seeded } from './support/seed.js';
 const chromiumPath = inject('chromiumPath');
 const EXP = '/api/nous/ab-testing/experiments';
 const HOUR = 3_600_000;
+// UPDATE_SCREENSHOTS=1 also writes these to docs/screenshots for docs/dashboard.md.
+const DOCS = new Set(['young-desktop', 'running-phone', 'interleaving-desktop']);
 
 async function ok(res: Promise<{ status: number; body: any }>, status: number, what: string) {
   const r = await res;
@@ -165,6 +168,17 @@ describe.skipIf(!chromiumPath)('results a team reads at a glance (issue 25 §2)'
         for (const [name, path, ready] of cases) {
           await visit(w.page, path, ready);
           await screenshot(w.page, `glance-${name}-${size}`);
+          if (process.env.UPDATE_SCREENSHOTS === '1' && DOCS.has(`${name}-${size}`)) {
+            // What a reader sees where the numbers are: the results card on a desktop, the first metric's cards on a phone.
+            const file = join('docs/screenshots', `results-${name}-${size}.png`);
+            if (size === 'desktop') await w.page.locator('section[aria-labelledby=results-title]').screenshot({ path: file });
+            else {
+              await w.page.evaluate(() =>
+                document.querySelector('[data-testid^="results-"] caption, [data-testid=interleaving-pairs]')?.scrollIntoView(),
+              );
+              await w.page.screenshot({ path: file });
+            }
+          }
           const cells = await w.page.locator('table[data-testid] td').count();
           expect(cells, name).toBeGreaterThan(5);
           expect(await clippedCells(w.page), name).toEqual([]);

@@ -64,6 +64,14 @@ export interface LiftPoint {
   high: number;
 }
 
+/** Hours between ticks so that labels keep about 80 px each. */
+function hourStep(points: LiftPoint[], width: number): number {
+  const times = points.map((p) => p.date.getTime());
+  const hours = (Math.max(...times) - Math.min(...times)) / 3_600_000;
+  const fit = Math.max(1, Math.floor(width / 80));
+  return [1, 2, 3, 6, 12].find((step) => hours / step <= fit) ?? 24;
+}
+
 /** Cumulative lift on the results' scale by exposure day (or hour, on a phase's first days) with its interval band, one line per treatment. */
 export function LiftSeriesChart({
   points,
@@ -83,7 +91,8 @@ export function LiftSeriesChart({
         type: 'utc' as const,
         label: step === 'hour' ? 'exposure hour (UTC) →' : null,
         ...(step === 'hour'
-          ? { ticks: Math.max(3, Math.floor(width / 80)) } // Plot's own time format: hours, with the date where it changes
+          ? // Whole hours (every n hours when they would crowd), in Plot's own time format: the date where it changes.
+            { ticks: `${hourStep(points, width)} hours` }
           : { ticks: 'day' as const, tickFormat: '%b %d' }),
       },
       y: {

@@ -39,7 +39,7 @@ export function VolumeBars({ days }: { days: DayVolume[] }) {
   }, []);
   const ticks = volumeTicks(Math.max(...days.flatMap((d) => [d.impressions, d.clicks, d.conversions])));
   const top = ticks.at(-1)!;
-  const [left, height, pad] = [48, 160, 8];
+  const [left, height, pad] = [48, 160, 22];
   const slot = (width - left) / Math.max(1, days.length);
   const bar = Math.max(2, (slot - 8) / 3);
   const y = (v: number) => pad + height - (v / top) * height;
@@ -70,7 +70,7 @@ export function VolumeBars({ days }: { days: DayVolume[] }) {
               </text>
             </g>
           ))}
-          <text x={0} y={pad - 2} fill="#5b6570" dy="0.32em">
+          <text x={0} y={6} fill="#5b6570" dy="0.32em">
             ↑ items
           </text>
         </g>

@@ -135,9 +135,9 @@ export function SlicesTable({ slices, scale, names }: { slices: Slices; scale: s
         <tbody>
           {slices.values.flatMap((s) =>
             s.metrics.flatMap((m) =>
-              m.comparisons.map((c, i) => (
+              m.comparisons.map((c) => (
                 <tr key={`${s.value}-${m.metric}-${c.variantId}`} data-testid={`slice-${s.value}-${m.metric}-${c.variantId}`}>
-                  <th scope="row">{i === 0 && m.metric === s.metrics[0]!.metric ? s.value : ''}</th>
+                  <th scope="row">{s.value}</th>
                   <td data-label="Sessions">{integer(s.units)}</td>
                   <td data-field="srm" data-label="SRM p">
                     {pValue(s.srm.pValue)}
