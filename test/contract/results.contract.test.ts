@@ -4,6 +4,7 @@ import { attributeAll, experimentWorld, exposure, runningExperiment, sumsOf } fr
 import { submission } from './support/records.js';
 
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
 
 describeContract('ResultsStore', experimentWorld, (world) => {
   it('reads sums per variant and exposure day; units without feedback count from their starting values', async () => {
@@ -35,6 +36,47 @@ describeContract('ResultsStore', experimentWorld, (world) => {
     });
     expect(sorted[1]!.sums).toEqual({ ctr: sumsOf([[0, 0]]), conversion_rate: sumsOf([[0, 1]]) });
     expect(await world().results.dailySums('e1', 1, ['ctr'])).toEqual([]);
+  });
+
+  it('reads sums per variant and exposure hour from the units, with their values so far (for a phase younger than three days)', async () => {
+    await runningExperiment(world(), 'e1', 1000);
+    // u1 and u2 in hour 0 (u2 at its last millisecond), u3 at 01:59:59.999 (hour 1), u4 in hour 1 of the other arm.
+    await world().exposures.recordExposures([exposure('e1', 'u1', 'a', 2000), exposure('e1', 'u2', 'a', HOUR - 1)]);
+    await world().exposures.recordExposures([exposure('e1', 'u3', 'a', 2 * HOUR - 1), exposure('e1', 'u4', 'b', HOUR)]);
+    await world().feedback.insertSubmissions([
+      submission('u1', 3000, [
+        { queryId: 'q', userAction: 'impression', position: 1 },
+        { queryId: 'q', userAction: 'click', position: 1 },
+      ]),
+      submission('u3', 2 * HOUR, [
+        { queryId: 'q', userAction: 'impression', position: 1 },
+        { queryId: 'q', userAction: 'impression', position: 2 },
+      ]),
+    ]);
+    await attributeAll(world(), 100);
+    const hourly = (await world().results.hourlySums('e1', 0, ['ctr', 'conversion_rate'])).sort(
+      (x, y) => x.hour - y.hour || (x.variantId < y.variantId ? -1 : 1),
+    );
+    expect(hourly).toEqual([
+      {
+        variantId: 'a',
+        hour: 0,
+        sums: {
+          ctr: sumsOf([
+            [1, 1],
+            [0, 0],
+          ]),
+          conversion_rate: sumsOf([
+            [0, 1],
+            [0, 1],
+          ]),
+        },
+      },
+      { variantId: 'a', hour: 1, sums: { ctr: sumsOf([[0, 2]]), conversion_rate: sumsOf([[0, 1]]) } },
+      { variantId: 'b', hour: 1, sums: { ctr: sumsOf([[0, 0]]), conversion_rate: sumsOf([[0, 1]]) } },
+    ]);
+    expect(await world().results.hourlySums('e1', 1, ['ctr'])).toEqual([]);
+    expect(await world().results.hourlySums('e1', 0, [])).toEqual([]);
   });
 
   it('sums CUPED inputs per variant: units without a covariate count with C = D = 0', async () => {

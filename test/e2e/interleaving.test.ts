@@ -4,6 +4,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { systemClock } from '../../src/common/clock.js';
 import { mulberry32 } from '../../src/random/index.js';
 import { integer, pValue, percent } from '../../web/src/format.js';
+import { fromTreatmentSide, readingOrder } from '../../web/src/pages/experiments/interleaving-side.js';
 import { PHONE, horizontalOverflow, screenshot } from './support/browser.js';
 import { useDashboardInChromium } from './support/dashboard-in-chromium.js';
 
@@ -67,7 +68,9 @@ describe.skipIf(!chromiumPath)('interleaving experiment page in Chromium', { tim
       await w.page.goto(`/experiments/${experimentId}`);
       await w.page.getByTestId('interleaving-pairs').waitFor();
       expect((await w.page.getByTestId('summary').textContent())?.trim()).toBe(results.summary);
-      for (const p of il.pairs) {
+      // The page reads each pair from the treatment's side (issue 25): the API's pair, turned where needed.
+      const experiment = (await t.server.api('GET', `${BASE}/${experimentId}`)).body.data;
+      for (const p of il.pairs.map((x: Parameters<typeof fromTreatmentSide>[0]) => fromTreatmentSide(x, readingOrder(experiment)))) {
         const row = w.page.getByTestId(`pair-${p.variantId}-${p.opponentVariantId}`);
         const cell = async (id: string) => (await row.getByTestId(id).textContent())?.trim();
         expect(await cell('wins')).toBe(integer(p.wins));

@@ -75,3 +75,30 @@ export function days(value: number | null | undefined): string {
 export function words(key: string): string {
   return key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
 }
+
+/** The metric catalogue's names as a person reads them (the API's keys stay in tooltips and the docs). */
+export const METRIC_LABELS: Record<string, string> = {
+  ctr: 'click-through rate',
+  abandonment_rate: 'abandonment rate',
+  mrr: 'mean reciprocal rank',
+  mean_rating: 'mean rating',
+  dwell_time: 'dwell time',
+  time_to_click: 'time to click',
+  satisfied_click_rate: 'satisfied click rate',
+  scroll_depth: 'scroll depth',
+  conversion_rate: 'conversion rate',
+  time_to_click_p50: 'median time to click',
+  time_to_click_p90: '90th percentile of time to click',
+  dwell_time_p50: 'median dwell time',
+  dwell_time_p90: '90th percentile of dwell time',
+};
+
+/** A metric in words: the catalogue's label, or any other key (snake_case or camelCase) spelled out. */
+export function metricLabel(metric: string): string {
+  return METRIC_LABELS[metric] ?? words(metric.replaceAll('_', ' '));
+}
+
+/** Sentence case for a label that opens a line or a heading. */
+export function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

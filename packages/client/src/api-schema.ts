@@ -5482,6 +5482,22 @@ export interface paths {
                     interval: number[] | null;
                   }[];
                 }[];
+                /** @description Cumulative by exposure hour, as `series` is by day, while the phase has fewer than 3 exposure days (a daily curve then has too few points to read); null from the third day on, and for interleaving. Ratio metrics only: quantile metrics are kept per day. */
+                hourlySeries:
+                  | {
+                      metric: string;
+                      points: {
+                        /** @description Start of the exposure hour (UTC, ISO 8601). */
+                        start: string;
+                        variantId: string;
+                        units: number;
+                        value: number | null;
+                        /** @description Lift on the read’s scale against control, up to the end of that hour; null for the control. */
+                        estimate: number | null;
+                        interval: number[] | null;
+                      }[];
+                    }[]
+                  | null;
                 summary: string;
               };
             };

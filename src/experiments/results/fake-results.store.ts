@@ -1,7 +1,16 @@
 import { linearValue, metricDefinition, type MetricName, type QuantileSource } from '../../vocabulary/index.js';
 import { FakeExperimentData, unitKey } from '../model/fake-experiment-data.js';
 import { sliceRows } from './slice-rows.js';
-import type { CovariateSums, DailyQuantileSums, ResultsStore, SliceMetricSums, SliceQuantileSums } from './results.store.js';
+import type {
+  CovariateSums,
+  DailyQuantileSums,
+  HourlyMetricSums,
+  ResultsStore,
+  SliceMetricSums,
+  SliceQuantileSums,
+} from './results.store.js';
+import { HOUR_MS } from '../../common/time.js';
+import { addSums, ZERO_SUMS } from '../model/metric-sums.js';
 import { ratioSumsFromMoments, type DailyMetricSums } from '../model/metric-sums.js';
 
 /** In-memory ResultsStore over the shared fake tables; test/contract holds it to the Kysely store. */
@@ -52,6 +61,24 @@ export class FakeResultsStore implements ResultsStore {
       out.push(entry);
     }
     return out;
+  }
+
+  async hourlySums(experimentId: string, phase: number, metrics: readonly MetricName[]): Promise<HourlyMetricSums[]> {
+    if (metrics.length === 0) return [];
+    const byKey = new Map<string, HourlyMetricSums>();
+    for (const { exposure: e, stats } of this.data.units.values()) {
+      if (e.experimentId !== experimentId || e.phase !== phase) continue;
+      const hour = Math.floor(e.exposedAt / HOUR_MS);
+      const key = `${e.variantId}\u0000${hour}`;
+      const entry = byKey.get(key) ?? { variantId: e.variantId, hour, sums: {} };
+      for (const m of metrics) {
+        const { x: xTerms, y: yTerms } = metricDefinition(m);
+        const [x, y] = [linearValue(stats, xTerms), linearValue(stats, yTerms)];
+        entry.sums[m] = addSums(entry.sums[m] ?? ZERO_SUMS, { n: 1, sumX: x, sumY: y, sumX2: x * x, sumY2: y * y, sumXY: x * y });
+      }
+      byKey.set(key, entry);
+    }
+    return [...byKey.values()];
   }
 
   async metricsWithCovariates(experimentId: string, phase: number): Promise<string[]> {

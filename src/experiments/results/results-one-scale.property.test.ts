@@ -131,6 +131,8 @@ function serviceFor(e: Experiment, analysis: AnalysisSettings): ResultsService {
     dailyQuantileSums: async () => quantiles,
     sliceQuantileSums: async () => [],
     unitValues: async () => [],
+    // Each day's units as exposed in that day's first hour: the hourly series must end where the daily one does.
+    hourlySums: async () => daily.map((d) => ({ variantId: d.variantId, hour: d.day * 24, sums: d.sums })),
   };
   const units = Object.fromEntries(variantIds.map((id, v) => [id, e.cells[v]!.reduce((a, c) => a + (c[e.metrics[0]!]?.length ?? 0), 0)]));
   return new ResultsService({
@@ -151,11 +153,23 @@ describe('results: one scale for every number (property, through ResultsService)
     let tested = 0;
     let significant = 0;
     const quantile = { tested: 0, significant: 0 };
+    let hourlyChecked = 0;
     await fc.assert(
       fc.asyncProperty(experiment, settings, async (e, s) => {
         const analysis: AnalysisSettings = { ...s, sequentialTuning: 5000, mde: 0.05, cuped: false, guardrails: [], dimensions: [] };
         const view = await serviceFor(e, analysis).results('e1');
         expect(view.scale).toBe(s.scale);
+        // A phase younger than three days also reads by hour; its last point is the daily series' last point.
+        const young = new Set(e.cells.flatMap((days) => days.map((_, day) => day))).size < 3;
+        expect(view.hourlySeries === null).toBe(!young);
+        for (const h of view.hourlySeries ?? []) {
+          const last = (points: { variantId: string }[]) => points.filter((p) => p.variantId === 'v1').at(-1);
+          const daily = view.series.find((d) => d.metric === h.metric)!;
+          const { start: _start, ...byHour } = last(h.points) as (typeof h.points)[number];
+          const { date: _date, ...byDay } = last(daily.points) as (typeof daily.points)[number];
+          expect(byHour).toEqual(byDay);
+          hourlyChecked += 1;
+        }
         for (const m of view.metrics) {
           for (const c of m.comparisons) {
             expect(c.scale).toBe(s.scale);
@@ -194,6 +208,7 @@ describe('results: one scale for every number (property, through ResultsService)
     expect(tested - significant).toBeGreaterThan(RUNS / 2);
     expect(quantile.tested).toBeGreaterThan(RUNS / 4);
     expect(quantile.significant).toBeGreaterThan(RUNS / 100);
+    expect(hourlyChecked).toBeGreaterThan(RUNS / 10);
     console.log(
       `one-scale property through ResultsService: ${tested} tested comparisons, ${significant} significant ` +
         `(quantile: ${quantile.tested} tested, ${quantile.significant} significant)`,

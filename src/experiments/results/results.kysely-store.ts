@@ -1,9 +1,17 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { HOUR_MS } from '../../common/time.js';
 import type { Database } from '../../storage/schema.js';
 import { metricDefinition, startingValues, type LinearTerm, type MetricName, type QuantileSource } from '../../vocabulary/index.js';
 import { gridFromRow } from '../model/stored-quantile-grid.js';
 import { sliceRows } from './slice-rows.js';
-import type { CovariateSums, DailyQuantileSums, ResultsStore, SliceMetricSums, SliceQuantileSums } from './results.store.js';
+import type {
+  CovariateSums,
+  DailyQuantileSums,
+  HourlyMetricSums,
+  ResultsStore,
+  SliceMetricSums,
+  SliceQuantileSums,
+} from './results.store.js';
 import type { DailyMetricSums } from '../model/metric-sums.js';
 
 /** Column names come from the metric catalogue (constants), never from a request. */
@@ -132,6 +140,48 @@ export class KyselyResultsStore implements ResultsStore {
       };
     }
     return [...byKey.values()];
+  }
+
+  /** One scan of the phase's units, grouped by variant and exposure hour; each metric's moments as its own columns. */
+  async hourlySums(experimentId: string, phase: number, metrics: readonly MetricName[]): Promise<HourlyMetricSums[]> {
+    if (metrics.length === 0) return [];
+    // Integer division on both databases (exposed_at is an integer column): the hour as Math.floor(exposedAt / HOUR_MS).
+    const hour = sql<number>`(u.exposed_at / ${sql.lit(HOUR_MS)})`;
+    const columns = metrics.flatMap((m, i) => {
+      const { x: xTerms, y: yTerms } = metricDefinition(m);
+      const [x, y] = [linear(xTerms), linear(yTerms)];
+      return [
+        sql<number>`sum(${x})`.as(`sx${i}`),
+        sql<number>`sum(${y})`.as(`sy${i}`),
+        sql<number>`sum(${x} * ${x})`.as(`sxx${i}`),
+        sql<number>`sum(${y} * ${y})`.as(`syy${i}`),
+        sql<number>`sum(${x} * ${y})`.as(`sxy${i}`),
+      ];
+    });
+    const rows = (await this.db
+      .selectFrom('experiment_units as u')
+      .select([sql<string>`u.variant_id`.as('variant_id'), hour.as('hour'), sql<number>`count(*)`.as('n'), ...columns])
+      .where('u.experiment_id', '=', experimentId)
+      .where('u.phase', '=', phase)
+      .groupBy([sql`u.variant_id`, hour])
+      .execute()) as Record<string, unknown>[];
+    return rows.map((r) => ({
+      variantId: String(r.variant_id),
+      hour: num(r.hour),
+      sums: Object.fromEntries(
+        metrics.map((m, i) => [
+          m,
+          {
+            n: num(r.n),
+            sumX: num(r[`sx${i}`]),
+            sumY: num(r[`sy${i}`]),
+            sumX2: num(r[`sxx${i}`]),
+            sumY2: num(r[`syy${i}`]),
+            sumXY: num(r[`sxy${i}`]),
+          },
+        ]),
+      ),
+    }));
   }
 
   async metricsWithCovariates(experimentId: string, phase: number): Promise<string[]> {

@@ -30,6 +30,9 @@ export const ResultsQuery = Type.Object(
 export type ResultsQuery = Static<typeof ResultsQuery>;
 
 const Nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
+/** Below this many exposure days the results also carry an hourly series (one or two daily points draw no curve). */
+export const HOURLY_SERIES_BELOW_DAYS = 3;
+
 const Interval = Type.Union([Type.Array(Type.Number(), { minItems: 2, maxItems: 2 }), Type.Null()]);
 
 const ScaleName = StringEnum(['relative', 'absolute'] as const);
@@ -181,6 +184,31 @@ export const ResultsView = Type.Object({
     {
       description:
         "Cumulative by exposure date: each day, the metric over the units exposed up to the end of that day (UTC), and each treatment's lift on the read's scale with its interval (the method's, unadjusted, without CUPED).",
+    },
+  ),
+  hourlySeries: Type.Union(
+    [
+      Type.Array(
+        Type.Object({
+          metric: Type.String(),
+          points: Type.Array(
+            Type.Object({
+              start: Type.String({ description: 'Start of the exposure hour (UTC, ISO 8601).' }),
+              variantId: Type.String(),
+              units: Type.Integer(),
+              value: Nullable(Type.Number()),
+              estimate: Nullable(
+                Type.Number({ description: 'Lift on the read’s scale against control, up to the end of that hour; null for the control.' }),
+              ),
+              interval: Interval,
+            }),
+          ),
+        }),
+      ),
+      Type.Null(),
+    ],
+    {
+      description: `Cumulative by exposure hour, as \`series\` is by day, while the phase has fewer than ${HOURLY_SERIES_BELOW_DAYS} exposure days (a daily curve then has too few points to read); null from the third day on, and for interleaving. Ratio metrics only: quantile metrics are kept per day.`,
     },
   ),
   summary: Type.String(),

@@ -13,7 +13,8 @@ import { evaluateGuardrails, type GuardrailView } from './results-guardrails.js'
 import { capMetrics, type CappedMetric } from './results-capping.js';
 import { analyseSlices, type SlicesView } from './results-slices.js';
 import { summarise } from './results-summary.js';
-import type { ResultsQuery, ResultsView } from './results.schemas.js';
+import { HOURLY_SERIES_BELOW_DAYS, type ResultsQuery, type ResultsView } from './results.schemas.js';
+import { hourlySeries } from './results-hourly.js';
 import type { CovariateSums, ResultsStore } from './results.store.js';
 import type { InterleavedQueryStore } from '../model/interleaved-query.store.js';
 import type { InterleavingResults } from '../ports/interleaving-results.js';
@@ -202,6 +203,7 @@ export class ResultsService {
         slices: null,
         interleaving: view,
         series: [],
+        hourlySeries: null,
         summary,
       };
     }
@@ -259,6 +261,9 @@ export class ResultsService {
 
     const days = [...new Set(daily.map((d) => d.day))].sort((a, b) => a - b);
     const series = metricSeries(reads, days);
+    // A young phase also reads by exposure hour (O(units), bounded by the phase's first days).
+    const young = days.length > 0 && days.length < HOURLY_SERIES_BELOW_DAYS;
+    const hourly = young ? hourlySeries(reads, await this.deps.store.hourlySums(e.id, phase, ratioMetrics)) : null;
     return {
       ...this.header(e, phase, settings),
       trustworthy: srm.passed,
@@ -267,6 +272,7 @@ export class ResultsService {
       guardrails,
       slices,
       series,
+      hourlySeries: hourly,
       summary: summarise(all, settings, srm),
     };
   }

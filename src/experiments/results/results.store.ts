@@ -47,6 +47,14 @@ export interface SliceQuantileSums {
   sums: QuantileGridDelta;
 }
 
+/** Sums of each metric over the units of one variant first exposed within one UTC hour. */
+export interface HourlyMetricSums {
+  variantId: string;
+  /** Hours since the epoch (UTC) of the units' first exposure. */
+  hour: number;
+  sums: Partial<Record<MetricName, RatioSums>>;
+}
+
 /** The read model of results: aggregates over per-unit sums, O(units), never raw events. */
 export interface ResultsStore {
   /** Each exposed unit's X and Y of a metric (for capping, which needs the pooled per-unit values: O(units)). */
@@ -55,6 +63,11 @@ export interface ResultsStore {
   sliceSums(experimentId: string, phase: number, dimension: string, metrics: readonly MetricName[]): Promise<SliceMetricSums[]>;
   /** Per variant and exposure day, each metric's sums over the units exposed that day. */
   dailySums(experimentId: string, phase: number, metrics: readonly MetricName[]): Promise<DailyMetricSums[]>;
+  /**
+   * Per variant and exposure hour, each metric's sums over the units exposed that hour, read from the
+   * units themselves (O(units)): the results ask for it only while a phase is younger than three days.
+   */
+  hourlySums(experimentId: string, phase: number, metrics: readonly MetricName[]): Promise<HourlyMetricSums[]>;
   covariateSums(experimentId: string, phase: number, metric: MetricName): Promise<CovariateSums[]>;
   /** Per variant and exposure day, the quantile grid sums of these sources (maintained by attribution). */
   dailyQuantileSums(experimentId: string, phase: number, sources: readonly QuantileSource[]): Promise<DailyQuantileSums[]>;

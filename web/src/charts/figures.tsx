@@ -1,6 +1,6 @@
 // Every chart of the dashboard, in one module that pages load on demand (Observable Plot and the
 // d3 parts it uses are most of the dashboard's weight, and only detail pages draw).
-import { useCallback } from 'react';
+import { useCallback, useMemo } from 'react';
 import { DAY_MS } from '../time';
 import { Plot, PlotFigure } from './plot-figure';
 
@@ -17,13 +17,31 @@ const num = (v: number) => String(Number(v.toPrecision(3)));
 const tickFor = (scale: string) => (scale === 'relative' ? pct : num);
 const SYMBOL = { better: 'triangle', worse: 'diamond', 'not significant': 'circle' } as const;
 
+/**
+ * An x domain that holds every interval and zero, with a little room at both ends: Plot's default
+ * domain follows the dots, so an interval wider than the others ran off the plot.
+ */
+export function spanOf(values: number[]): [number, number] {
+  const low = Math.min(0, ...values);
+  const high = Math.max(0, ...values);
+  const pad = (high - low || 1) * 0.05;
+  return [low - pad, high + pad];
+}
+
 /** Lift of each treatment and metric on the results' scale with its interval; zero marked; symbol and label carry the verdict. */
 export function ForestPlot({ rows, scale = 'relative' }: { rows: ForestRow[]; scale?: string }) {
   const make = useCallback(
     (width: number) => ({
       marginLeft: Math.min(180, Math.max(90, width * 0.3)),
       marginRight: 20,
-      x: { label: `${scale} lift vs control →`, tickFormat: tickFor(scale), grid: true },
+      x: {
+        label: `${scale} lift vs control →`,
+        tickFormat: tickFor(scale),
+        grid: true,
+        domain: spanOf(rows.flatMap((r) => [r.low, r.high, r.lift])),
+        nice: true,
+        ticks: Math.max(3, Math.floor(width / 110)),
+      },
       y: { label: null, domain: rows.map((r) => r.label) },
       symbol: { domain: Object.keys(SYMBOL), range: Object.values(SYMBOL), legend: true },
       marks: [
@@ -46,13 +64,43 @@ export interface LiftPoint {
   high: number;
 }
 
-/** Cumulative lift on the results' scale by day with its interval band, one line per treatment. */
-export function LiftSeriesChart({ points, metric, scale = 'relative' }: { points: LiftPoint[]; metric: string; scale?: string }) {
+/** Hours between ticks so that labels keep about 80 px each. */
+function hourStep(points: LiftPoint[], width: number): number {
+  const times = points.map((p) => p.date.getTime());
+  const hours = (Math.max(...times) - Math.min(...times)) / 3_600_000;
+  const fit = Math.max(1, Math.floor(width / 80));
+  return [1, 2, 3, 6, 12].find((step) => hours / step <= fit) ?? 24;
+}
+
+/** Cumulative lift on the results' scale by exposure day (or hour, on a phase's first days) with its interval band, one line per treatment. */
+export function LiftSeriesChart({
+  points,
+  metric,
+  scale = 'relative',
+  step = 'day',
+}: {
+  points: LiftPoint[];
+  metric: string;
+  scale?: string;
+  step?: 'day' | 'hour';
+}) {
   const make = useCallback(
-    () => ({
+    (width: number) => ({
       marginLeft: 56,
-      x: { type: 'utc' as const, label: null, ticks: 'day' as const, tickFormat: '%b %d' },
-      y: { label: `${metric}: ${scale} lift (cumulative)`, tickFormat: tickFor(scale), grid: true },
+      x: {
+        type: 'utc' as const,
+        label: step === 'hour' ? 'exposure hour (UTC) →' : null,
+        ...(step === 'hour'
+          ? // Whole hours (every n hours when they would crowd), in Plot's own time format: the date where it changes.
+            { ticks: `${hourStep(points, width)} hours` }
+          : { ticks: 'day' as const, tickFormat: '%b %d' }),
+      },
+      y: {
+        label: `${metric}: ${scale} lift (cumulative)`,
+        tickFormat: tickFor(scale),
+        grid: true,
+        domain: spanOf(points.flatMap((p) => [p.low, p.high])),
+      },
       color: { legend: true },
       marks: [
         Plot.ruleY([0], { stroke: '#555', strokeDasharray: '4 3' }),
@@ -62,9 +110,9 @@ export function LiftSeriesChart({ points, metric, scale = 'relative' }: { points
         Plot.dot(points, { x: 'date', y: 'lift', fill: 'variant', r: 2.5 }),
       ],
     }),
-    [points, metric, scale],
+    [points, metric, scale, step],
   );
-  return <PlotFigure make={make} height={240} label={`Cumulative ${scale} lift of ${metric} by day with its interval band`} />;
+  return <PlotFigure make={make} height={240} label={`Cumulative ${scale} lift of ${metric} by exposure ${step} with its interval band`} />;
 }
 
 /** A model's key metric across its versions; the active one ringed. */
@@ -181,25 +229,37 @@ export function PositionHistogram({ bars }: { bars: { position: string; share: n
   return <PlotFigure make={make} height={220} label="Histogram of first-click positions" />;
 }
 
-/** CTR by position next to the click model's relevance, per result: which results are clicked only because they are on top. */
+/**
+ * CTR next to the click model's relevance, per result, as grouped bars on one 0–100 % axis (both are
+ * probabilities: clicks per impression, and the chance a seen result is clicked): results clicked
+ * only because they are on top show a CTR bar far longer than their relevance bar.
+ */
 export function CtrRelevanceChart({ rows }: { rows: { resultId: string; measure: string; value: number }[] }) {
+  const results = useMemo(() => [...new Set(rows.map((r) => r.resultId))], [rows]);
   const make = useCallback(
     (width: number) => ({
       marginLeft: Math.min(160, Math.max(80, width * 0.25)),
-      x: { label: 'value →', domain: [0, 1], tickFormat: pct, grid: true },
-      y: { label: null, domain: [...new Set(rows.map((r) => r.resultId))] },
-      fy: { axis: null },
+      marginRight: 44,
+      x: { label: 'share →', domain: [0, 1], tickFormat: pct, grid: true, ticks: Math.max(3, Math.floor(width / 110)) },
+      y: { axis: null, domain: ['CTR', 'relevance'] },
+      fy: { axis: 'left' as const, label: null, domain: results },
       color: { legend: true, domain: ['CTR', 'relevance'], range: ['#c77c02', '#1f4e79'] },
       marks: [
-        Plot.barX(rows, { y: 'resultId', x: 'value', fill: 'measure', dy: 0, insetTop: 2, insetBottom: 2 } as never),
+        Plot.barX(rows, { fy: 'resultId', y: 'measure', x: 'value', fill: 'measure', insetTop: 1, insetBottom: 1 }),
+        Plot.text(rows, {
+          fy: 'resultId',
+          y: 'measure',
+          x: 'value',
+          text: (r: { value: number }) => pct(r.value),
+          dx: 4,
+          textAnchor: 'start',
+        }),
         Plot.ruleX([0]),
       ],
     }),
-    [rows],
+    [rows, results],
   );
-  return (
-    <PlotFigure make={make} height={60 + new Set(rows.map((r) => r.resultId)).size * 36} label="CTR and click-model relevance per result" />
-  );
+  return <PlotFigure make={make} height={60 + results.length * 40} label="CTR and click-model relevance per result, side by side" />;
 }
 
 export interface OutcomeRow {
@@ -208,7 +268,7 @@ export interface OutcomeRow {
   queries: number;
 }
 
-/** Interleaving: each pair's queries split into the first ranker's wins, ties and losses. */
+/** Interleaving: each pair's queries split into the first-named ranker's wins, ties and losses (the page names the treatment first). */
 export function OutcomeBarsChart({ rows, pairs }: { rows: OutcomeRow[]; pairs: string[] }) {
   const make = useCallback(
     (width: number) => ({
@@ -237,7 +297,14 @@ export function PreferenceChart({ rows }: { rows: PreferenceRow[] }) {
     (width: number) => ({
       marginLeft: Math.min(220, Math.max(100, width * 0.35)),
       marginRight: 20,
-      x: { label: 'preference for the first ranker →', tickFormat: pct, grid: true },
+      x: {
+        label: 'preference for the first-named ranker →',
+        tickFormat: pct,
+        grid: true,
+        domain: spanOf(rows.flatMap((r) => [r.low, r.high])),
+        nice: true,
+        ticks: Math.max(3, Math.floor(width / 110)),
+      },
       y: { label: null, domain: rows.map((r) => r.pair) },
       symbol: { domain: Object.keys(SYMBOL), range: Object.values(SYMBOL), legend: true },
       color: { domain: ['better', 'worse', 'not significant'], range: ['#1b7a3a', '#b3261e', '#555'] },

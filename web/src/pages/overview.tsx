@@ -9,6 +9,7 @@ import { EmptyState, ErrorState, Loading } from '../components/states';
 import { useTitle } from '../components/title';
 import { dateTime, integer, relativeTime } from '../format';
 import { ExperimentCurl, FeedbackCurl, KeyNote, ModelCurl } from './getting-started';
+import { VolumeBars } from '../charts/volume-bars';
 import { ProductionPanel, RecentDecisions } from './production/production-panel';
 
 export function OverviewPage() {
@@ -181,59 +182,5 @@ function FeedbackVolume() {
         <VolumeBars days={days} />
       </figure>
     </section>
-  );
-}
-
-const ACTIONS = [
-  { key: 'impressions', colour: '#9ab8d6' },
-  { key: 'clicks', colour: '#1f4e79' },
-  { key: 'conversions', colour: '#c77c02' },
-] as const;
-
-type DayVolume = { day: string; impressions: number; clicks: number; conversions: number };
-
-/**
- * Grouped bars per day, drawn as plain SVG: the overview is the first page a visitor sees, and the
- * first visit downloads no chart library (Observable Plot loads with the pages that need it).
- */
-function VolumeBars({ days }: { days: DayVolume[] }) {
-  const max = Math.max(1, ...days.flatMap((d) => [d.impressions, d.clicks, d.conversions]));
-  const width = 640;
-  const height = 160;
-  const slot = width / Math.max(1, days.length);
-  const bar = Math.max(2, (slot - 8) / 3);
-  return (
-    <div className="plot">
-      <p className="muted small">
-        {ACTIONS.map((a) => (
-          <span key={a.key} style={{ marginRight: '1em' }}>
-            <span aria-hidden="true" style={{ display: 'inline-block', width: 10, height: 10, background: a.colour, marginRight: 4 }} />
-            {a.key}
-          </span>
-        ))}
-      </p>
-      <svg
-        viewBox={`0 0 ${width} ${height + 20}`}
-        width="100%"
-        role="img"
-        aria-label="Feedback per day by action: impressions, clicks and conversions"
-      >
-        {days.map((d, i) =>
-          ACTIONS.map((a, j) => {
-            const h = (d[a.key] / max) * height;
-            return (
-              <rect key={`${d.day}-${a.key}`} x={i * slot + 4 + j * bar} y={height - h} width={bar - 1} height={h} fill={a.colour}>
-                <title>{`${d.day}: ${integer(d[a.key])} ${a.key}`}</title>
-              </rect>
-            );
-          }),
-        )}
-        {days.map((d, i) => (
-          <text key={d.day} x={i * slot + slot / 2} y={height + 14} textAnchor="middle" fontSize="11">
-            {d.day}
-          </text>
-        ))}
-      </svg>
-    </div>
   );
 }

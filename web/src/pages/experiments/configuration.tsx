@@ -1,5 +1,6 @@
 import type { Experiment } from '../../api/types';
-import { dateTime, percent } from '../../format';
+import { dateTime, metricLabel, percent } from '../../format';
+import { dimensionLabel } from './results-views';
 
 export function Configuration({ experiment: e }: { experiment: Experiment }) {
   const c = e.configuration;
@@ -37,12 +38,12 @@ export function Configuration({ experiment: e }: { experiment: Experiment }) {
         <dt>Traffic allocation</dt>
         <dd>{percent(c.trafficAllocation, 0)} of sessions</dd>
         <dt>Target metrics</dt>
-        <dd>{c.targetMetrics.join(', ')}</dd>
+        <dd>{c.targetMetrics.map(metricLabel).join(', ')}</dd>
         <dt>Analysis</dt>
         <dd>
           {c.analysis.scale} scale, {c.analysis.method}, α = {c.analysis.alpha}, correction {c.analysis.correction}, MDE{' '}
           {percent(c.analysis.mde, 1)}, CUPED {c.analysis.cuped ? 'on' : 'off'}, prior {c.analysis.bayesianPrior}
-          {c.analysis.dimensions.length > 0 && <>, slices by {c.analysis.dimensions.join(', ')}</>}
+          {c.analysis.dimensions.length > 0 && <>, slices by {c.analysis.dimensions.map(dimensionLabel).join(', ')}</>}
           {c.analysis.capping && Object.keys(c.analysis.capping).length > 0 && (
             <>
               , capped:{' '}
@@ -59,7 +60,7 @@ export function Configuration({ experiment: e }: { experiment: Experiment }) {
               {c.analysis.guardrails
                 .map(
                   (g) =>
-                    `${g.metric} within ${g.scale === 'absolute' ? g.margin : percent(g.margin, 1)}${g.autoPause ? ' (auto-pause)' : ''}`,
+                    `${metricLabel(g.metric)} within ${g.scale === 'absolute' ? g.margin : percent(g.margin, 1)}${g.autoPause ? ' (auto-pause)' : ''}`,
                 )
                 .join('; ')}
             </dd>

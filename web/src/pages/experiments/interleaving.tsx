@@ -1,12 +1,13 @@
 import type { Experiment, Results } from '../../api/types';
 import { OutcomeBarsChart, PreferenceChart, PreferenceHeatmap, type HeatCell, type OutcomeRow, type PreferenceRow } from '../../charts';
 import { dateTime, integer, interval, percent, pValue } from '../../format';
+import { fromTreatmentSide, readingOrder, type Pair } from './interleaving-side';
 
 type Interleaving = NonNullable<Results['interleaving']>;
 
-function BalanceBanner({ il }: { il: Interleaving }) {
+function BalanceBanner({ il, name }: { il: Interleaving; name: (id: string) => string }) {
   const shares = Object.entries(il.balance.positionShares)
-    .map(([id, s]) => `${id} ${percent(s, 1)}`)
+    .map(([id, s]) => `${name(id)} ${percent(s, 1)}`)
     .join(', ');
   if (il.balance.passed) {
     return (
@@ -35,14 +36,17 @@ function BalanceBanner({ il }: { il: Interleaving }) {
 export function InterleavingSection({ experiment, results }: { experiment: Experiment; results: Results }) {
   const il = results.interleaving!;
   const name = (id: string) => experiment.variants.find((v) => v.id === id)?.name ?? id;
-  const label = (p: Interleaving['pairs'][number]) => `${name(p.variantId)} vs ${name(p.opponentVariantId)}`;
-  const pairs = il.pairs.map(label);
-  const outcomes: OutcomeRow[] = il.pairs.flatMap((p) => [
+  const label = (p: Pair) => `${name(p.variantId)} vs ${name(p.opponentVariantId)}`;
+  // Each pair from the treatment's side: the ranker under test first, the control (engine) second.
+  const order = readingOrder(experiment);
+  const shown = il.pairs.map((p) => fromTreatmentSide(p, order));
+  const pairs = shown.map(label);
+  const outcomes: OutcomeRow[] = shown.flatMap((p) => [
     { pair: label(p), outcome: 'wins' as const, queries: p.wins },
     { pair: label(p), outcome: 'ties' as const, queries: p.ties },
     { pair: label(p), outcome: 'losses' as const, queries: p.losses },
   ]);
-  const preferences: PreferenceRow[] = il.pairs.flatMap((p) =>
+  const preferences: PreferenceRow[] = shown.flatMap((p) =>
     p.preference !== null && p.ci
       ? [
           {
@@ -72,7 +76,7 @@ export function InterleavingSection({ experiment, results }: { experiment: Exper
         {results.correction} correction · depth {il.depth} · {integer(il.queries)} queries from {integer(il.units)} sessions · computed{' '}
         {dateTime(results.computedAt)}
       </p>
-      <BalanceBanner il={il} />
+      <BalanceBanner il={il} name={name} />
       <p className="headline" data-testid="summary">
         {results.summary}
       </p>
@@ -84,7 +88,10 @@ export function InterleavingSection({ experiment, results }: { experiment: Exper
       ) : (
         <>
           <div className="table-wrap">
-            <table className="table results-table" data-testid="interleaving-pairs">
+            <table className="table results-table stack-narrow" data-testid="interleaving-pairs">
+              <caption className="muted small">
+                Each pair reads from the side of the ranker named first (the treatment; the control is named second): wins are its wins.
+              </caption>
               <thead>
                 <tr>
                   <th scope="col">Pair</th>
@@ -99,35 +106,48 @@ export function InterleavingSection({ experiment, results }: { experiment: Exper
                 </tr>
               </thead>
               <tbody>
-                {il.pairs.map((p) => (
+                {shown.map((p) => (
                   <tr key={label(p)} data-testid={`pair-${p.variantId}-${p.opponentVariantId}`}>
                     <th scope="row">{label(p)}</th>
-                    <td data-testid="wins">{integer(p.wins)}</td>
-                    <td data-testid="ties">{integer(p.ties)}</td>
-                    <td data-testid="losses">{integer(p.losses)}</td>
-                    <td>
+                    <td data-testid="wins" data-label="Wins">
+                      {integer(p.wins)}
+                    </td>
+                    <td data-testid="ties" data-label="Ties">
+                      {integer(p.ties)}
+                    </td>
+                    <td data-testid="losses" data-label="Losses">
+                      {integer(p.losses)}
+                    </td>
+                    <td data-label="Preference (interval)">
                       <span data-testid="preference">{percent(p.preference, 1, true)}</span>
                       <div className="muted small">{interval(p.ci, (v) => percent(v, 1))}</div>
                     </td>
-                    <td>
+                    <td data-label="Share of decided">
                       {percent(p.share, 1)}
                       <div className="muted small">{interval(p.shareCi, (v) => percent(v, 1))}</div>
                     </td>
-                    <td>{pValue(p.pValue)}</td>
-                    <td data-testid="adjusted-p">{pValue(p.adjustedPValue)}</td>
-                    <td>{p.winner ? name(p.winner) : <span className="muted">none yet</span>}</td>
+                    <td data-label="p">{pValue(p.pValue)}</td>
+                    <td data-testid="adjusted-p" data-label="Adjusted p">
+                      {pValue(p.adjustedPValue)}
+                    </td>
+                    <td data-testid="winner" data-label="Winner">
+                      <PairVerdict pair={p} name={name} />
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
           <figure className="figure">
-            <figcaption>Queries won, tied and lost by the first ranker of each pair</figcaption>
+            <figcaption>Queries won, tied and lost by the first-named ranker of each pair (the treatment)</figcaption>
             <OutcomeBarsChart rows={outcomes} pairs={pairs} />
           </figure>
           {preferences.length > 0 && (
             <figure className="figure">
-              <figcaption>Preference for the first ranker with its {Math.round((1 - results.alpha) * 100)} % interval</figcaption>
+              <figcaption>
+                Preference for the first-named ranker (the treatment) with its {Math.round((1 - results.alpha) * 100)} % interval: right of
+                zero, it is preferred
+              </figcaption>
               <PreferenceChart rows={preferences} />
             </figure>
           )}
@@ -147,5 +167,21 @@ export function InterleavingSection({ experiment, results }: { experiment: Exper
         </>
       )}
     </section>
+  );
+}
+
+/** The pair's winner from the first-named ranker's side: better, worse, or no winner yet; words and symbol, colour second. */
+function PairVerdict({ pair, name }: { pair: Pair; name: (id: string) => string }) {
+  if (!pair.significant || !pair.winner) return <span className="verdict verdict-ns">≈ none yet</span>;
+  return pair.winner === pair.variantId ? (
+    <span className="verdict verdict-better" title={`${name(pair.variantId)} is preferred over ${name(pair.opponentVariantId)}`}>
+      <span aria-hidden="true">▲ </span>
+      {name(pair.variantId)}, better
+    </span>
+  ) : (
+    <span className="verdict verdict-worse" title={`${name(pair.opponentVariantId)} is preferred over ${name(pair.variantId)}`}>
+      <span aria-hidden="true">▼ </span>
+      {name(pair.variantId)}, worse: {name(pair.winner)} wins
+    </span>
   );
 }

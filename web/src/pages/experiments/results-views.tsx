@@ -1,7 +1,7 @@
 import type { ResultsRead } from '../../api/queries';
 import type { Experiment, Results } from '../../api/types';
-import { Verdict } from '../../components/badges';
-import { integer, interval, number, pValue, scaled } from '../../format';
+import { reasonText, Verdict } from '../../components/badges';
+import { capitalised, integer, interval, metricLabel, number, pValue, scaled, words } from '../../format';
 
 type Guardrail = Results['guardrails'][number];
 type Slices = NonNullable<Results['slices']>;
@@ -40,13 +40,18 @@ export function ReadControls({
           <option value="">(no slices)</option>
           {dimensions.map((d) => (
             <option key={d} value={d}>
-              {d}
+              {dimensionLabel(d)}
             </option>
           ))}
         </select>
       </label>
     </div>
   );
+}
+
+/** A slice dimension in words: deviceType → "device type", attr:plan → "plan (attribute)". */
+export function dimensionLabel(d: string): string {
+  return d.startsWith('attr:') ? `${d.slice(5)} (attribute)` : words(d);
 }
 
 const STATUS_TEXT = {
@@ -60,7 +65,7 @@ export function GuardrailsTable({ results, names }: { results: Results; names: M
   if (results.guardrails.length === 0) return null;
   return (
     <div className="table-wrap">
-      <table className="table" data-testid="guardrails-table">
+      <table className="table stack-narrow" data-testid="guardrails-table">
         <caption>
           Guardrails: one-sided non-inferiority tests at each margin (α = {results.alpha} per side,{' '}
           {results.guardrails[0]!.method === 'sequential' ? 'always-valid' : 'fixed horizon'}), not part of the targets' correction
@@ -80,19 +85,23 @@ export function GuardrailsTable({ results, names }: { results: Results; names: M
             g.comparisons.map((c) => (
               <tr key={`${g.metric}-${c.variantId}`} data-testid={`guardrail-${g.metric}-${c.variantId}`}>
                 <th scope="row">
-                  {g.metric}{' '}
+                  {capitalised(metricLabel(g.metric))}{' '}
                   <span className="muted small">
                     ({g.direction} is better{g.autoPause ? ', auto-pause' : ''})
                   </span>
                 </th>
-                <td>{names.get(c.variantId) ?? c.variantId}</td>
-                <td data-field="estimate">{scaled(g.scale, c.estimate, true)}</td>
-                <td data-field="bounds">{interval(c.bounds, (v) => scaled(g.scale, v))}</td>
-                <td data-field="threshold">
+                <td data-label="Variant">{names.get(c.variantId) ?? c.variantId}</td>
+                <td data-field="estimate" data-label="Lift">
+                  {scaled(g.scale, c.estimate, true)}
+                </td>
+                <td data-field="bounds" data-label="Bounds (one-sided)">
+                  {interval(c.bounds, (v) => scaled(g.scale, v))}
+                </td>
+                <td data-field="threshold" data-label="Margin">
                   {scaled(g.scale, c.threshold, true)} ({g.scale})
                 </td>
-                <td data-field="status">
-                  {c.status ? STATUS_TEXT[c.status] : `n/a${c.reason ? ` (${c.reason.toLowerCase().replaceAll('_', ' ')})` : ''}`}
+                <td data-field="status" data-label="Status">
+                  {c.status ? STATUS_TEXT[c.status] : `n/a${c.reason ? ` (${reasonText(c.reason)})` : ''}`}
                 </td>
               </tr>
             )),
@@ -107,13 +116,13 @@ export function GuardrailsTable({ results, names }: { results: Results; names: M
 export function SlicesTable({ slices, scale, names }: { slices: Slices; scale: string; names: Map<string, string> }) {
   return (
     <div className="table-wrap">
-      <table className="table" data-testid="slices-table">
+      <table className="table results-table stack-narrow" data-testid="slices-table">
         <caption>
-          By {slices.dimension} — exploratory. <span className="muted small">{slices.note}</span>
+          By {dimensionLabel(slices.dimension)} — exploratory. <span className="muted small">{slices.note}</span>
         </caption>
         <thead>
           <tr>
-            <th scope="col">{slices.dimension}</th>
+            <th scope="col">{capitalised(dimensionLabel(slices.dimension))}</th>
             <th scope="col">Sessions</th>
             <th scope="col">SRM p</th>
             <th scope="col">Metric · variant</th>
@@ -126,21 +135,27 @@ export function SlicesTable({ slices, scale, names }: { slices: Slices; scale: s
         <tbody>
           {slices.values.flatMap((s) =>
             s.metrics.flatMap((m) =>
-              m.comparisons.map((c, i) => (
+              m.comparisons.map((c) => (
                 <tr key={`${s.value}-${m.metric}-${c.variantId}`} data-testid={`slice-${s.value}-${m.metric}-${c.variantId}`}>
-                  <th scope="row">{i === 0 && m.metric === s.metrics[0]!.metric ? s.value : ''}</th>
-                  <td>{integer(s.units)}</td>
-                  <td data-field="srm">
+                  <th scope="row">{s.value}</th>
+                  <td data-label="Sessions">{integer(s.units)}</td>
+                  <td data-field="srm" data-label="SRM p">
                     {pValue(s.srm.pValue)}
                     {!s.srm.passed && ' ⚠ mismatch'}
                   </td>
-                  <td>
-                    {m.metric} · {names.get(c.variantId) ?? c.variantId}
+                  <td data-label="Metric · variant">
+                    {metricLabel(m.metric)} · {names.get(c.variantId) ?? c.variantId}
                   </td>
-                  <td data-field="estimate">{scaled(scale, c.estimate, true)}</td>
-                  <td data-field="adjustedInterval">{interval(c.adjustedInterval, (v) => scaled(scale, v))}</td>
-                  <td data-field="adjustedPValue">{pValue(c.adjustedPValue)}</td>
-                  <td data-field="verdict">
+                  <td data-field="estimate" data-label={`Lift (${scale})`}>
+                    {scaled(scale, c.estimate, true)}
+                  </td>
+                  <td data-field="adjustedInterval" data-label="Adjusted interval">
+                    {interval(c.adjustedInterval, (v) => scaled(scale, v))}
+                  </td>
+                  <td data-field="adjustedPValue" data-label="Adjusted p">
+                    {pValue(c.adjustedPValue)}
+                  </td>
+                  <td data-field="verdict" data-label="Verdict">
                     <Verdict comparison={c} />
                   </td>
                 </tr>
@@ -150,7 +165,7 @@ export function SlicesTable({ slices, scale, names }: { slices: Slices; scale: s
         </tbody>
       </table>
       <p className="muted small">
-        Sessions without feedback yet (no {slices.dimension}):{' '}
+        Sessions without feedback yet (no {dimensionLabel(slices.dimension)}):{' '}
         {Object.entries(slices.unitsWithoutValue)
           .map(([id, u]) => `${names.get(id) ?? id} ${number(u)}`)
           .join(', ')}

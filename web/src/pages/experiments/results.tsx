@@ -1,17 +1,17 @@
-import { useQueries } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client';
 import type { ResultsRead } from '../../api/queries';
 import { GuardrailsTable, ReadControls, SlicesTable } from './results-views';
 import type { Comparison, Experiment, MetricResult, Results } from '../../api/types';
 import { Verdict } from '../../components/badges';
 import { ErrorState } from '../../components/states';
-import { ForestPlot, LiftSeriesChart, type ForestRow, type LiftPoint } from '../../charts';
-import { chance, dateTime, days, integer, interval, number, pValue, percent, scaled } from '../../format';
+import { ForestPlot, type ForestRow } from '../../charts';
+import { capitalised, chance, dateTime, integer, interval, metricLabel, number, pValue, scaled } from '../../format';
+import { PowerTable } from './results-power';
+import { LiftSeries } from './results-series';
 
-export function SrmBanner({ results }: { results: Results }) {
+export function SrmBanner({ results, names = new Map() }: { results: Results; names?: Map<string, string> }) {
   const { srm } = results;
   const counts = Object.entries(srm.observed)
-    .map(([id, n]) => `${id} ${integer(n)} (expected ${integer(srm.expected[id])})`)
+    .map(([id, n]) => `${names.get(id) ?? id} ${integer(n)} (expected ${integer(srm.expected[id])})`)
     .join(', ');
   if (srm.passed) {
     return (
@@ -39,40 +39,52 @@ export function SrmBanner({ results }: { results: Results }) {
 function ComparisonCells({ c, scale }: { c: Comparison | undefined; scale: string }) {
   if (!c) {
     return (
-      <td colSpan={7} className="muted">
-        control
+      <td colSpan={7} className="muted" data-label="Role">
+        control: the baseline every lift compares against
       </td>
     );
   }
   const other = c.otherScale;
   return (
     <>
-      <td data-field="estimate">{scaled(scale, c.estimate, true)}</td>
-      <td data-field="interval">{interval(c.interval, (v) => scaled(scale, v))}</td>
-      <td data-field="pValue">{pValue(c.pValue)}</td>
-      <td data-field="adjustedPValue">
+      <td data-field="estimate" data-label={`Lift (${scale})`}>
+        {scaled(scale, c.estimate, true)}
+      </td>
+      <td data-field="interval" data-label={`Interval (${scale})`}>
+        {interval(c.interval, (v) => scaled(scale, v))}
+      </td>
+      <td data-field="pValue" data-label="p">
+        {pValue(c.pValue)}
+      </td>
+      <td data-field="adjustedPValue" data-label="Adjusted p (interval)">
         {pValue(c.adjustedPValue)}
         <div className="muted small" data-field="adjustedInterval">
           {interval(c.adjustedInterval, (v) => scaled(scale, v))}
         </div>
       </td>
-      <td data-field="otherScale" className="muted">
+      <td data-field="otherScale" className="muted" data-label="Other scale, estimate only">
         {other.scale}: {scaled(other.scale, other.estimate, true)}
       </td>
-      <td data-field="chanceToBeatControl">{chance(c.chanceToBeatControl)}</td>
-      <td data-field="verdict">
+      <td data-field="chanceToBeatControl" data-label="Chance to beat control">
+        {chance(c.chanceToBeatControl)}
+      </td>
+      <td data-field="verdict" data-label="Verdict">
         <Verdict comparison={c} />
       </td>
     </>
   );
 }
 
+/** One metric's arms; on a phone each arm becomes a card of labelled lines (styles.css, .stack-narrow), so no number is cut. */
 function MetricTable({ metric, names, scale }: { metric: MetricResult; names: Map<string, string>; scale: string }) {
   return (
     <div className="table-wrap">
-      <table className="table results-table" data-testid={`results-${metric.metric}`}>
+      <table className="table results-table stack-narrow" data-testid={`results-${metric.metric}`}>
         <caption>
-          <span className="strong">{metric.metric}</span> <span className="muted small">({metric.direction} is better)</span>
+          <span className="strong" title={metric.metric}>
+            {capitalised(metricLabel(metric.metric))}
+          </span>{' '}
+          <span className="muted small">({metric.direction} is better)</span>
           {metric.capping && (
             <span className="muted small" data-testid={`capping-${metric.metric}`}>
               {' '}
@@ -99,8 +111,12 @@ function MetricTable({ metric, names, scale }: { metric: MetricResult; names: Ma
           {metric.variants.map((v) => (
             <tr key={v.variantId} data-testid={`row-${metric.metric}-${v.variantId}`}>
               <th scope="row">{names.get(v.variantId) ?? v.variantId}</th>
-              <td data-field="units">{integer(v.units)}</td>
-              <td data-field="value">{number(v.value)}</td>
+              <td data-field="units" data-label="Sessions">
+                {integer(v.units)}
+              </td>
+              <td data-field="value" data-label="Value">
+                {number(v.value)}
+              </td>
               <ComparisonCells c={metric.comparisons.find((c) => c.variantId === v.variantId)} scale={scale} />
             </tr>
           ))}
@@ -115,26 +131,13 @@ function forestRows(results: Results, names: Map<string, string>): ForestRow[] {
     m.comparisons
       .filter((c) => c.estimate !== null && c.adjustedInterval !== null)
       .map((c) => ({
-        label: results.metrics.length > 1 || m.comparisons.length > 1 ? `${m.metric} · ${names.get(c.variantId) ?? c.variantId}` : m.metric,
+        label: m.comparisons.length > 1 ? `${metricLabel(m.metric)} · ${names.get(c.variantId) ?? c.variantId}` : metricLabel(m.metric),
         lift: c.estimate!,
         low: c.adjustedInterval![0]!,
         high: c.adjustedInterval![1]!,
         verdict: !c.significant ? ('not significant' as const) : c.improved ? ('better' as const) : ('worse' as const),
       })),
   );
-}
-
-function liftPoints(results: Results, metric: string, names: Map<string, string>): LiftPoint[] {
-  const series = results.series.find((s) => s.metric === metric);
-  return (series?.points ?? [])
-    .filter((p) => p.estimate !== null && p.interval !== null)
-    .map((p) => ({
-      date: new Date(`${p.date}T00:00:00Z`),
-      variant: names.get(p.variantId) ?? p.variantId,
-      lift: p.estimate!,
-      low: p.interval![0]!,
-      high: p.interval![1]!,
-    }));
 }
 
 export function ResultsSection({
@@ -167,7 +170,7 @@ export function ResultsSection({
         {results.dataFreshAsOf && <>, feedback up to {dateTime(results.dataFreshAsOf)}</>}
       </p>
       <ReadControls experiment={experiment} read={read} onRead={onRead} />
-      <SrmBanner results={results} />
+      <SrmBanner results={results} names={names} />
       <p className="headline" data-testid="summary">
         {results.summary}
       </p>
@@ -191,88 +194,13 @@ export function ResultsSection({
               <ForestPlot rows={rows} scale={results.scale} />
             </figure>
           )}
-          {results.metrics.map((m) => {
-            const points = liftPoints(results, m.metric, names);
-            return points.length > 0 ? (
-              <figure className="figure" key={`series-${m.metric}`}>
-                <figcaption>
-                  {m.metric}: cumulative {results.scale} lift by exposure day, with its interval
-                  {results.method === 'fixed' && ' (fixed-horizon intervals are valid only at the planned end, not at every look)'}
-                </figcaption>
-                <LiftSeriesChart points={points} metric={m.metric} scale={results.scale} />
-              </figure>
-            ) : null;
-          })}
+          {results.metrics.map((m) => (
+            <LiftSeries key={`series-${m.metric}`} results={results} metric={m.metric} names={names} />
+          ))}
           <PowerTable experiment={experiment} results={results} />
         </>
       )}
     </section>
-  );
-}
-
-/** Power reached so far, and what the planned MDE needs: the service's power calculator on this experiment's data. */
-function PowerTable({ experiment, results }: { experiment: Experiment; results: Results }) {
-  const mde = experiment.configuration.analysis.mde;
-  const plans = useQueries({
-    queries: results.metrics.map((m) => ({
-      queryKey: ['power', experiment.experimentId, m.metric, mde, results.computedAt],
-      queryFn: () =>
-        unwrap(
-          api.POST('/api/nous/ab-testing/power', {
-            body: { metric: m.metric, mde, alpha: results.alpha, experimentId: experiment.experimentId },
-          }),
-        ),
-      retry: false,
-    })),
-  });
-  const live = experiment.status === 'running' || experiment.status === 'paused';
-  return (
-    <div className="table-wrap">
-      <table className="table" data-testid="power-table">
-        <caption>
-          Power against a true relative effect of {percent(mde, 1)} (the experiment's MDE), planned for the analysis the results apply
-          {plans[0]?.data?.bound ? ` (${plans[0].data.bound})` : ''}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Metric</th>
-            <th scope="col">Power reached</th>
-            <th scope="col">Sessions needed per variant</th>
-            <th scope="col">Smallest arm so far</th>
-            <th scope="col">Units still needed (as analysed)</th>
-            {live && <th scope="col">Estimated time to go</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {results.metrics.map((m, i) => {
-            const plan = plans[i];
-            const reached = m.comparisons.map((c) => c.power).filter((p): p is number => p !== null);
-            const smallest = Math.min(...m.variants.map((v) => v.units));
-            const needed = plan?.data?.sessionsPerVariant ?? null;
-            // Sessions enter at dailySessions × allocation a day, split by weight; the smallest weight sets the pace.
-            const minWeight = Math.min(...experiment.variants.map((v) => v.weight));
-            const perDay = plan?.data?.dailySessions
-              ? plan.data.dailySessions * experiment.configuration.trafficAllocation * minWeight
-              : null;
-            const toGo = needed !== null && perDay ? Math.max(0, needed - smallest) / perDay : null;
-            return (
-              <tr key={m.metric} data-testid={`power-${m.metric}`}>
-                <th scope="row">{m.metric}</th>
-                <td data-field="power">{reached.length ? reached.map((p) => percent(p, 0)).join(', ') : '—'}</td>
-                <td data-field="sessionsPerVariant">
-                  {plan?.error ? <span className="muted small">{(plan.error as Error).message}</span> : integer(needed)}
-                </td>
-                <td>{integer(smallest)}</td>
-                <td data-field="unitsStillNeeded">
-                  {m.comparisons.map((c) => integer(c.unitsStillNeeded?.additionalUnits ?? null)).join(', ') || '—'}
-                </td>
-                {live && <td data-field="daysToGo">{toGo === null ? '—' : toGo === 0 ? 'reached' : days(toGo)}</td>}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
   );
 }
 

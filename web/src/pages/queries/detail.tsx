@@ -88,43 +88,57 @@ export function QueryDetailPage() {
               {q.data.relevanceModel.reason ?? 'relevance is the click model’s estimate, free of position bias'}
             </span>
           </form>
-          <div className="grid-2">
-            <div className="table-wrap">
-              <table className="table" data-testid="results-table">
-                <caption className="sr-only">Results of the query with CTR by position and click-model relevance</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Result</th>
-                    <th scope="col">Impressions</th>
-                    <th scope="col">Clicks</th>
-                    <th scope="col">CTR</th>
-                    <th scope="col">Mean position</th>
-                    <th scope="col">CTR by position</th>
-                    <th scope="col">Relevance</th>
+          <div className="table-wrap">
+            <table className="table stack-narrow" data-testid="results-table">
+              <caption className="sr-only">Results of the query with CTR by position and click-model relevance</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Result</th>
+                  <th scope="col">Impressions</th>
+                  <th scope="col">Clicks</th>
+                  <th scope="col">CTR</th>
+                  <th scope="col">Mean position</th>
+                  <th scope="col">CTR by position</th>
+                  <th scope="col">Relevance</th>
+                </tr>
+              </thead>
+              <tbody>
+                {q.data.results.map((r) => (
+                  <tr key={r.resultId} data-testid={`result-${r.resultId}`}>
+                    <th scope="row">
+                      <code>{r.resultId}</code>
+                    </th>
+                    <td data-testid="impressions" data-label="Impressions">
+                      {integer(r.impressions)}
+                    </td>
+                    <td data-testid="clicks" data-label="Clicks">
+                      {integer(r.clicks)}
+                    </td>
+                    <td data-testid="ctr" data-label="CTR">
+                      {percent(r.ctr)}
+                    </td>
+                    <td data-testid="mean-position" data-label="Mean position">
+                      {number(r.meanPosition)}
+                    </td>
+                    <td className="small" data-label="CTR by position">
+                      {r.byPosition.map((p) => `${p.position ?? '?'}: ${percent(p.ctr, 0)}`).join(' · ')}
+                    </td>
+                    <td data-testid="relevance" data-label="Relevance">
+                      {number(r.relevance)}
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {q.data.results.map((r) => (
-                    <tr key={r.resultId} data-testid={`result-${r.resultId}`}>
-                      <td>
-                        <code>{r.resultId}</code>
-                      </td>
-                      <td data-testid="impressions">{integer(r.impressions)}</td>
-                      <td data-testid="clicks">{integer(r.clicks)}</td>
-                      <td data-testid="ctr">{percent(r.ctr)}</td>
-                      <td data-testid="mean-position">{number(r.meanPosition)}</td>
-                      <td className="small">{r.byPosition.map((p) => `${p.position ?? '?'}: ${percent(p.ctr, 0)}`).join(' · ')}</td>
-                      <td data-testid="relevance">{number(r.relevance)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <figure>
-              <figcaption>CTR and relevance side by side</figcaption>
-              <CtrRelevanceChart rows={bars} />
-            </figure>
+                ))}
+              </tbody>
+            </table>
           </div>
+          <figure className="figure">
+            <figcaption>
+              CTR and relevance side by side, per result, on one 0–100 % axis: CTR is the share of impressions clicked, relevance the click
+              model’s chance that a result is clicked once seen. A CTR bar far longer than its relevance bar marks a result clicked because
+              it is on top.
+            </figcaption>
+            <CtrRelevanceChart rows={bars} />
+          </figure>
 
           <h2>CTR by position</h2>
           <div className="table-wrap">

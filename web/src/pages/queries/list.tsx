@@ -52,8 +52,8 @@ export function QueriesPage() {
           Dimension{' '}
           <select value={filters.dimension} onChange={(e) => setFilters({ ...filters, dimension: e.target.value as Filters['dimension'] })}>
             <option value="">all traffic</option>
-            <option value="deviceType">deviceType</option>
-            <option value="searchType">searchType</option>
+            <option value="deviceType">device type</option>
+            <option value="searchType">search type</option>
             <option value="language">language</option>
             <option value="category">category</option>
           </select>
