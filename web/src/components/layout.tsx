@@ -35,7 +35,14 @@ export function Layout() {
             ))}
           </ul>
         </nav>
-        <span className="key-state muted small" title={key ? 'An API key is sent with every request' : 'No API key is sent'}>
+        <span
+          className="key-state muted small"
+          title={
+            key
+              ? 'An API key is sent with every request (change it in Settings)'
+              : 'No API key is sent: fine while the service has no keys (open on loopback); set one in Settings once it asks for one'
+          }
+        >
           {key ? '🔑 key set' : 'no key'}
         </span>
       </header>

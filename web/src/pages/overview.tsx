@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { LIVE_REFRESH_MS, useAnalyticsOverview, useExperiments, useFeedback, useModels } from '../api/queries';
 import type { Experiment, Model } from '../api/types';
-import { StatusBadge } from '../components/badges';
+import { StatusBadge, OutcomeBadge } from '../components/badges';
 import { EmptyState, ErrorState, Loading } from '../components/states';
 import { useTitle } from '../components/title';
 import { dateTime, integer, relativeTime } from '../format';
@@ -140,7 +140,7 @@ function ModelSummary({ items }: { items: Model[] }) {
             <td>
               {m.lastTraining ? (
                 <>
-                  {m.lastTraining.outcome} <span className="muted small">{relativeTime(m.lastTraining.at)}</span>
+                  <OutcomeBadge outcome={m.lastTraining.outcome} /> <span className="muted small">{relativeTime(m.lastTraining.at)}</span>
                 </>
               ) : (
                 <span className="muted">not yet</span>

@@ -1,7 +1,7 @@
 import { Link, useParams } from 'react-router';
 import { useModel, useVersions } from '../../api/queries';
 import type { Model, ModelVersion } from '../../api/types';
-import { StatusBadge } from '../../components/badges';
+import { StatusBadge, OutcomeBadge } from '../../components/badges';
 import { ExaminationChart, FeatureImportanceChart, NdcgChart, VersionsChart } from '../../charts';
 import { ErrorState, Loading } from '../../components/states';
 import { Downloads, TrainButton } from './actions';
@@ -69,7 +69,7 @@ export function ModelDetailPage() {
           <dd>
             {m.lastTraining ? (
               <>
-                {m.lastTraining.outcome} {relativeTime(m.lastTraining.at)}
+                <OutcomeBadge outcome={m.lastTraining.outcome} /> {relativeTime(m.lastTraining.at)}
                 {m.lastTraining.message && <div className="muted small">{m.lastTraining.message}</div>}
               </>
             ) : (
@@ -234,7 +234,7 @@ function Versions({ model, items }: { model: Model; items: ModelVersion[] }) {
                   v{v.version} {v.active && <span className="badge status-ready">✓ active</span>}
                 </th>
                 <td>
-                  {v.outcome}
+                  <OutcomeBadge outcome={v.outcome} />
                   {v.message && <div className="muted small">{v.message}</div>}
                 </td>
                 <td data-field="key-metric">{number(key.read(v.metrics as Metrics))}</td>

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { useModels } from '../../api/queries';
-import { StatusBadge } from '../../components/badges';
+import { StatusBadge, OutcomeBadge } from '../../components/badges';
 import { Pager, useCursorPager } from '../../components/pager';
 import { EmptyState, ErrorState, Loading } from '../../components/states';
 import { useTitle } from '../../components/title';
@@ -56,7 +56,13 @@ export function ModelsPage() {
                   </td>
                   <td>{m.activeVersion === null ? '—' : `v${m.activeVersion}`}</td>
                   <td className="hide-narrow">
-                    {m.lastTraining ? `${m.lastTraining.outcome}, ${relativeTime(m.lastTraining.at)}` : 'not yet'}
+                    {m.lastTraining ? (
+                      <>
+                        <OutcomeBadge outcome={m.lastTraining.outcome} /> {relativeTime(m.lastTraining.at)}
+                      </>
+                    ) : (
+                      'not yet'
+                    )}
                   </td>
                 </tr>
               ))}
