@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chance, integer, interval, number, pValue, scaled } from '../../web/src/format.js';
+import { chance, integer, interval, number, pValue, readableSummary, scaled } from '../../web/src/format.js';
 import { TestClock } from '../support/test-clock.js';
 import { DESKTOP, PHONE, horizontalOverflow, screenshot, unlabelledControls, watchedPage } from './support/browser.js';
 import { useDashboardInChromium } from './support/dashboard-in-chromium.js';
@@ -109,7 +109,10 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', { timeout: 90_000 }, () 
       // The seeded effect is large: the page must say so in words, not only in colour.
       const ctr = results.metrics.find((m: { metric: string }) => m.metric === 'ctr').comparisons[0];
       expect(ctr.significant).toBe(true);
-      expect(await w.page.getByTestId('summary').textContent()).toBe(results.summary);
+      // The API's sentence, with its metric keys in words.
+      const metricKeys = results.metrics.map((m: { metric: string }) => m.metric);
+      expect(await w.page.getByTestId('summary').textContent()).toBe(readableSummary(results.summary, metricKeys));
+      expect(await w.page.getByTestId('summary').textContent()).toContain('click-through rate');
       expect(results.scale).toBe('relative');
       expect(await w.page.getByTestId('results-scale').textContent()).toContain('relative scale');
       expect(await w.page.getByTestId('srm-banner').textContent()).toContain(results.srm.passed ? 'Sample ratio check passed' : 'mismatch');

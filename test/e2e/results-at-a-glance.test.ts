@@ -350,11 +350,11 @@ describe.skipIf(!chromiumPath)('results a team reads at a glance (issue 25 §2)'
       for (const id of [seeded.running.experimentId, young, interleaving]) {
         await visit(w.page, `/experiments/${id}`, 'summary');
         const text = await w.page.locator('section[aria-labelledby=results-title]').evaluate((section) => {
-          // The API's summary sentence is quoted as the API wrote it, and code is code; everything else is the page's own words.
+          // Code is code; everything else, the API's summary sentence included, reads in words.
           const walker = document.createTreeWalker(section, NodeFilter.SHOW_TEXT);
           const parts: string[] = [];
           for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-            if (!n.parentElement?.closest('[data-testid=summary], code, svg')) parts.push(n.textContent ?? '');
+            if (!n.parentElement?.closest('code, svg')) parts.push(n.textContent ?? '');
           }
           return parts.join(' ');
         });

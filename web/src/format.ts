@@ -102,3 +102,18 @@ export function metricLabel(metric: string): string {
 export function capitalised(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
+
+/**
+ * The results API's summary sentence with its metric keys in words ("ranker raises mrr by 12 %" →
+ * "… raises mean reciprocal rank by …"). Only the places the sentence names a metric are touched, so a
+ * variant called "ctr-boost" keeps its name.
+ */
+export function readableSummary(summary: string, metrics: readonly string[]): string {
+  let out = summary;
+  for (const m of metrics) {
+    const label = metricLabel(m);
+    out = out.replaceAll(` raises ${m} by`, ` raises ${label} by`).replaceAll(` lowers ${m} by`, ` lowers ${label} by`);
+    out = out.replaceAll(`: ${m} cannot be compared`, `: ${label} cannot be compared`);
+  }
+  return out;
+}

@@ -4,7 +4,7 @@ import type { Comparison, Experiment, MetricResult, Results } from '../../api/ty
 import { Verdict } from '../../components/badges';
 import { ErrorState } from '../../components/states';
 import { ForestPlot, type ForestRow } from '../../charts';
-import { capitalised, chance, dateTime, integer, interval, metricLabel, number, pValue, scaled } from '../../format';
+import { capitalised, chance, dateTime, integer, interval, metricLabel, number, pValue, readableSummary, scaled } from '../../format';
 import { PowerTable } from './results-power';
 import { LiftSeries } from './results-series';
 
@@ -172,7 +172,10 @@ export function ResultsSection({
       <ReadControls experiment={experiment} read={read} onRead={onRead} />
       <SrmBanner results={results} names={names} />
       <p className="headline" data-testid="summary">
-        {results.summary}
+        {readableSummary(
+          results.summary,
+          results.metrics.map((m) => m.metric),
+        )}
       </p>
       {units === 0 ? (
         <p>
