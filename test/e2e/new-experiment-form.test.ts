@@ -3,7 +3,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { dateTime, integer, percent } from '../../web/src/format.js';
-import { metricLabel } from '../../web/src/pages/experiments/new/metric-labels.js';
+import { metricShortLabel } from '../../web/src/format.js';
 import { TestClock } from '../support/test-clock.js';
 import { DESKTOP, PHONE, horizontalOverflow, screenshot, unlabelledControls } from './support/browser.js';
 import { useDashboardInChromium } from './support/dashboard-in-chromium.js';
@@ -194,7 +194,7 @@ describe.skipIf(!chromiumPath)('new-experiment form and experiment list in Chrom
       try {
         await w.page.goto('/experiments');
         const headline = w.page.getByTestId(`headline-${id}`);
-        await expect.poll(() => headline.textContent(), { timeout: 20_000 }).toContain(metricLabel(best.metric));
+        await expect.poll(() => headline.textContent(), { timeout: 20_000 }).toContain(metricShortLabel(best.metric));
         const text = (await headline.textContent()) ?? '';
         expect(text).toContain(percent(best.c.estimate, 1, true));
         expect(text).toContain(best.c.improved ? 'significant, better' : 'significant, worse');

@@ -76,26 +76,38 @@ export function words(key: string): string {
   return key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
 }
 
-/** The metric catalogue's names as a person reads them (the API's keys stay in tooltips and the docs). */
-export const METRIC_LABELS: Record<string, string> = {
-  ctr: 'click-through rate',
-  abandonment_rate: 'abandonment rate',
-  mrr: 'mean reciprocal rank',
-  mean_rating: 'mean rating',
-  dwell_time: 'dwell time',
-  time_to_click: 'time to click',
-  satisfied_click_rate: 'satisfied click rate',
-  scroll_depth: 'scroll depth',
-  conversion_rate: 'conversion rate',
-  time_to_click_p50: 'median time to click',
-  time_to_click_p90: '90th percentile of time to click',
-  dwell_time_p50: 'median dwell time',
-  dwell_time_p90: '90th percentile of dwell time',
-};
+/**
+ * The metric catalogue in words, one entry a metric: `short` for tight places (the experiment list's
+ * headline, the form's checkboxes), `label` for sentences and captions, `means` for what it measures.
+ * The API's keys stay in tooltips and the docs. new/metric-fields.tsx checks it against the API's enum
+ * (a metric added to the catalogue fails the type check until it is named here).
+ */
+export const METRIC_TERMS = {
+  ctr: { short: 'CTR', label: 'click-through rate', means: 'clicks per impression' },
+  abandonment_rate: { short: 'Abandonment', label: 'abandonment rate', means: 'searches without a click' },
+  mrr: { short: 'MRR', label: 'mean reciprocal rank', means: 'reciprocal rank of the first click' },
+  mean_rating: { short: 'Rating', label: 'mean rating', means: 'mean explicit rating' },
+  dwell_time: { short: 'Dwell time', label: 'dwell time', means: 'dwell time per click' },
+  time_to_click: { short: 'Time to click', label: 'time to click', means: 'time to the first click' },
+  satisfied_click_rate: { short: 'Satisfied clicks', label: 'satisfied click rate', means: 'clicks with 30 s+ dwell' },
+  scroll_depth: { short: 'Scroll depth', label: 'scroll depth', means: 'how far down the results sessions scroll' },
+  conversion_rate: { short: 'Conversion', label: 'conversion rate', means: 'sessions that convert' },
+  time_to_click_p50: { short: 'Time to click p50', label: 'median time to click', means: 'median time to click (per click)' },
+  time_to_click_p90: { short: 'Time to click p90', label: '90th percentile of time to click', means: '90th percentile time to click' },
+  dwell_time_p50: { short: 'Dwell time p50', label: 'median dwell time', means: 'median dwell time (per click)' },
+  dwell_time_p90: { short: 'Dwell time p90', label: '90th percentile of dwell time', means: '90th percentile dwell time' },
+} as const satisfies Record<string, { short: string; label: string; means: string }>;
+
+const termOf = (metric: string) => (METRIC_TERMS as Partial<Record<string, { short: string; label: string }>>)[metric];
 
 /** A metric in words: the catalogue's label, or any other key (snake_case or camelCase) spelled out. */
 export function metricLabel(metric: string): string {
-  return METRIC_LABELS[metric] ?? words(metric.replaceAll('_', ' '));
+  return termOf(metric)?.label ?? words(metric.replaceAll('_', ' '));
+}
+
+/** A metric's short name ("mrr" → "MRR"), for headlines and checkboxes. */
+export function metricShortLabel(metric: string): string {
+  return termOf(metric)?.short ?? words(metric.replaceAll('_', ' '));
 }
 
 /** Sentence case for a label that opens a line or a heading. */

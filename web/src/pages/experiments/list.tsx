@@ -6,9 +6,8 @@ import { StatusBadge, Verdict } from '../../components/badges';
 import { Pager, useCursorPager } from '../../components/pager';
 import { EmptyState, ErrorState, Loading } from '../../components/states';
 import { useTitle } from '../../components/title';
-import { dateTime, integer, number, percent } from '../../format';
+import { dateTime, integer, metricShortLabel, number, percent } from '../../format';
 import { ExperimentCurl, KeyNote } from '../getting-started';
-import { metricLabel } from './new/metric-labels';
 
 export const EXPERIMENT_STATUSES: ExperimentStatus[] = ['created', 'scheduled', 'running', 'paused', 'stopped', 'concluded', 'archived'];
 const PAGE_SIZE = 20;
@@ -103,7 +102,7 @@ function Headline({ experiment: e, results }: { experiment: Experiment; results:
   const treatments = e.variants.length - 1;
   return (
     <>
-      <span className="strong">{metricLabel(best.metric)}</span>{' '}
+      <span className="strong">{metricShortLabel(best.metric)}</span>{' '}
       {results.scale === 'relative' ? percent(c.estimate, 1, true) : number(c.estimate, true)}
       {treatments > 1 && <span className="muted"> ({name(c.variantId)})</span>} <Verdict comparison={c} /> {warning}
     </>
@@ -146,7 +145,7 @@ function ExperimentRow({ experiment: e }: { experiment: Experiment }) {
       </td>
       <td className="hide-narrow">{e.variants.map((v) => v.name).join(', ')}</td>
       <td className="hide-narrow">
-        {e.configuration.type === 'interleaving' ? 'interleaving' : e.configuration.targetMetrics.map(metricLabel).join(', ')}
+        {e.configuration.type === 'interleaving' ? 'interleaving' : e.configuration.targetMetrics.map(metricShortLabel).join(', ')}
       </td>
     </tr>
   );

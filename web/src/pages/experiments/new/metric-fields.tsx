@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
 import type { Draft, MetricName, UpdateDraft } from './draft';
 import type { FieldErrors } from './field-errors';
-import { METRIC_LABELS as NAMED } from './metric-labels';
+import { METRIC_TERMS } from '../../../format';
 
-// Every metric of the API's enum, named: a metric missing from metric-labels.ts fails here.
-const METRIC_LABELS: Record<MetricName, { short: string; long: string }> = NAMED;
+// Every metric of the API's enum, named: a metric missing from METRIC_TERMS (web/src/format.ts) fails here.
+const METRIC_LABELS: Record<MetricName, { short: string; means: string }> = METRIC_TERMS;
 
 /** The target metrics, one checkbox per metric of the catalogue. A function, not a component: see new-experiment.tsx. */
 export function metricFields({ track }: FieldErrors, draft: Draft, update: UpdateDraft): ReactNode {
@@ -23,7 +23,7 @@ export function metricFields({ track }: FieldErrors, draft: Draft, update: Updat
               }}
             />{' '}
             <span>
-              {METRIC_LABELS[m].short} <span className="muted small">{METRIC_LABELS[m].long}</span>
+              {METRIC_LABELS[m].short} <span className="muted small">{METRIC_LABELS[m].means}</span>
             </span>
           </label>
         ))}
