@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { DomainEventLog } from '../../common/domain-events.js';
 import { AppError } from '../../common/errors.js';
 import { ExperimentLifecycleService } from './experiment-lifecycle.service.js';
 import type { ExperimentCreateBody } from '../model/schemas/experiment.schemas.js';
 import { createFakeExperiments } from '../fake-experiments.js';
 
-function setup() {
+function setup(events?: DomainEventLog) {
   let now = Date.parse('2026-11-22T00:00:00Z');
   const clock = { now: () => now };
   const fake = createFakeExperiments({ now: clock.now });
@@ -20,6 +21,7 @@ function setup() {
     load: (id) => experiments.load(id),
     onChange: () => (changes += 1),
     srm: async () => ({ passed: false, pValue: 1e-9 }),
+    ...(events ? { events } : {}),
   });
   return { store, experiments, lifecycle, advance: (ms: number) => (now += ms), changes: () => changes };
 }
@@ -71,5 +73,25 @@ describe('ExperimentLifecycleService (fake store)', () => {
     expect(second.items.map((e) => e.name)).toEqual(['one']);
     expect(second.nextCursor).toBeNull();
     await expect(t.experiments.get('missing')).rejects.toBeInstanceOf(AppError);
+  });
+
+  it('writes a log line for each transition and the conclusion, saying what serves afterwards', async () => {
+    const lines: [string, string][] = [];
+    const t = setup({ record: (event, _fields, message) => lines.push([event, message]) });
+    const { experimentId } = await t.experiments.create(body('logged'));
+    await t.lifecycle.act(experimentId, 'start', 'ann');
+    await t.lifecycle.act(experimentId, 'pause', 'ann');
+    await t.lifecycle.act(experimentId, 'resume', 'bob');
+    await t.lifecycle.conclude(experimentId, { decision: 'ship', winnerVariantId: 'b', force: true }, 'bob');
+    expect(lines).toEqual([
+      ['experiment.started', 'experiment "logged" created → running (start by ann)'],
+      ['experiment.paused', 'experiment "logged" running → paused (pause by ann)'],
+      ['experiment.resumed', 'experiment "logged" paused → running (resume by bob)'],
+      [
+        'experiment.concluded',
+        'experiment "logged" concluded by bob: ship b; "b" is served to every unit this experiment assigns (it has no ranker, so no alias moves); ' +
+          'searches outside experiments keep the engine\'s original order (alias "production")',
+      ],
+    ]);
   });
 });

@@ -250,7 +250,7 @@ export class ExperimentLifecycleService {
 
   private logTransition(e: ExperimentRecord, to: string, action: LifecycleAction, actor: string): void {
     this.deps.events.record(
-      `experiment.${to === 'running' && e.status !== 'paused' ? 'started' : action}`,
+      `experiment.${to === 'running' ? (e.status === 'paused' ? 'resumed' : 'started') : to}`,
       { experimentId: e.id, action, from: e.status, to, actor },
       `experiment "${e.name}" ${e.status} → ${to} (${action} by ${actor})`,
     );
