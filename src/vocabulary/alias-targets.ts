@@ -13,3 +13,8 @@ export function describeAliasTarget(t: AliasTarget | null): string {
   if (t === null) return "the engine's original order";
   return t.version === null ? `the active version of ${t.modelId}` : `v${t.version} of ${t.modelId}`;
 }
+
+/** 'alias "production" moved from v3 of ranker-a to v5 of ranker-b': one sentence for conclusions and log lines. */
+export function describeAliasMove(alias: string, from: AliasTarget | null, to: AliasTarget | null): string {
+  return `alias "${alias}" moved from ${describeAliasTarget(from)} to ${describeAliasTarget(to)}`;
+}

@@ -49,4 +49,4 @@ export {
   type QuantileSource,
 } from './quantile-metrics.js';
 export { MOMENT_SUM_KEYS, momentSumsOf, type MomentSums } from './moment-sums.js';
-export { describeAliasTarget, type AliasTarget } from './alias-targets.js';
+export { describeAliasMove, describeAliasTarget, type AliasTarget } from './alias-targets.js';

@@ -1,4 +1,4 @@
-import { describeAliasTarget as describeTarget, type AliasTarget as Target } from '../../vocabulary/index.js';
+import { describeAliasMove, describeAliasTarget as describeTarget, type AliasTarget as Target } from '../../vocabulary/index.js';
 
 /**
  * The one sentence a conclusion answers with, and the dashboard shows: what serves searches
@@ -20,7 +20,7 @@ export interface SummaryInput {
 export function conclusionSummary(s: SummaryInput): string {
   if (s.promotion) {
     const p = s.promotion;
-    return `alias "${p.alias}" moved from ${describeTarget(p.from)} to ${describeTarget({ modelId: p.modelId, version: p.version })}`;
+    return describeAliasMove(p.alias, p.from, { modelId: p.modelId, version: p.version });
   }
   const searches = `searches outside experiments keep ${describeTarget(s.production)} (alias "${s.productionAlias}")`;
   if (s.decision !== 'ship' || s.winnerVariantId === null) return `nothing moves: ${searches}`;

@@ -5,7 +5,7 @@ import { newId } from '../../common/ids.js';
 import { ConflictError, ValidationError, type ErrorDetail } from '../../common/errors.js';
 import { checkDates, normaliseConfiguration, phaseSeed, type ConfigurationInput } from '../model/experiment-rules.js';
 import { checkVariantModels, NO_MODELS, PRODUCTION_ALIAS, type ModelCatalog } from '../ports/model-catalog.js';
-import { describeAliasTarget } from '../../vocabulary/index.js';
+import { describeAliasMove } from '../../vocabulary/index.js';
 import { conclusionSummary } from './conclusion-summary.js';
 import { checkOneRankingExperiment, pinModels, pinnedVersions } from './model-pinning.js';
 import type { ConcludeBody, PatchBody } from './experiment-change.schemas.js';
@@ -231,18 +231,12 @@ export class ExperimentLifecycleService {
     const move = change.aliasMove;
     if (move) {
       // The move committed with the conclusion, inside experiments' transaction, so its line is written here.
-      const from = describeAliasTarget(conclusion.promotion?.from ?? null);
-      const to = describeAliasTarget({ modelId: move.modelId, version: move.version });
+      const from = conclusion.promotion?.from ?? null;
+      const to = { modelId: move.modelId, version: move.version };
       this.deps.events.record(
         'alias.moved',
-        {
-          alias: move.alias,
-          from: conclusion.promotion?.from ?? null,
-          to: { modelId: move.modelId, version: move.version },
-          actor,
-          experimentId: e.id,
-        },
-        `alias "${move.alias}" moved from ${from} to ${to} by ${actor}: ${move.reason}`,
+        { alias: move.alias, from, to, actor, experimentId: e.id },
+        `${describeAliasMove(move.alias, from, to)} by ${actor}: ${move.reason}`,
       );
     }
     return view;

@@ -1,7 +1,7 @@
 import { toIso } from '../../common/clock.js';
 import { ValidationError, type ErrorDetail } from '../../common/errors.js';
 import type { ExperimentSnapshot, ExperimentView } from './schemas/experiment-view.schemas.js';
-import { describeAliasTarget } from '../../vocabulary/index.js';
+import { describeAliasMove } from '../../vocabulary/index.js';
 import type { Conclusion, ExperimentEvent, ExperimentRecord } from './experiment.store.js';
 import { allowedActions, MANUAL_LIFECYCLE_ACTIONS } from './lifecycle.js';
 
@@ -10,8 +10,7 @@ const iso = (ms: number | null) => (ms === null ? null : toIso(ms));
 /** Conclusions written before summaries were recorded: what the stored promotion (or its absence) says. */
 function olderSummary(c: Conclusion): string {
   const p = c.promotion;
-  if (p)
-    return `alias "${p.alias}" moved from ${describeAliasTarget(p.from)} to ${describeAliasTarget({ modelId: p.modelId, version: p.version })}`;
+  if (p) return describeAliasMove(p.alias, p.from, { modelId: p.modelId, version: p.version });
   return `no alias moved with this conclusion (${c.decision}${c.winnerVariantId ? ` ${c.winnerVariantId}` : ''})`;
 }
 

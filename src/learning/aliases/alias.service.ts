@@ -1,7 +1,7 @@
 import { toIso, type Clock } from '../../common/clock.js';
 import type { DomainEventLog } from '../../common/domain-events.js';
 import { newId } from '../../common/ids.js';
-import { describeAliasTarget } from '../../vocabulary/index.js';
+import { describeAliasMove } from '../../vocabulary/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../common/errors.js';
 import { decodeCursor, toPage, type Page } from '../../common/pagination.js';
 import type { ModelLookup, ModelVersionReads } from '../ports/model-registry.js';
@@ -113,7 +113,7 @@ export class AliasService {
 
   /** The operator's log line for a move (the experiments module calls it after a conclusion's commit). */
   logMove(e: Pick<AliasEvent, 'alias' | 'from' | 'to' | 'actor' | 'reason' | 'experimentId'>): void {
-    const message = `alias "${e.alias}" moved from ${describeAliasTarget(e.from)} to ${describeAliasTarget(e.to)} by ${e.actor}${e.reason ? `: ${e.reason}` : ''}`;
+    const message = `${describeAliasMove(e.alias, e.from, e.to)} by ${e.actor}${e.reason ? `: ${e.reason}` : ''}`;
     this.deps.events?.record(
       'alias.moved',
       { alias: e.alias, from: e.from, to: e.to, actor: e.actor, experimentId: e.experimentId },
