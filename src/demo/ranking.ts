@@ -29,8 +29,21 @@ export const engineRanking: Ranking = {
   },
 };
 
-/** The engine's first page: what a reranker reorders (behavioural features exist only for shown results). */
-export const firstPage = (search: PlannedSearch) => search.query.engineOrder.slice(0, PAGE_SIZE);
+/**
+ * The engine's first page: what a reranker reorders (behavioural features exist only for shown
+ * results). Which replica's order serves a search follows from its id, so a rerun shows the same.
+ */
+export function firstPage(search: PlannedSearch): Doc[] {
+  const variants = search.query.engineVariants;
+  return variants[replicaOf(search.queryId, variants.length)]!.slice(0, PAGE_SIZE);
+}
+
+/** FNV-1a of the search id, modulo the replica count. */
+function replicaOf(queryId: string, replicas: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < queryId.length; i += 1) h = Math.imul(h ^ queryId.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % replicas;
+}
 
 /** Reorders the engine's first page with a model through POST /api/nous/learn/models/{id}/rank. */
 export async function rankWithModel(api: ApiClient, modelId: string, search: PlannedSearch): Promise<Doc[]> {

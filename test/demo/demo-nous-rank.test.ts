@@ -5,6 +5,7 @@ import { ApiClient } from '../../src/demo/api-client.js';
 import { probeCapabilities, startExperiments } from '../../src/demo/experiments.js';
 import { buildCatalogue } from '../../src/demo/world/catalogue.js';
 import { planSession } from '../../src/demo/world/session.js';
+import { firstPage } from '../../src/demo/ranking.js';
 
 /**
  * The demo's side of POST /api/nous/rank and interleaving experiments (issue 10's shapes), against
@@ -83,8 +84,7 @@ describe('the demo with POST /api/nous/rank and interleaving', () => {
     expect(call.body).toMatchObject({ unitId: 'demo-t-0', queryId: search.queryId, queryHash: search.query.queryHash });
     expect(call.body.results).toHaveLength(10);
     expect(shown.map((d) => d.resultId)).toEqual(
-      search.query.engineOrder
-        .slice(0, 10)
+      firstPage(search)
         .map((d) => d.resultId)
         .reverse(),
     );

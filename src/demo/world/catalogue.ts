@@ -15,6 +15,13 @@ export interface Query {
   popularity: number;
   /** Candidates in the engine's own (imperfect) order: the control ranking. */
   engineOrder: Doc[];
+  /**
+   * The orders the engine's replicas actually serve: `engineOrder` first, then two whose scores
+   * carry a little more noise (index refreshes, ties broken differently). A search is served one
+   * of them (see ranking.ts), so the same result is logged at neighbouring positions: the natural
+   * interventions the position-bias estimate harvests.
+   */
+  engineVariants: Doc[][];
 }
 
 export interface Catalogue {
@@ -42,6 +49,9 @@ function drawGrade(rng: SeededRng): number {
   return 0;
 }
 
+/** How much noisier a replica's scores are than the engine's (its scores' spread is about 1.2). */
+const REPLICA_NOISE = 0.35;
+
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
 /**
@@ -52,6 +62,8 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
  */
 export function buildCatalogue(options: CatalogueOptions): Catalogue {
   const rng = createRng(options.seed);
+  // A second stream, so the variants leave the catalogue of a seed as it was before they existed.
+  const replicaRng = createRng(options.seed ^ 0x5eed);
   const queries: Query[] = [];
   const names = new Set<string>();
   for (let q = 0; q < options.queries; q += 1) {
@@ -71,7 +83,13 @@ export function buildCatalogue(options: CatalogueOptions): Catalogue {
     // Every query has something worth finding.
     if (!docs.some((d) => d.doc.grade >= 3)) docs[Math.floor(rng.uniform() * docs.length)]!.doc.grade = 3;
     docs.sort((a, b) => b.engineScore - a.engineScore);
-    queries.push({ queryHash: name, popularity: 1 / (q + 1), engineOrder: docs.map((d) => d.doc) });
+    const engineOrder = docs.map((d) => d.doc);
+    const replica = () =>
+      docs
+        .map((d) => ({ doc: d.doc, score: d.engineScore + REPLICA_NOISE * replicaRng.normal() }))
+        .sort((a, b) => b.score - a.score)
+        .map((d) => d.doc);
+    queries.push({ queryHash: name, popularity: 1 / (q + 1), engineOrder, engineVariants: [engineOrder, replica(), replica()] });
   }
   const total = queries.reduce((s, q) => s + q.popularity, 0);
   let running = 0;

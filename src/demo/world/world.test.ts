@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../../random/index.js';
 import { buildCatalogue } from './catalogue.js';
 import { ndcgAt } from './ndcg.js';
+import { firstPage } from '../ranking.js';
 import { planSession, searchFeedback } from './session.js';
 import { simulatedClock } from './sim-clock.js';
 import { DBN, simulateSearch } from './users.js';
@@ -29,6 +30,42 @@ describe('the demo world', () => {
     expect(engine).toBeGreaterThan(0.5);
     expect(engine).toBeLessThan(0.85);
     expect(catalogue.cumulative.at(-1)).toBeCloseTo(1, 12);
+  });
+
+  it('serves three replica orders that move results to neighbouring positions, the same one for the same search', () => {
+    const session = planSession(catalogue, 7, 5, 'demo');
+    const search = session.searches[0]!;
+    expect(firstPage(search)).toEqual(firstPage({ ...search }));
+    let moved = 0;
+    let shifts = 0;
+    for (const q of catalogue.queries) {
+      expect(q.engineVariants[0]).toBe(q.engineOrder);
+      const base = new Map(q.engineOrder.map((d, i) => [d.resultId, i]));
+      for (const variant of q.engineVariants.slice(1)) {
+        variant.slice(0, 10).forEach((d, i) => {
+          const shift = Math.abs(base.get(d.resultId)! - i);
+          if (shift > 0) moved += 1;
+          shifts += shift;
+        });
+      }
+    }
+    const shown = catalogue.queries.length * 2 * 10;
+    // Enough results move for the position bias to be harvested, and they move a little.
+    expect(moved / shown).toBeGreaterThan(0.3);
+    expect(shifts / Math.max(1, moved)).toBeLessThan(2.5);
+    // Searches of one query are spread over the replicas.
+    const pages = Array.from({ length: 60 }, (_, i) => firstPage({ ...search, queryId: `q-${i}` }));
+    const orders = new Set(pages.map((page) => page.map((d) => d.resultId).join()));
+    expect(orders.size).toBe(
+      new Set(
+        search.query.engineVariants.map((v) =>
+          v
+            .slice(0, 10)
+            .map((d) => d.resultId)
+            .join(),
+        ),
+      ).size,
+    );
   });
 
   it('clicks with position bias: the same relevance is clicked less further down (DBN)', () => {
