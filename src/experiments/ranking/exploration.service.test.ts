@@ -15,8 +15,12 @@ const catalog: ModelCatalog = {
 };
 
 function setup(relevance: ClickRelevance | null = null) {
-  const fake = createFakeExperiments({ now: NOW, modelCatalog: catalog, clickRelevance: relevance });
-  return { ...fake, store: fake.stores.exploration as FakeExplorationStore };
+  const lines: { event: string; fields: Record<string, unknown>; message: string }[] = [];
+  const events = {
+    record: (event: string, fields: Record<string, unknown>, message: string) => void lines.push({ event, fields, message }),
+  };
+  const fake = createFakeExperiments({ now: NOW, modelCatalog: catalog, clickRelevance: relevance, events });
+  return { ...fake, store: fake.stores.exploration as FakeExplorationStore, lines };
 }
 
 /** A share above the API's 0.2, set through the store as only a test may: every unit explored. */
@@ -123,6 +127,18 @@ describe('ExplorationService', () => {
     expect(view.expectedCost!.basis).toContain('click model clicks v4 over the latest 2 logged searches (1 queries');
     expect(view.expectedCost!.basis).toContain('4 of 5 shown results have a relevance estimate');
     await t.explorationService.update({ share: 0 }, 'admin-key');
+    expect(t.lines.map((l) => [l.event, l.message])).toEqual([
+      ['rank.exploration.changed', 'rank exploration on for 10 % of units (RandPair in the top 2) by admin-key; was off'],
+      ['rank.exploration.changed', 'rank exploration off by admin-key; was on for 10 % of units (RandPair in the top 2)'],
+    ]);
+    expect(t.lines[0]!.fields).toEqual({
+      share: 0.1,
+      depth: 2,
+      method: 'randpair',
+      previousShare: 0,
+      previousDepth: 10,
+      actor: 'admin-key',
+    });
     expect(t.store.history.map((c) => [c.before?.share ?? null, c.after.share, c.actor])).toEqual([
       [null, 0.1, 'admin-key'],
       [0.1, 0, 'admin-key'],

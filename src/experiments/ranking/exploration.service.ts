@@ -121,7 +121,7 @@ export class ExplorationService {
         previousDepth: before?.depth ?? OFF.depth,
         actor,
       },
-      `Rank exploration ${describe(after)} by ${actor} (was ${before ? describe(before) : 'off'})`,
+      `rank exploration ${describe(after)} by ${actor}; was ${before ? describe(before) : 'off'}`,
     );
     return this.view();
   }
