@@ -12,6 +12,7 @@ import {
   type ExperimentsDependencies,
   type ExperimentsModule,
 } from './experiments/experiments.module.js';
+import type { ClickRelevance } from './experiments/experiments.module.js';
 import { FEEDBACK_PERSONAL_DATA, createFeedbackModule, type FeedbackModule } from './feedback/feedback.module.js';
 import { createLearningModule, type LearningModule, type ModelCatalogPort } from './learning/learning.module.js';
 import type { FastifyBaseLogger } from 'fastify';
@@ -98,6 +99,7 @@ export function createContainer(database: DatabaseHandle, clock: Clock = systemC
     modelCatalog: learning.modelCatalog,
     aliasWriter: (trx, move) => learning.modelCatalog.writeAliasMove(trx, move),
     events,
+    clickRelevance: latestClickModel(learning),
   });
   const analytics = createAnalyticsModule({
     database,
@@ -142,6 +144,39 @@ function clickModelRelevance(learning: LearningModule): RelevancePort {
         version: ranked.version,
         relevance: new Map(ranked.results.map((r) => [r.resultId, (r.explanation?.contributions.impressions ?? 0) > 0 ? r.score : null])),
       };
+    },
+  };
+}
+
+/**
+ * The latest trained click model's relevance, for rank exploration's expected cost: of the click models
+ * with an active version, the one whose active version was created last (ties: the lower model id).
+ */
+function latestClickModel(learning: LearningModule): ClickRelevance {
+  const { modelService, servingService } = learning.services;
+  return {
+    async latest() {
+      const models = await modelService.list({ type: 'click_model', limit: 200 });
+      let best: { modelId: string; version: number; at: string } | null = null;
+      for (const m of models.items) {
+        if (m.activeVersion === null) continue;
+        const versions = await modelService.listVersions(m.modelId, { limit: 200 });
+        const active = versions.items.find((v) => v.version === m.activeVersion);
+        if (!active) continue;
+        if (!best || active.createdAt > best.at || (active.createdAt === best.at && m.modelId < best.modelId))
+          best = { modelId: m.modelId, version: active.version, at: active.createdAt };
+      }
+      return best && { modelId: best.modelId, version: best.version };
+    },
+    async relevance(model, queryHash, resultIds) {
+      const ranked = await servingService.rank(
+        model.modelId,
+        { queryHash, results: resultIds.map((resultId) => ({ resultId })) },
+        true,
+        model.version,
+      );
+      // As for analytics: a pair the model never saw has no estimate, not a zero one.
+      return new Map(ranked.results.map((r) => [r.resultId, (r.explanation?.contributions.impressions ?? 0) > 0 ? r.score : null]));
     },
   };
 }

@@ -19,6 +19,9 @@ import { NO_MODELS, type ModelCatalog } from './ports/model-catalog.js';
 import type { QueryCoverageStore } from './query-coverage/query-coverage.store.js';
 import { QueryCoverageService } from './query-coverage/query-coverage.service.js';
 import { RankService } from './ranking/rank.service.js';
+import { ExplorationService } from './ranking/exploration.service.js';
+import type { ExplorationStore } from './ranking/exploration.store.js';
+import type { ClickRelevance } from './ports/click-relevance.js';
 import type { ResultsStore } from './results/results.store.js';
 import { ResultsService } from './results/results.service.js';
 
@@ -32,6 +35,7 @@ export interface ExperimentsStores {
   planning: PlanningStore;
   interleaved: InterleavedQueryStore;
   coverage: QueryCoverageStore;
+  exploration: ExplorationStore;
 }
 
 export interface ExperimentsWiring {
@@ -45,6 +49,8 @@ export interface ExperimentsWiring {
   trustCheck?: TrustCheck;
   /** Log lines of experiments started, paused and concluded (the container's; silent without). */
   events?: DomainEventLog;
+  /** The latest click model's relevance, for rank exploration's expected cost (the learning module's, wired by the container). */
+  clickRelevance?: ClickRelevance | null;
 }
 
 /**
@@ -92,7 +98,20 @@ export function createExperimentsServices(stores: ExperimentsStores, wiring: Exp
     events: wiring.events,
   });
   const coverageService = new QueryCoverageService(stores.coverage);
-  const rankService = new RankService({ assignments: assignmentService, catalog: modelCatalog, lists: stores.interleaved, load, clock });
+  const explorationService = new ExplorationService({
+    store: stores.exploration,
+    clock,
+    relevance: wiring.clickRelevance ?? null,
+    events: wiring.events,
+  });
+  const rankService = new RankService({
+    assignments: assignmentService,
+    catalog: modelCatalog,
+    lists: stores.interleaved,
+    load,
+    clock,
+    exploration: explorationService,
+  });
   const powerService = new PowerService({ planning: stores.planning, results: stores.results, load, clock });
   const guardrailMonitor = new GuardrailMonitor(
     stores.experiments,
@@ -108,6 +127,7 @@ export function createExperimentsServices(stores: ExperimentsStores, wiring: Exp
     resultsService,
     powerService,
     rankService,
+    explorationService,
     coverageService,
     guardrailMonitor,
   };

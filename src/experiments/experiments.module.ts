@@ -21,6 +21,10 @@ import { resultsRoutes } from './results/results.routes.js';
 import { NO_MODELS, type AliasMove, type ModelCatalog } from './ports/model-catalog.js';
 import { KyselyInterleavedQueryStore } from './model/interleaved-query.kysely-store.js';
 import { rankRoutes } from './ranking/rank.routes.js';
+import { KyselyExplorationStore } from './ranking/exploration.kysely-store.js';
+import type { ClickRelevance } from './ports/click-relevance.js';
+
+export type { ClickRelevance } from './ports/click-relevance.js';
 
 export interface ExperimentsDependencies {
   database: DatabaseHandle;
@@ -32,6 +36,8 @@ export interface ExperimentsDependencies {
   aliasWriter?: (trx: DatabaseHandle['db'], move: AliasMove) => Promise<void>;
   /** Log lines of experiments started, paused and concluded (the container's; silent without). */
   events?: DomainEventLog;
+  /** The latest click model's relevance, for rank exploration's expected cost (the learning module's, wired by the container). */
+  clickRelevance?: ClickRelevance;
 }
 
 /** The services the module offers the container (the guardrail monitor runs as a task only). */
@@ -50,6 +56,7 @@ export const EXPERIMENTS_PERSONAL_DATA: PersonalDataTable[] = [
   { table: 'experiment_unit_covariates', column: 'unit_id', kind: 'experimentCovariates' },
   { table: 'interleaved_queries', column: 'unit_id', kind: 'interleavedQueries' },
   { table: 'experiment_unit_slices', column: 'unit_id', kind: 'experimentSlices' },
+  { table: 'exploration_lists', column: 'unit_id', kind: 'explorationLists' },
 ];
 
 /** The Kysely stores over one database (a promotion's alias move is written in the conclusion's transaction). */
@@ -63,6 +70,7 @@ function createKyselyExperimentsStores(database: DatabaseHandle, aliasWriter: Ex
     planning: new KyselyPlanningStore(database.db),
     interleaved: new KyselyInterleavedQueryStore(database.db),
     coverage: new KyselyQueryCoverageStore(database.db),
+    exploration: new KyselyExplorationStore(database.db),
   };
 }
 
@@ -80,12 +88,14 @@ export function createExperimentsModule({
   modelCatalog = NO_MODELS,
   aliasWriter,
   events,
+  clickRelevance,
 }: ExperimentsDependencies): ExperimentsModule {
   const { guardrailMonitor, ...services } = createExperimentsServices(createKyselyExperimentsStores(database, aliasWriter), {
     clock,
     metrics,
     modelCatalog,
     events,
+    clickRelevance,
   });
 
   return {

@@ -11,6 +11,7 @@ import { FakeInterleavedQueryStore } from './model/fake-interleaved-query.store.
 import { FakePlanningStore } from './planning/fake-planning.store.js';
 import { FakeQueryCoverageStore } from './query-coverage/fake-query-coverage.store.js';
 import { FakeResultsStore } from './results/fake-results.store.js';
+import { FakeExplorationStore } from './ranking/fake-exploration.store.js';
 
 export interface FakeExperimentsOptions extends Omit<ExperimentsWiring, 'clock'> {
   /** The clock: a fixed instant, or a function a test moves forward. */
@@ -30,6 +31,7 @@ export function createFakeExperimentsStores(data: FakeExperimentData) {
     planning: new FakePlanningStore(data, foldSession),
     interleaved: new FakeInterleavedQueryStore(),
     coverage: new FakeQueryCoverageStore(data),
+    exploration: new FakeExplorationStore(),
   } satisfies ExperimentsStores;
 }
 

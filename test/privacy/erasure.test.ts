@@ -104,6 +104,23 @@ describeOnEveryDatabase('erasure of a session', (kind) => {
       });
       expect(shown.statusCode, JSON.stringify(shown.body)).toBe(200);
     }
+    // Rank exploration's shown lists (as POST /api/nous/rank records them for an explored unit).
+    for (const unitId of [VICTIM, BYSTANDER]) {
+      await t.database.db
+        .insertInto('exploration_lists')
+        .values({
+          unit_id: unitId,
+          query_id: `${unitId}-q2`,
+          query_hash: 'shoes',
+          list: JSON.stringify(['doc-2', 'doc-1']),
+          swapped_from: 1,
+          swapped_to: 2,
+          propensity: 1,
+          share: 0.05,
+          recorded_at: clock.now(),
+        })
+        .execute();
+    }
     const { attributionService, covariateService } = t.container.experiments.services;
     await covariateService.drain();
     expect(await attributionService.catchUp()).toBeGreaterThan(0);
@@ -120,6 +137,7 @@ describeOnEveryDatabase('erasure of a session', (kind) => {
       'analytics_entities.key',
       'interleaved_queries.unit_id',
       'experiment_unit_slices.unit_id',
+      'exploration_lists.unit_id',
     ]) {
       expect(before[where], where).toBeGreaterThan(0);
     }
@@ -139,6 +157,7 @@ describeOnEveryDatabase('erasure of a session', (kind) => {
         experimentCovariates: before['experiment_unit_covariates.unit_id'],
         interleavedQueries: 1,
         experimentSlices: 1,
+        explorationLists: 1,
         // Two searches (the one before exposure and q1) and the session; no pair: the items carry no queryHash.
         analyticsSearches: 2,
         analyticsSessions: 1,
@@ -152,7 +171,7 @@ describeOnEveryDatabase('erasure of a session', (kind) => {
 
     // Erasing again finds nothing; results still answer from the variant sums, which identify no one.
     const again = await request(t.app, { method: 'DELETE', url: `/api/cortex/feedback?sessionId=${VICTIM}` });
-    expect(Object.values(again.body.data.removed)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(Object.values(again.body.data.removed)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
     const results = await request(t.app, { method: 'GET', url: `${BASE}/experiments/${id}/results` });
     expect(results.statusCode).toBe(200);
   });

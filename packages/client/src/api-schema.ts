@@ -5730,6 +5730,15 @@ export interface paths {
                   /** @description Interleaving method, for an interleaved list. */
                   method?: string;
                 };
+                /** @description Present only when the unit is in the exploration share (PUT /api/nous/rank/exploration): the served order with one adjacent pair swapped. Log the positions you display. */
+                exploration?: {
+                  /** @description The two adjacent 1-based ranks whose results were swapped (i, i + 1). */
+                  swapped: [number, number];
+                  /** @description Probability that this list is shown given the unit is explored: 1 / (k − 1), k = min(depth, results). */
+                  propensity: number;
+                  /** @description share × propensity: the probability of this list over all units. */
+                  overallPropensity: number;
+                };
               };
             };
           };
@@ -5763,6 +5772,156 @@ export interface paths {
         };
       };
     };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/nous/rank/exploration': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Light exploration on rank: the share of units explored, the lists shown since, and the expected NDCG@10 cost
+     * @description Off by default. An explored unit (its unitId hashed with a fixed salt falls below `share`) sees, on searches outside every ranking experiment, the production alias’s or the original order with one adjacent pair of the top `depth` swapped (RandPair, Joachims et al. 2017). Every shown list is recorded with its propensity.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                share: number;
+                depth: number;
+                /** @enum {string} */
+                method: 'randpair';
+                /** @description share > 0 */
+                enabled: boolean;
+                /**
+                 * Format: date-time
+                 * @description null: never set (off).
+                 */
+                updatedAt: string | null;
+                updatedBy: string | null;
+                /** @description Explored lists recorded since exploration was last turned on (0 while off). */
+                shownLists: number;
+                /** @description null when no click model has a trained version, or no search with impressions was logged in the last 7 days. */
+                expectedCost: {
+                  /** @description Expected NDCG@10 given up per search at this share: share × perExploredSearch. */
+                  ndcgAt10Loss: number;
+                  /** @description Mean NDCG@10 an explored search loses to its swap (the served order minus the mean over the k − 1 swaps). */
+                  perExploredSearch: number;
+                  /** @description Which click model and version, over how many logged searches and queries. */
+                  basis: string;
+                } | null;
+              };
+            };
+          };
+        };
+      };
+    };
+    /** Set light exploration on rank: share 0..0.2 of units (0 = off), swaps within the top depth 2..20 */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description Share of units (the rank request’s unitId, hashed with a fixed salt) whose searches outside every ranking experiment are explored; 0 turns exploration off (the default). */
+            share: number;
+            /**
+             * @description The swapped pair lies within the top `depth` results (default 10).
+             * @default 10
+             */
+            depth?: number;
+            /**
+             * @description RandPair: swap one uniformly drawn adjacent pair.
+             * @enum {string}
+             */
+            method?: 'randpair';
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                share: number;
+                depth: number;
+                /** @enum {string} */
+                method: 'randpair';
+                /** @description share > 0 */
+                enabled: boolean;
+                /**
+                 * Format: date-time
+                 * @description null: never set (off).
+                 */
+                updatedAt: string | null;
+                updatedBy: string | null;
+                /** @description Explored lists recorded since exploration was last turned on (0 while off). */
+                shownLists: number;
+                /** @description null when no click model has a trained version, or no search with impressions was logged in the last 7 days. */
+                expectedCost: {
+                  /** @description Expected NDCG@10 given up per search at this share: share × perExploredSearch. */
+                  ndcgAt10Loss: number;
+                  /** @description Mean NDCG@10 an explored search loses to its swap (the served order minus the mean over the k − 1 swaps). */
+                  perExploredSearch: number;
+                  /** @description Which click model and version, over how many logged searches and queries. */
+                  basis: string;
+                } | null;
+              };
+            };
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;

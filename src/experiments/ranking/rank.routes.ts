@@ -1,14 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf } from '../../http/actor.js';
 import { Envelope, errorResponses, ok } from '../../http/envelope.js';
+import { ExplorationBody, ExplorationView } from './exploration.schemas.js';
+import type { ExplorationService } from './exploration.service.js';
 import { ExperimentIdParams } from '../model/schemas/experiment.schemas.js';
 import { InterleaveBody, InterleaveResponse, SearchRankBody, SearchRankResponse } from './rank.schemas.js';
 import type { RankService } from './rank.service.js';
 
 export interface RankRoutesOptions {
   rankService: Pick<RankService, 'rank' | 'interleave'>;
+  explorationService: Pick<ExplorationService, 'view' | 'update'>;
 }
 
-export const rankRoutes: FastifyPluginAsyncTypebox<RankRoutesOptions> = async (app, { rankService }) => {
+export const rankRoutes: FastifyPluginAsyncTypebox<RankRoutesOptions> = async (app, { rankService, explorationService }) => {
   app.post(
     '/api/nous/rank',
     {
@@ -22,6 +26,35 @@ export const rankRoutes: FastifyPluginAsyncTypebox<RankRoutesOptions> = async (a
       },
     },
     async (request) => ok(await rankService.rank(request.body)),
+  );
+
+  app.get(
+    '/api/nous/rank/exploration',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags: ['assignment'],
+        summary: 'Light exploration on rank: the share of units explored, the lists shown since, and the expected NDCG@10 cost',
+        description:
+          'Off by default. An explored unit (its unitId hashed with a fixed salt falls below `share`) sees, on searches outside every ranking experiment, the production alias’s or the original order with one adjacent pair of the top `depth` swapped (RandPair, Joachims et al. 2017). Every shown list is recorded with its propensity.',
+        response: { 200: Envelope(ExplorationView), ...errorResponses() },
+      },
+    },
+    async () => ok(await explorationService.view()),
+  );
+
+  app.put(
+    '/api/nous/rank/exploration',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        tags: ['assignment'],
+        summary: 'Set light exploration on rank: share 0..0.2 of units (0 = off), swaps within the top depth 2..20',
+        body: ExplorationBody,
+        response: { 200: Envelope(ExplorationView), ...errorResponses(400, 415) },
+      },
+    },
+    async (request) => ok(await explorationService.update(request.body, actorOf(request))),
   );
 
   app.post(

@@ -49,10 +49,27 @@ export const Served = Type.Object({
   method: Type.Optional(Type.String({ description: 'Interleaving method, for an interleaved list.' })),
 });
 
+export const RankExploration = Type.Object(
+  {
+    swapped: Type.Tuple([Type.Integer({ minimum: 1 }), Type.Integer({ minimum: 2 })], {
+      description: 'The two adjacent 1-based ranks whose results were swapped (i, i + 1).',
+    }),
+    propensity: Type.Number({
+      description: 'Probability that this list is shown given the unit is explored: 1 / (k − 1), k = min(depth, results).',
+    }),
+    overallPropensity: Type.Number({ description: 'share × propensity: the probability of this list over all units.' }),
+  },
+  {
+    description:
+      'Present only when the unit is in the exploration share (PUT /api/nous/rank/exploration): the served order with one adjacent pair swapped. Log the positions you display.',
+  },
+);
+
 export const SearchRankResponse = Type.Object({
   queryId: Type.String(),
   results: Type.Array(ServedResult),
   served: Served,
+  exploration: Type.Optional(RankExploration),
 });
 export type SearchRankResponse = Static<typeof SearchRankResponse>;
 

@@ -7,6 +7,7 @@ import { duplicateIndexes, interleave, validateInterleaving, type InterleavedLis
 import type { InterleavedQueryStore } from '../model/interleaved-query.store.js';
 import { PRODUCTION_ALIAS, type ModelCatalog } from '../ports/model-catalog.js';
 import type { InterleaveBody, InterleaveResponse, SearchRankBody, SearchRankResponse } from './rank.schemas.js';
+import type { ExplorationService } from './exploration.service.js';
 
 type Ordered = { resultId: string; score?: number }[];
 
@@ -18,6 +19,8 @@ export interface RankDependencies {
   lists: InterleavedQueryStore;
   load: (experimentId: string) => Promise<ExperimentRecord>;
   clock: Clock;
+  /** Opt-in light exploration of the alias's or the original order (never an experiment's arm). */
+  exploration?: Pick<ExplorationService, 'explore'> | null;
 }
 
 /**
@@ -31,6 +34,7 @@ export class RankService {
   private readonly lists: InterleavedQueryStore;
   private readonly load: (experimentId: string) => Promise<ExperimentRecord>;
   private readonly clock: Clock;
+  private readonly exploration: Pick<ExplorationService, 'explore'> | null;
 
   constructor(deps: RankDependencies) {
     this.assignments = deps.assignments;
@@ -38,6 +42,7 @@ export class RankService {
     this.lists = deps.lists;
     this.load = deps.load;
     this.clock = deps.clock;
+    this.exploration = deps.exploration ?? null;
   }
 
   async rank(body: SearchRankBody): Promise<SearchRankResponse> {
@@ -73,13 +78,36 @@ export class RankService {
     const alias = await this.catalog.resolveAlias(PRODUCTION_ALIAS);
     if (alias) {
       const ordered = await this.byModel(alias.modelId, alias.version, body);
-      return {
-        queryId: body.queryId,
-        results: ranked(ordered),
-        served: { source: 'alias', alias: PRODUCTION_ALIAS, modelId: alias.modelId, version: alias.version },
-      };
+      return this.explored(body, ordered, { source: 'alias', alias: PRODUCTION_ALIAS, modelId: alias.modelId, version: alias.version });
     }
-    return { queryId: body.queryId, results: ranked(body.results.map((r) => ({ resultId: r.resultId }))), served: { source: 'original' } };
+    return this.explored(
+      body,
+      body.results.map((r) => ({ resultId: r.resultId })),
+      { source: 'original' },
+    );
+  }
+
+  /** Outside every ranking experiment: the served order, or its explored swap when the unit is explored. */
+  private async explored(body: SearchRankBody, ordered: Ordered, served: SearchRankResponse['served']): Promise<SearchRankResponse> {
+    const exploration = await this.exploration?.explore({
+      unitId: body.unitId,
+      queryId: body.queryId,
+      ...(body.queryHash !== undefined ? { queryHash: body.queryHash } : {}),
+      ranking: ordered.map((r) => r.resultId),
+    });
+    if (!exploration) return { queryId: body.queryId, results: ranked(ordered), served };
+    // Each result keeps its score; only the two swapped ranks change places.
+    const byId = new Map(ordered.map((r) => [r.resultId, r]));
+    return {
+      queryId: body.queryId,
+      results: ranked(exploration.ranking.map((id) => byId.get(id)!)),
+      served,
+      exploration: {
+        swapped: exploration.swapped,
+        propensity: exploration.propensity,
+        overallPropensity: exploration.overallPropensity,
+      },
+    };
   }
 
   /** External rankers: the client sends each variant's list; we interleave, record and answer. */

@@ -17,6 +17,9 @@ export interface ExperimentsTables {
   experiment_slice_quantile_sums: ExperimentSliceQuantileSumsTable;
   experiment_query_sums: ExperimentQuerySumsTable;
   interleaved_queries: InterleavedQueryTable;
+  rank_exploration_settings: RankExplorationSettingsTable;
+  rank_exploration_events: RankExplorationEventTable;
+  exploration_lists: ExplorationListTable;
 }
 
 export interface ExperimentTable {
@@ -165,4 +168,40 @@ export interface InterleavedQueryTable {
   list: string;
   /** JSON QueryCredit once a click was folded in; null before. */
   credit: string | null;
+}
+
+/** Light exploration on rank (migration 0102): one row, id 'rank'; no row means off. */
+export interface RankExplorationSettingsTable {
+  id: string;
+  share: number;
+  depth: number;
+  method: string;
+  /** When the share last went from 0 to above 0; null while it never did. */
+  enabled_at: number | null;
+  updated_at: number;
+  updated_by: string;
+}
+
+/** Every change of the exploration settings: who, when, before and after (JSON). */
+export interface RankExplorationEventTable {
+  id: string;
+  at: number;
+  actor: string;
+  before: string | null;
+  after: string;
+}
+
+/** One explored search as shown: the list (JSON result ids, rank 1 first), the swapped ranks, its propensity. */
+export interface ExplorationListTable {
+  unit_id: string;
+  query_id: string;
+  query_hash: string | null;
+  list: string;
+  swapped_from: number;
+  swapped_to: number;
+  /** Probability of this list given the unit is explored (1 / (k − 1)). */
+  propensity: number;
+  /** The share of units explored when it was shown. */
+  share: number;
+  recorded_at: number;
 }

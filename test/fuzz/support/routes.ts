@@ -573,6 +573,21 @@ export function closedLoopSpecs(fx: Fixtures): RouteSpec[] {
   );
   return [
     { method: 'POST', path: '/api/nous/rank', body: searchRankBody, runs: 200 },
+    // Issue 26: light exploration on rank (share 0..0.2, depth 2..20).
+    { method: 'GET', path: '/api/nous/rank/exploration', runs: 40 },
+    {
+      method: 'PUT',
+      path: '/api/nous/rank/exploration',
+      body: fc.record(
+        {
+          share: fc.oneof(fc.double({ min: 0, max: 0.2, noNaN: true }), fc.constantFrom(0, 0.2, 0.21, -0.01, 1)),
+          depth: fc.oneof(fc.integer({ min: 2, max: 20 }), fc.constantFrom(1, 21)),
+          method: fc.constantFrom('randpair', 'shuffle'),
+        },
+        { requiredKeys: ['share'] },
+      ),
+      runs: 100,
+    },
     { method: 'POST', path: `${EXP}/{experimentId}/interleave`, params: { experimentId }, body: interleaveBody, runs: 150 },
     {
       method: 'PUT',
