@@ -34,7 +34,8 @@ export async function importRankerVersion(
   };
   const artifact: RankerArtifact = { format: 'searchloop.ranker', version: 1, source: 'import', model: tree, imported: info };
   const activated = body.activate ?? false;
-  const what = `imported from ${info.format} (${info.trees} trees, ${info.features} features); no held-out metrics: trained elsewhere`;
+  const size = `${plural(info.trees, 'tree')}, ${plural(info.features, 'feature')}`;
+  const what = `imported from ${info.format} (${size}); no held-out metrics: trained elsewhere`;
   const message = activated ? what : `${what}; not activated (activate: false)`;
   const metrics = { source: 'import', imported: info };
   const { version, activeBefore } = await deps.versions.insertImported({
@@ -54,7 +55,7 @@ export async function importRankerVersion(
   events.record(
     'model.imported',
     { modelId: model.id, version, format: info.format, trees: info.trees, features: info.features, activated },
-    `${name} imported: v${version} from ${info.format} (${info.trees} trees, ${info.features} features${info.note ? `: ${info.note}` : ''})`,
+    `${name} imported: v${version} from ${info.format} (${size}${info.note ? `: ${info.note}` : ''})`,
   );
   if (activated) {
     const replaces = activeBefore === null ? 'its first version' : `replaces v${activeBefore}`;
@@ -66,6 +67,8 @@ export async function importRankerVersion(
   }
   return { version, info, message, activated };
 }
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function parse(body: ModelImportBody): { tree: Model; summary: ImportSummary } {
   try {

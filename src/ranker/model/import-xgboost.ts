@@ -31,7 +31,10 @@ export function importXgboostModel(text: string, options: XgboostImportOptions =
   } catch (error) {
     throw new ModelImportError(`is not JSON: ${(error as Error).message}`);
   }
-  if (Array.isArray(raw)) return fromDump(raw, options.featureNames);
+  if (Array.isArray(raw)) {
+    if (raw.length === 0) throw new ModelImportError('is an empty list of trees');
+    return fromDump(raw, options.featureNames);
+  }
   if (!isObject(raw) || !isObject(raw.learner))
     throw new ModelImportError('is neither an XGBoost JSON model (no "learner") nor a get_dump JSON array');
   return fromSavedModel(raw.learner, raw.version, options.featureNames);
@@ -76,6 +79,7 @@ function fromSavedModel(learner: Record<string, unknown>, version: unknown, over
   const featureNames = mapFeatureNames(own, override);
   const gb = isObject(booster.model) ? booster.model : undefined;
   if (!gb || !Array.isArray(gb.trees)) throw new ModelImportError('learner.gradient_booster.model.trees is missing');
+  if (gb.trees.length === 0) throw new ModelImportError('learner.gradient_booster.model.trees is empty');
   const trees = gb.trees.map((t, i) => savedTree(t, i, numFeature));
   const xgbVersion = Array.isArray(version) ? version.join('.') : 'unknown';
   return {
