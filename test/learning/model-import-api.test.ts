@@ -80,6 +80,25 @@ describeOnEveryDatabase('importing a ranker version trained elsewhere', (kind) =
     expect(Math.max(...diffs)).toBeLessThanOrEqual(TOLERANCE);
   });
 
+  it('serves the imported version as a model-backed A/B variant', async () => {
+    const created = await postJson(t.app, '/api/nous/ab-testing/experiments', {
+      name: 'imported vs original',
+      configuration: { variants: [{ id: 'original' }, { id: 'imported', model: { modelId: 'xgb', version: 1 } }] },
+    });
+    expect(created.statusCode, JSON.stringify(created.body)).toBe(201);
+    const experimentId = created.body.data.experimentId as string;
+    expect((await postJson(t.app, `/api/nous/ab-testing/experiments/${experimentId}/start`, {})).statusCode).toBe(200);
+    const served = [];
+    for (let u = 0; u < 12; u++) served.push(await postJson(t.app, '/api/nous/rank', { unitId: `unit-${u}`, queryId: `q-${u}`, results }));
+    const byImported = served.filter((r) => r.body.data.served.variantId === 'imported');
+    expect(byImported.length).toBeGreaterThan(0);
+    for (const r of byImported) {
+      expect(r.body.data.served).toEqual({ source: 'experiment', experimentId, variantId: 'imported', modelId: 'xgb', version: 1 });
+      expect(ids(r)).toEqual(xgbOrder);
+    }
+    expect((await postJson(t.app, `/api/nous/ab-testing/experiments/${experimentId}/stop`, {})).statusCode).toBe(200);
+  });
+
   it('imports a LightGBM text model under other feature names, inactive first, then active', async () => {
     await postJson(t.app, MODELS, { modelId: 'lgb', name: 'lgb', type: 'ranker', config: { trainingData: 'dataset' } });
     const names = ['doc.bm25', 'doc.freshness', 'doc.clicks'];
@@ -138,6 +157,10 @@ describeOnEveryDatabase('importing a ranker version trained elsewhere', (kind) =
     expectError(await post(importBody({ featureNames: ['a', 'b'] })), 400, 'VALIDATION_ERROR', '/featureNames');
     expectError(await post({ format: 'lightgbm-text', model: xgbModel }), 400, 'VALIDATION_ERROR', '/model');
     expect((await getJson(t.app, `${MODELS}/bad/versions`)).body.data.items).toEqual([]);
+    // Above the app's 2 MiB default body limit, below the route's 32 MiB.
+    const padded = await post({ format: 'xgboost-json', model: `${xgbModel}${' '.repeat(3 * 1024 * 1024)}` });
+    expect(padded.statusCode, JSON.stringify(padded.body).slice(0, 300)).toBe(201);
+    expectError(await post({ format: 'xgboost-json', model: ' '.repeat(33 * 1024 * 1024) }), 413, 'PAYLOAD_TOO_LARGE');
 
     expectError(await post(importBody({}), 'nope'), 404, 'NOT_FOUND');
     await postJson(t.app, MODELS, { modelId: 'cm', name: 'cm', type: 'click_model' });
