@@ -108,6 +108,9 @@ describe('importXgboostModel (save_model JSON)', () => {
     raw.learner.objective = { name: 'binary:logistic' };
     raw.learner.learner_model_param.base_score = '2E-1';
     expect(importXgboostModel(JSON.stringify(raw)).model.baseScore).toBeCloseTo(Math.log(0.2 / 0.8), 12);
+    // XGBoost 2.1 writes base_score as a one-element vector.
+    raw.learner.learner_model_param.base_score = '[2E-1]';
+    expect(importXgboostModel(JSON.stringify(raw)).model.baseScore).toBeCloseTo(Math.log(0.2 / 0.8), 12);
   });
 });
 

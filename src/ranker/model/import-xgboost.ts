@@ -21,7 +21,16 @@ export interface XgboostImportOptions {
   featureNames?: readonly string[];
 }
 
-const IDENTITY = ['rank:pairwise', 'rank:ndcg', 'rank:map', 'reg:squarederror', 'reg:linear', 'reg:pseudohubererror', 'binary:logitraw'];
+const IDENTITY = [
+  'rank:pairwise',
+  'rank:ndcg',
+  'rank:map',
+  'reg:squarederror',
+  'reg:linear',
+  'reg:pseudohubererror',
+  'reg:absoluteerror',
+  'binary:logitraw',
+];
 const LOGISTIC = ['binary:logistic', 'reg:logistic'];
 
 export function importXgboostModel(text: string, options: XgboostImportOptions = {}): { model: Model; summary: ImportSummary } {
@@ -61,7 +70,8 @@ function fromSavedModel(learner: Record<string, unknown>, version: unknown, over
   if (!Number.isSafeInteger(numFeature) || numFeature < 1)
     throw new ModelImportError('learner.learner_model_param.num_feature is not a positive integer');
   const objective = isObject(learner.objective) ? String(learner.objective.name) : '';
-  const baseScore = Number(params.base_score ?? 0.5);
+  // XGBoost ≤ 2.0 writes "5E-1"; 2.1 and later write a vector, "[5E-1]".
+  const baseScore = Number(String(params.base_score ?? 0.5).replace(/^\[(.*)\]$/, '$1'));
   if (!Number.isFinite(baseScore)) throw new ModelImportError('learner.learner_model_param.base_score is not a number');
   let baseMargin: number;
   if (IDENTITY.includes(objective)) baseMargin = baseScore;
