@@ -61,9 +61,50 @@ describe('importLightgbmModel', () => {
     expect(fail(text.replace('left_child=-1 -2', 'left_child=-1 -7'))).toMatch(/child -7 is not a node or leaf/);
     expect(fail(text.replace('leaf_value=0.01', 'leaf_value=0.01 x'))).toMatch(/^line \d+ \(tree 2\): leaf_value needs 1 numbers/);
     expect(fail('{"learner": {}}')).toMatch(/^line 1: expected "tree"/);
-    // Zero-as-missing with the default side against the threshold: not one split.
-    expect(fail(text.replace('decision_type=8 0', 'decision_type=8 4'))).toMatch(/missing type Zero/);
+    expect(fail(text.replace('decision_type=8 0', 'decision_type=8 12'))).toMatch(/unknown missing type 3/);
     expect(() => importLightgbmModel(text, { featureNames: ['a'] })).toThrow(/has 1 names; the model has 3 features/);
+  });
+
+  it('missing type Zero (zero_as_missing): |x| ≤ 1e-35 and NaN take the default side, other values the threshold', () => {
+    // One split on x, leaves −1 (left) and +1 (right); LightGBM's rule worked out per value.
+    const oneSplit = (threshold: number, decisionType: number) =>
+      importLightgbmModel(
+        ['tree', 'num_class=1', 'max_feature_idx=0', 'objective=lambdarank', 'feature_names=x', '', 'Tree=0', 'num_leaves=2']
+          .concat([`split_feature=0`, `threshold=${threshold}`, `decision_type=${decisionType}`, 'left_child=-1', 'right_child=-2'])
+          .concat(['leaf_value=-1 1', ''])
+          .join('\n'),
+      ).model;
+    const scoreOf = (m: ReturnType<typeof oneSplit>, x?: number) => {
+      const f = compileModel(m);
+      return scoreRow(f, rowFromMap(f, x === undefined ? {} : { x }), 0);
+    };
+    // decision_type 4: Zero, default right; threshold 2.
+    const right = oneSplit(2, 4);
+    const cases: [number | undefined, number][] = [
+      [undefined, 1],
+      [0, 1],
+      [1e-36, 1],
+      [-1e-36, 1],
+      [1, -1],
+      [2, -1],
+      [-1, -1],
+      [3, 1],
+    ];
+    for (const [x, want] of cases) expect(scoreOf(right, x), `x=${x}`).toBe(want);
+    // decision_type 6: Zero, default left; threshold −2.
+    const left = oneSplit(-2, 6);
+    const cases2: [number | undefined, number][] = [
+      [undefined, -1],
+      [0, -1],
+      [-3, -1],
+      [-2, -1],
+      [-1, 1],
+      [5, 1],
+    ];
+    for (const [x, want] of cases2) expect(scoreOf(left, x), `x=${x}`).toBe(want);
+    // The XGBoost export walks the shared children like a tree and scores the same.
+    const exported = parseXgboostJson(JSON.stringify(toXgboostJson(right)), ['x']);
+    for (const [x, want] of cases) expect(exported.score(x === undefined ? {} : { x }), `exported x=${x}`).toBe(want);
   });
 
   it('maps the model features to other names', () => {

@@ -11,7 +11,7 @@ import type { Tree } from '../trees/tree.js';
  * A tree's layout is ours already: internal nodes 0..num_leaves-2, a child c < 0 is leaf ~c.
  * A numerical split sends `x <= threshold` left, on doubles. decision_type bit 0 = categorical
  * (refused), bit 1 = default left, bits 2–3 = missing type: None (NaN is read as 0), Zero (0 and
- * NaN take the default side) or NaN (NaN takes the default side). We turn each into `x < t'` on
+ * NaN take the default side: expanded into extra nodes) or NaN (NaN takes the default side). We turn each into `x < t'` on
  * float32 rows with NaN → defaultLeft: exact for float32 feature values (serving reads features as
  * float32, as for every tree model here; a double within float32 rounding of a threshold may land
  * on the other side than in LightGBM). The init score (boost_from_average) is inside the first
@@ -130,6 +130,7 @@ function toTree(b: Block, k: number, numFeatures: number): Tree {
   if (t.gain.length === 0) t.gain = feature.map(() => 0);
   if (t.cover.length === 0) t.cover = feature.map(() => 0);
   if (t.internalValue.length === 0) t.internalValue = feature.map(() => 0);
+  const zeroSplits: { n: number; f: number; cut: number; defaultLeft: boolean }[] = [];
   for (let n = 0; n < internal; n++) {
     const node = `line ${field('decision_type')!.line} (tree ${k}, node ${n})`;
     const f = feature[n]!;
@@ -144,19 +145,49 @@ function toTree(b: Block, k: number, numFeatures: number): Tree {
     const missing = (d >> 2) & 3;
     const cut = threshold[n]!;
     t.feature.push(f);
-    t.threshold.push(lessOrEqualAsLessThan(cut));
-    if (missing === 0)
-      t.defaultLeft.push(0 <= cut); // None: NaN is read as 0
-    else if (missing === 2)
-      t.defaultLeft.push(defaultLeft); // NaN: NaN takes the default side
-    else if (missing === 1 && (defaultLeft ? cut >= ZERO : cut < -ZERO)) t.defaultLeft.push(defaultLeft);
-    // Zero with the default side opposite to where zeros fall by the threshold needs a
-    // second cut per node (zeros one way, the rest by threshold): not expressible in one split.
-    else if (missing === 1)
-      throw new ModelImportError(
-        `${node}: decision_type ${d} (missing type Zero, zero_as_missing) sends zeros against the threshold; not supported`,
-      );
-    else throw new ModelImportError(`${node}: decision_type ${d} has an unknown missing type ${missing}`);
+    if (missing === 0) {
+      // None: NaN is read as 0.
+      t.threshold.push(lessOrEqualAsLessThan(cut));
+      t.defaultLeft.push(0 <= cut);
+    } else if (missing === 2) {
+      // NaN: NaN takes the default side.
+      t.threshold.push(lessOrEqualAsLessThan(cut));
+      t.defaultLeft.push(defaultLeft);
+    } else if (missing === 1) {
+      // Zero (zero_as_missing): |x| ≤ 1e-35 and NaN take the default side, the rest the threshold.
+      t.threshold.push(-ZERO);
+      t.defaultLeft.push(false);
+      zeroSplits.push({ n, f, cut, defaultLeft });
+    } else throw new ModelImportError(`${node}: decision_type ${d} has an unknown missing type ${missing}`);
   }
+  for (const z of zeroSplits) expandZeroSplit(t, z);
   return t;
+}
+
+/**
+ * A missing-type-Zero split in three of ours: node n asks x < −1e-35 (NaN goes right); below,
+ * the threshold decides (a node, unless every such x is ≤ cut); otherwise x ≤ 1e-35 or NaN takes
+ * the default child and larger x the threshold. The children are shared (the tree becomes a DAG),
+ * which scoring, explanations and the XGBoost export walk like any tree.
+ */
+function expandZeroSplit(t: Tree, z: { n: number; f: number; cut: number; defaultLeft: boolean }): void {
+  const left = t.left[z.n]!;
+  const right = t.right[z.n]!;
+  const add = (threshold: number, defaultLeft: boolean, l: number, r: number) => {
+    t.feature.push(z.f);
+    t.threshold.push(threshold);
+    t.defaultLeft.push(defaultLeft);
+    t.left.push(l);
+    t.right.push(r);
+    t.gain.push(0);
+    t.cover.push(t.cover[z.n]!);
+    t.internalValue.push(t.internalValue[z.n]!);
+    return t.feature.length - 1;
+  };
+  const byThreshold = () => add(lessOrEqualAsLessThan(z.cut), z.defaultLeft, left, right);
+  const below = z.cut >= -ZERO ? left : byThreshold();
+  const above = z.cut <= ZERO ? right : byThreshold();
+  const zeroOrAbove = add(lessOrEqualAsLessThan(ZERO), true, z.defaultLeft ? left : right, above);
+  t.left[z.n] = below;
+  t.right[z.n] = zeroOrAbove;
 }
