@@ -1,5 +1,5 @@
 /**
- * A domain event worth its own line in the operator's log: a model trained, an experiment
+ * A domain event worth its own line in the operator's log: a model trained or imported, an experiment
  * concluded, an alias moved, an import finished. Services take it as an optional dependency (the
  * container fills it from the app's logger; tests leave it silent), so the floor stays free of pino.
  */

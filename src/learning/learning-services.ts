@@ -49,8 +49,8 @@ export function createLearningStores(database: DatabaseHandle): LearningStores {
   };
 }
 
-export function createModelService(stores: LearningStores, clock: Clock): ModelService {
-  return new ModelService(stores.models, stores.versions, clock);
+export function createModelService(stores: LearningStores, clock: Clock, events?: DomainEventLog): ModelService {
+  return new ModelService(stores.models, stores.versions, clock, events);
 }
 
 export function createTrainingService(

@@ -87,7 +87,7 @@ export function createLearningModule({
   // Registering a model queues its first run in the same transaction, through the job store's writer.
   const stores = createLearningStores(database);
   const trainingRunner = runner ?? new PiscinaTrainingRunner();
-  const modelService = createModelService(stores, clock);
+  const modelService = createModelService(stores, clock, events);
   const trainingService = createTrainingService(stores, {
     clock,
     runner: trainingRunner,

@@ -45,6 +45,9 @@ export {
   toLtrPluginModel,
   parseXgboostJson,
 } from './model/xgboost-json.js';
+export { ModelImportError, type ImportFormat, type ImportSummary } from './model/import-common.js';
+export { type XgboostImportOptions, importXgboostModel } from './model/import-xgboost.js';
+export { type LightgbmImportOptions, importLightgbmModel } from './model/import-lightgbm.js';
 export {
   type EmptyQueryRule,
   type RankingReport,

@@ -63,4 +63,51 @@ describeContract('ModelVersionStore', learningWorld, (world) => {
     expect(await world().versions.takeDueRetrains(20_000, 10)).toEqual([]);
     expect((await world().versions.getState('m1'))?.nextRetrainAt).toBeNull();
   });
+
+  it('writes an imported version after the trained ones: next number, active only when activated, the model ready', async () => {
+    await threeVersions(world());
+    const write = {
+      modelId: 'm1',
+      importId: 'imp-1',
+      message: 'imported',
+      metrics: { source: 'import' },
+      counts: { trees: 2 },
+      artifact: '{"artifact":"imported"}',
+      createdAt: 9000,
+      modelMetrics: { source: 'import' },
+      lastOutcome: { at: 9000, outcome: 'rejected' as const, message: 'imported' },
+    };
+    expect(await world().versions.insertImported({ ...write, outcome: 'rejected' })).toEqual({ version: 4, activeBefore: 3 });
+    expect(await world().versions.getState('m1')).toMatchObject({
+      activeVersion: 3,
+      latestVersion: 4,
+      lastOutcome: { at: 9000, version: 4, outcome: 'rejected', message: 'imported' },
+    });
+    const activated = { ...write, importId: 'imp-2', lastOutcome: { ...write.lastOutcome, outcome: 'activated' as const } };
+    expect(await world().versions.insertImported({ ...activated, outcome: 'activated' })).toEqual({ version: 5, activeBefore: 3 });
+    expect((await world().versions.getState('m1'))?.activeVersion).toBe(5);
+    const [v5] = await world().versions.listVersions('m1', 1);
+    expect(v5).toEqual({
+      modelId: 'm1',
+      version: 5,
+      jobId: 'imp-2',
+      outcome: 'activated',
+      message: 'imported',
+      metrics: { version: 5, source: 'import' },
+      counts: { trees: 2 },
+      windowStart: null,
+      windowEnd: null,
+      trainingSeconds: 0,
+      createdAt: 9000,
+    });
+    expect(await world().versions.getArtifact('m1', 5)).toBe('{"artifact":"imported"}');
+    expect(await world().models.get('m1')).toMatchObject({ status: 'ready', error: null, metrics: { version: 5, source: 'import' } });
+
+    await world().models.insert(model('m3'));
+    expect(await world().versions.insertImported({ ...activated, modelId: 'm3', outcome: 'activated' })).toEqual({
+      version: 1,
+      activeBefore: null,
+    });
+    expect(await world().models.get('m3')).toMatchObject({ status: 'ready', updatedAt: 9000 });
+  });
 });

@@ -1179,6 +1179,26 @@ export interface paths {
                   trainingSeconds: number;
                   /** Format: date-time */
                   createdAt: string;
+                  /**
+                   * @description trained here, or imported from a model file (POST …/versions/import).
+                   * @enum {string}
+                   */
+                  source?: 'trained' | 'import';
+                  /** @description Imported from a model trained elsewhere: no held-out metrics were computed here. */
+                  imported?: {
+                    /**
+                     * @description xgboost-dump: a get_dump JSON list sent as xgboost-json (it carries no base_score).
+                     * @enum {string}
+                     */
+                    format: 'xgboost-json' | 'xgboost-dump' | 'lightgbm-text';
+                    trees: number;
+                    features: number;
+                    /** @description The objective as the file names it. */
+                    objective: string;
+                    /** @description The file’s own names, when featureNames renamed them. */
+                    sourceFeatureNames?: string[];
+                    note: string | null;
+                  };
                 }[];
                 /** @description Pass as cursor for the next page; null on the last page. */
                 nextCursor: string | null;
@@ -1208,6 +1228,159 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/nous/learn/models/{modelId}/versions/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import a ranker version trained elsewhere: XGBoost JSON model or LightGBM text model (body ≤ 32 MiB)
+     * @description The file's trees become a version of this ranker (type ranker, else 409) that scores each result's customMetadata.features by name: the file's feature_names, or featureNames[i] for its feature i. A file that cannot be read is a 400 naming /model with the line or tree; a featureNames count that differs from the model is a 400 naming /featureNames. With activate: true it serves rank, aliases and experiments at once; the version carries no held-out metrics (it was trained elsewhere).
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          modelId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /**
+             * @description xgboost-json: XGBoost's save_model JSON (or a get_dump(dump_format='json') list of trees); lightgbm-text: LightGBM's save_model text.
+             * @enum {string}
+             */
+            format: 'xgboost-json' | 'lightgbm-text';
+            /** @description The model file’s text. */
+            model: string;
+            /** @description The customMetadata.features key of the model's feature i, for every feature (default: the file's own names, feature_names). */
+            featureNames?: string[];
+            /**
+             * @description Make it the active version at once (default false).
+             * @default false
+             */
+            activate?: boolean;
+            /** @description Where it came from; kept on the version. */
+            note?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                modelId: string;
+                version: number;
+                active: boolean;
+                /** @enum {string} */
+                outcome: 'activated' | 'rejected';
+                message: string | null;
+                metrics: {
+                  [key: string]: unknown;
+                };
+                counts: {
+                  [key: string]: number;
+                };
+                window: {
+                  /** Format: date-time */
+                  from: string;
+                  /** Format: date-time */
+                  to: string;
+                } | null;
+                trainingSeconds: number;
+                /** Format: date-time */
+                createdAt: string;
+                /**
+                 * @description trained here, or imported from a model file (POST …/versions/import).
+                 * @enum {string}
+                 */
+                source?: 'trained' | 'import';
+                /** @description Imported from a model trained elsewhere: no held-out metrics were computed here. */
+                imported?: {
+                  /**
+                   * @description xgboost-dump: a get_dump JSON list sent as xgboost-json (it carries no base_score).
+                   * @enum {string}
+                   */
+                  format: 'xgboost-json' | 'xgboost-dump' | 'lightgbm-text';
+                  trees: number;
+                  features: number;
+                  /** @description The objective as the file names it. */
+                  objective: string;
+                  /** @description The file’s own names, when featureNames renamed them. */
+                  sourceFeatureNames?: string[];
+                  note: string | null;
+                };
+              };
+            };
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
     delete?: never;
     options?: never;
     head?: never;

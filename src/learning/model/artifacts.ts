@@ -4,10 +4,25 @@ import type { Model } from '../../ranker/index.js';
 export interface RankerArtifact {
   format: 'searchloop.ranker';
   version: 1;
-  source: 'dataset' | 'feedback';
+  /** `import`: a model file trained elsewhere (POST …/versions/import); it scores request features by name, like `dataset`. */
+  source: 'dataset' | 'feedback' | 'import';
   model: Model;
+  /** import: what the file was. */
+  imported?: ImportedModelInfo;
   /** feedback-trained: behavioural features per (queryHash, resultId) and per result, at training time. */
   behaviour?: BehaviourTable;
+}
+
+/** The facts of an imported ranker version (its view and its log line say them). */
+export interface ImportedModelInfo {
+  format: 'xgboost-json' | 'xgboost-dump' | 'lightgbm-text';
+  trees: number;
+  features: number;
+  /** The objective as the file names it ("rank:ndcg", "lambdarank"). */
+  objective: string;
+  /** The file's own feature names, when featureNames renamed them. */
+  sourceFeatureNames?: string[];
+  note: string | null;
 }
 
 export const ENGAGEMENT_FEATURES = [

@@ -1,5 +1,5 @@
 import { FakeLearningData } from '../model/fake-learning-data.js';
-import type { ModelVersionStore } from './model-version.store.js';
+import type { ImportedVersionWrite, ModelVersionStore } from './model-version.store.js';
 import type { ModelVersion, TrainingState } from '../model/model-version.js';
 
 /** In-memory ModelVersionStore over the shared fake tables; test/contract holds it to the Kysely store. */
@@ -39,5 +39,42 @@ export class FakeModelVersionStore implements ModelVersionStore {
       .slice(0, limit);
     for (const s of due) s.nextRetrainAt = null;
     return due.map((s) => s.modelId);
+  }
+
+  async insertImported(w: ImportedVersionWrite) {
+    let state = this.data.states.get(w.modelId);
+    if (!state) {
+      state = { modelId: w.modelId, activeVersion: null, latestVersion: 0, lastOutcome: null, nextRetrainAt: null };
+      this.data.states.set(w.modelId, state);
+    }
+    const activeBefore = state.activeVersion;
+    const version = state.latestVersion + 1;
+    this.data.versions.push(
+      structuredClone({
+        modelId: w.modelId,
+        version,
+        jobId: w.importId,
+        outcome: w.outcome,
+        message: w.message,
+        metrics: { version, ...w.metrics },
+        counts: w.counts,
+        windowStart: null,
+        windowEnd: null,
+        trainingSeconds: 0,
+        createdAt: w.createdAt,
+        artifact: w.artifact,
+      }),
+    );
+    state.latestVersion = version;
+    if (w.outcome === 'activated') state.activeVersion = version;
+    state.lastOutcome = structuredClone({ ...w.lastOutcome, version });
+    const model = this.data.models.get(w.modelId);
+    if (model && w.outcome === 'activated') {
+      if (model.status !== 'ready') model.updatedAt = w.createdAt;
+      model.status = 'ready';
+      model.error = null;
+      model.metrics = structuredClone({ version, ...w.modelMetrics });
+    }
+    return { version, activeBefore };
   }
 }

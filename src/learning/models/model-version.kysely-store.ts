@@ -1,7 +1,7 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DatabaseCapabilities } from '../../storage/database.js';
 import type { Database, ModelVersionTable } from '../../storage/schema.js';
-import type { ModelVersionStore } from './model-version.store.js';
+import type { ImportedVersionWrite, ModelVersionStore } from './model-version.store.js';
 import type { LastOutcome, ModelVersion, TrainingState, VersionOutcome } from '../model/model-version.js';
 
 function versionFromRow(row: Omit<Selectable<ModelVersionTable>, 'artifact'>): ModelVersion {
@@ -100,5 +100,64 @@ export class KyselyModelVersionStore implements ModelVersionStore {
       .returning('model_id')
       .execute();
     return rows.map((r) => r.model_id);
+  }
+
+  async insertImported(w: ImportedVersionWrite): Promise<{ version: number; activeBefore: number | null }> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('model_training_state')
+        .values({ model_id: w.modelId, active_version: null, latest_version: 0, last_outcome: null, next_retrain_at: null })
+        .onConflict((oc) => oc.column('model_id').doNothing())
+        .execute();
+      // Read the state under the row lock the update takes: a training run finishing at the same
+      // moment waits, so the two never take the same version number.
+      const before = await trx
+        .updateTable('model_training_state')
+        .set({ latest_version: sql<number>`latest_version + 1` })
+        .where('model_id', '=', w.modelId)
+        .returning(['latest_version', 'active_version'])
+        .executeTakeFirstOrThrow();
+      const version = before.latest_version;
+      const activated = w.outcome === 'activated';
+      await trx
+        .insertInto('model_versions')
+        .values({
+          model_id: w.modelId,
+          version,
+          job_id: w.importId,
+          outcome: w.outcome,
+          message: w.message,
+          metrics: JSON.stringify({ version, ...w.metrics }),
+          counts: JSON.stringify(w.counts),
+          window_start: null,
+          window_end: null,
+          training_seconds: 0,
+          artifact: w.artifact,
+          created_at: w.createdAt,
+        })
+        .execute();
+      await trx
+        .updateTable('model_training_state')
+        .set({
+          ...(activated ? { active_version: version } : {}),
+          last_outcome: JSON.stringify({ ...w.lastOutcome, version } satisfies LastOutcome),
+        })
+        .where('model_id', '=', w.modelId)
+        .execute();
+      if (activated) {
+        await trx
+          .updateTable('models')
+          .set({
+            status: 'ready',
+            error: null,
+            metrics: JSON.stringify({ version, ...w.modelMetrics }),
+            updated_at: sql<number>`case when status = 'ready' then updated_at else ${w.createdAt} end`,
+          })
+          .where('id', '=', w.modelId)
+          .execute();
+      }
+      // The active version before this import: unchanged by the update above when not activated.
+      return { version, activeBefore: before.active_version };
+    });
   }
 }

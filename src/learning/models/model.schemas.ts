@@ -66,6 +66,21 @@ export type ModelListQuery = Static<typeof ModelListQuery>;
 
 export const ModelPage = Page(ModelView);
 
+/** What an imported version was: its file's format, size and objective. */
+export const ImportedInfo = Type.Object(
+  {
+    format: StringEnum(['xgboost-json', 'xgboost-dump', 'lightgbm-text'] as const, {
+      description: 'xgboost-dump: a get_dump JSON list sent as xgboost-json (it carries no base_score).',
+    }),
+    trees: Type.Integer(),
+    features: Type.Integer(),
+    objective: Type.String({ description: 'The objective as the file names it.' }),
+    sourceFeatureNames: Type.Optional(Type.Array(Type.String(), { description: 'The file’s own names, when featureNames renamed them.' })),
+    note: Type.Union([Type.String(), Type.Null()]),
+  },
+  { description: 'Imported from a model trained elsewhere: no held-out metrics were computed here.' },
+);
+
 export const VersionView = Type.Object({
   version: Type.Integer(),
   active: Type.Boolean(),
@@ -76,6 +91,10 @@ export const VersionView = Type.Object({
   window: Type.Union([Type.Object({ from: Type.String({ format: 'date-time' }), to: Type.String({ format: 'date-time' }) }), Type.Null()]),
   trainingSeconds: Type.Number(),
   createdAt: Type.String({ format: 'date-time' }),
+  source: Type.Optional(
+    StringEnum(['trained', 'import'] as const, { description: 'trained here, or imported from a model file (POST …/versions/import).' }),
+  ),
+  imported: Type.Optional(ImportedInfo),
 });
 export type VersionView = Static<typeof VersionView>;
 
@@ -83,3 +102,30 @@ export const VersionListQuery = PageQuery({}, { max: 200, default: 50 });
 export type VersionListQuery = Static<typeof VersionListQuery>;
 
 export const VersionPage = Page(VersionView);
+
+/** Request bodies of an import may be this large (a model file of thousands of trees). */
+export const MODEL_IMPORT_MAX_BYTES = 32 * 1024 * 1024;
+
+export const ModelImportBody = Type.Object(
+  {
+    format: StringEnum(['xgboost-json', 'lightgbm-text'] as const, {
+      description:
+        "xgboost-json: XGBoost's save_model JSON (or a get_dump(dump_format='json') list of trees); lightgbm-text: LightGBM's save_model text.",
+    }),
+    model: Type.String({ minLength: 1, description: 'The model file’s text.' }),
+    featureNames: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+        maxItems: 10_000,
+        description:
+          "The customMetadata.features key of the model's feature i, for every feature (default: the file's own names, feature_names).",
+      }),
+    ),
+    activate: Type.Optional(Type.Boolean({ default: false, description: 'Make it the active version at once (default false).' })),
+    note: Type.Optional(Type.String({ maxLength: 2000, description: 'Where it came from; kept on the version.' })),
+  },
+  { additionalProperties: false },
+);
+export type ModelImportBody = Static<typeof ModelImportBody>;
+
+export const ImportedVersionView = Type.Object({ modelId: Type.String(), ...VersionView.properties });
+export type ImportedVersionView = Static<typeof ImportedVersionView>;

@@ -3,8 +3,19 @@ import { newId } from '../../common/ids.js';
 import { decodeCursor, decodeNewestFirstCursor, keyOfNewestFirst, toPage, type Page } from '../../common/pagination.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../common/errors.js';
 import { MODEL_CONFIG_MAX_BYTES, resolveSettings } from '../model/model-config.js';
+import type { DomainEventLog } from '../../common/domain-events.js';
 import type { ModelVersionStore } from './model-version.store.js';
-import type { ModelCreateBody, ModelListQuery, ModelView, VersionListQuery, VersionView } from './model.schemas.js';
+import type {
+  ImportedVersionView,
+  ModelCreateBody,
+  ModelImportBody,
+  ModelListQuery,
+  ModelView,
+  VersionListQuery,
+  VersionView,
+} from './model.schemas.js';
+import { importRankerVersion } from './model-import.js';
+import type { ImportedModelInfo } from '../model/artifacts.js';
 import type { ModelStore } from './model.store.js';
 import type { ModelVersion, TrainingState } from '../model/model-version.js';
 import type { ModelRecord } from '../model/model-types.js';
@@ -29,6 +40,7 @@ export function toModelView(m: ModelRecord, state?: TrainingState): ModelView {
 }
 
 function toVersionView(v: ModelVersion, activeVersion: number | null): VersionView {
+  const imported = v.metrics.source === 'import' ? (v.metrics.imported as ImportedModelInfo | undefined) : undefined;
   return {
     version: v.version,
     active: v.version === activeVersion,
@@ -39,6 +51,8 @@ function toVersionView(v: ModelVersion, activeVersion: number | null): VersionVi
     window: v.windowStart === null || v.windowEnd === null ? null : { from: toIso(v.windowStart), to: toIso(v.windowEnd) },
     trainingSeconds: v.trainingSeconds,
     createdAt: toIso(v.createdAt),
+    source: imported ? 'import' : 'trained',
+    ...(imported ? { imported } : {}),
   };
 }
 
@@ -46,8 +60,10 @@ function toVersionView(v: ModelVersion, activeVersion: number | null): VersionVi
 export class ModelService {
   constructor(
     private readonly store: ModelStore,
-    private readonly versions: Pick<ModelVersionStore, 'getState' | 'getStates' | 'listVersions'>,
+    private readonly versions: Pick<ModelVersionStore, 'getState' | 'getStates' | 'listVersions' | 'insertImported'>,
     private readonly clock: Clock,
+    /** model.imported / model.activated lines of imports (silent when absent). */
+    private readonly events?: DomainEventLog,
   ) {}
 
   /**
@@ -130,5 +146,14 @@ export class ModelService {
     ]);
     const page = toPage(rows, query.limit, (v) => String(v.version));
     return { items: page.items.map((v) => toVersionView(v, state?.activeVersion ?? null)), nextCursor: page.nextCursor };
+  }
+
+  /** `POST …/versions/import`: a ranker version from an XGBoost or LightGBM model file (model-import.ts). */
+  async importVersion(modelId: string, body: ModelImportBody): Promise<ImportedVersionView> {
+    const model = await this.getRecord(modelId);
+    const { version } = await importRankerVersion({ versions: this.versions, events: this.events, now: this.clock.now() }, model, body);
+    const [row, state] = await Promise.all([this.versions.listVersions(modelId, 1, version + 1), this.versions.getState(modelId)]);
+    if (row[0]?.version !== version) throw new NotFoundError(`model ${modelId} version ${version} not found`);
+    return { modelId, ...toVersionView(row[0], state?.activeVersion ?? null) };
   }
 }

@@ -96,7 +96,7 @@ export function parseXgboostJson(input: string | unknown, featureNames?: readonl
   return { forest, score: (values) => scoreRow(forest, rowFromMap(forest, values, index), 0) };
 }
 
-function xgbToTree(root: XgbNode, column: (name: string) => number, where: string): Tree {
+export function xgbToTree(root: XgbNode, column: (name: string) => number, where: string): Tree {
   const t: Tree = {
     feature: [],
     threshold: [],

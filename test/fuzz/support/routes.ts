@@ -201,6 +201,42 @@ const modelBody = fc.constantFrom(...MODEL_TYPES).chain((type) =>
     { requiredKeys: ['name', 'type'] },
   ),
 );
+// A two-leaf LightGBM text model (valid), and broken or foreign texts, for the import route.
+const TINY_LIGHTGBM = [
+  'tree',
+  'version=v4',
+  'num_class=1',
+  'num_tree_per_iteration=1',
+  'max_feature_idx=1',
+  'objective=lambdarank',
+  'feature_names=f0 f1',
+  '',
+  'Tree=0',
+  'num_leaves=2',
+  'split_feature=1',
+  'threshold=0.5',
+  'decision_type=2',
+  'left_child=-1',
+  'right_child=-2',
+  'leaf_value=-0.1 0.2',
+  '',
+  'end of trees',
+].join('\n');
+const importBody = fc.record(
+  {
+    format: fc.constantFrom('xgboost-json', 'lightgbm-text'),
+    model: fc.oneof(
+      fc.constant(TINY_LIGHTGBM),
+      fc.constant(TINY_LIGHTGBM.replace('decision_type=2', 'decision_type=1')),
+      fc.constantFrom('[]', '{"learner": {}}', '[{"nodeid": 0, "leaf": 0.5}]', 'tree'),
+      fc.string({ maxLength: 40 }),
+    ),
+    featureNames: fc.array(fc.string({ minLength: 1, maxLength: 12 }), { maxLength: 3 }),
+    activate: fc.boolean(),
+    note: fc.string({ maxLength: 20 }),
+  },
+  { requiredKeys: ['format', 'model'] },
+);
 const rankBody = fc.record(
   {
     queryHash: id,
@@ -473,6 +509,7 @@ export function learningSpecs(fx: Fixtures): RouteSpec[] {
       rawSuccess: true,
       runs: 100,
     },
+    { method: 'POST', path: `${MODELS}/{modelId}/versions/import`, params, body: importBody, runs: 150 },
     // Heavy: a valid upload parses the file and queues training, so keep unmutated uploads rare.
     { method: 'POST', path: `${MODELS}/{modelId}/dataset`, params, text: letor, validWeight: 1, runs: 150 },
     {
