@@ -108,7 +108,7 @@ describeOnEveryDatabase('importing a ranker version trained elsewhere', (kind) =
     expect(first.body.data).toMatchObject({
       version: 1,
       active: false,
-      outcome: 'rejected',
+      outcome: 'imported',
       imported: {
         format: 'lightgbm-text',
         trees: 3,

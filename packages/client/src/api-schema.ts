@@ -893,13 +893,13 @@ export interface paths {
                   createdAt: string;
                   /** @description The version rank/export/judgments use; null until one is trained. */
                   activeVersion: number | null;
-                  /** @description What the last run did: activated a version, rejected a worse one, failed, or found no data. */
+                  /** @description What the last run did: activated a version, rejected a worse one, imported one without activating it, failed, or found no data. */
                   lastTraining: {
                     /** Format: date-time */
                     at: string;
                     version: number | null;
                     /** @enum {string} */
-                    outcome: 'activated' | 'rejected' | 'failed' | 'skipped';
+                    outcome: 'activated' | 'rejected' | 'imported' | 'failed' | 'skipped';
                     message: string | null;
                   } | null;
                   /**
@@ -983,13 +983,13 @@ export interface paths {
                 createdAt: string;
                 /** @description The version rank/export/judgments use; null until one is trained. */
                 activeVersion: number | null;
-                /** @description What the last run did: activated a version, rejected a worse one, failed, or found no data. */
+                /** @description What the last run did: activated a version, rejected a worse one, imported one without activating it, failed, or found no data. */
                 lastTraining: {
                   /** Format: date-time */
                   at: string;
                   version: number | null;
                   /** @enum {string} */
-                  outcome: 'activated' | 'rejected' | 'failed' | 'skipped';
+                  outcome: 'activated' | 'rejected' | 'imported' | 'failed' | 'skipped';
                   message: string | null;
                 } | null;
                 /**
@@ -1088,13 +1088,13 @@ export interface paths {
                 createdAt: string;
                 /** @description The version rank/export/judgments use; null until one is trained. */
                 activeVersion: number | null;
-                /** @description What the last run did: activated a version, rejected a worse one, failed, or found no data. */
+                /** @description What the last run did: activated a version, rejected a worse one, imported one without activating it, failed, or found no data. */
                 lastTraining: {
                   /** Format: date-time */
                   at: string;
                   version: number | null;
                   /** @enum {string} */
-                  outcome: 'activated' | 'rejected' | 'failed' | 'skipped';
+                  outcome: 'activated' | 'rejected' | 'imported' | 'failed' | 'skipped';
                   message: string | null;
                 } | null;
                 /**
@@ -1162,7 +1162,7 @@ export interface paths {
                   version: number;
                   active: boolean;
                   /** @enum {string} */
-                  outcome: 'activated' | 'rejected';
+                  outcome: 'activated' | 'rejected' | 'imported';
                   message: string | null;
                   metrics: {
                     [key: string]: unknown;
@@ -1293,7 +1293,7 @@ export interface paths {
                 version: number;
                 active: boolean;
                 /** @enum {string} */
-                outcome: 'activated' | 'rejected';
+                outcome: 'activated' | 'rejected' | 'imported';
                 message: string | null;
                 metrics: {
                   [key: string]: unknown;

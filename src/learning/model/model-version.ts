@@ -1,5 +1,8 @@
-/** What the run decided: `activated` replaced the active version, `rejected` kept it. */
-export const VERSION_OUTCOMES = ['activated', 'rejected'] as const;
+/**
+ * What the run decided: `activated` replaced the active version, `rejected` kept it; `imported` is a
+ * version trained elsewhere and stored without activating (nothing judged it here).
+ */
+export const VERSION_OUTCOMES = ['activated', 'rejected', 'imported'] as const;
 export type VersionOutcome = (typeof VERSION_OUTCOMES)[number];
 /** The last thing training did to a model: a version's outcome, a failure, or no data to learn from. */
 export const TRAINING_OUTCOMES = [...VERSION_OUTCOMES, 'failed', 'skipped'] as const;

@@ -41,14 +41,14 @@ export async function importRankerVersion(
   const { version, activeBefore } = await deps.versions.insertImported({
     modelId: model.id,
     importId: newId(),
-    outcome: activated ? 'activated' : 'rejected',
+    outcome: activated ? 'activated' : 'imported',
     message,
     metrics,
     counts: { trees: info.trees, features: info.features },
     artifact: JSON.stringify(artifact),
     createdAt: deps.now,
     modelMetrics: metrics,
-    lastOutcome: { at: deps.now, outcome: activated ? 'activated' : 'rejected', message },
+    lastOutcome: { at: deps.now, outcome: activated ? 'activated' : 'imported', message },
   });
   const events = deps.events ?? SILENT_EVENTS;
   const name = `model "${model.id}"`;

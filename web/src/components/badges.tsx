@@ -44,6 +44,7 @@ export function StatusBadge({ status }: { status: string }) {
 export const OUTCOME_MEANING: Record<string, string> = {
   activated: 'activated: the new version beat the active one and now serves',
   rejected: 'rejected: the new version did no better, so the active version stays',
+  imported: 'imported: a model trained elsewhere, stored without activating; the active version stays',
   failed: 'failed: the run stopped with an error; the active version stays',
   skipped: 'skipped: there was no new data to learn from; training tries again at the next scheduled time',
 };

@@ -78,7 +78,7 @@ function ShipDialog({ model, onDone, onCancel }: { model: Model; onDone: (messag
   const move = useMoveAlias();
   const target = { modelId: model.modelId, version: version === ACTIVE ? null : Number(version) };
   const evidence = (tested.data ?? []).filter((t) => target.version === null || t.version === target.version);
-  const trained = (versions.data?.items ?? []).filter((v) => v.outcome === 'activated' || v.outcome === 'rejected');
+  const trained = versions.data?.items ?? [];
   return (
     <ConfirmDialog
       open

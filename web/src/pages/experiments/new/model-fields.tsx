@@ -12,7 +12,7 @@ export interface RankerChoices {
 }
 
 const versionLabel = (v: ModelVersion) =>
-  `v${v.version}${v.active ? ' · active now' : v.outcome === 'rejected' ? ' · not activated by training' : ''}`;
+  `v${v.version}${v.active ? ' · active now' : v.outcome === 'rejected' ? ' · not activated by training' : v.outcome === 'imported' ? ' · imported' : ''}`;
 
 /** A variant's ranker and version. A function, not a component: see new-experiment.tsx. */
 export function modelFields(
