@@ -1,5 +1,6 @@
 import type { ApiCounters } from './api-client.js';
 import type { DemoExperiment } from './experiments.js';
+import { RANKER_ID } from './models.js';
 import type { DemoSummary } from './run-demo.js';
 import type { TrafficStats } from './traffic.js';
 
@@ -51,6 +52,7 @@ export function formatSummary(s: DemoSummary): string[] {
         `weighted by traffic ${s.ndcg.engineWeighted.toFixed(3)} → ${s.ndcg.rankerWeighted.toFixed(3)}.`,
     );
   }
+  lines.push(...predictionBesideOutcome(s));
   for (const e of s.experiments) {
     lines.push(`${e.name}: ${e.summary}`);
     for (const m of e.metrics) {
@@ -65,4 +67,17 @@ export function formatSummary(s: DemoSummary): string[] {
   }
   if (s.lastError) lines.push(`Last error: ${s.lastError}`);
   return lines;
+}
+
+/** The learned ranker's offline MRR prediction beside the A/B test's observed lift: the track record's first pair. */
+function predictionBesideOutcome(s: DemoSummary): string[] {
+  const predicted = s.predictions.find((p) => p.modelId === RANKER_ID)?.mrr;
+  const observed = s.experiments.find((e) => e.type === 'ab')?.metrics.find((m) => m.metric === 'mrr')?.relativeLift;
+  if (!predicted || observed === null || observed === undefined) return [];
+  const [low, high] = predicted.interval;
+  const inside = observed >= low && observed <= high;
+  return [
+    `Offline prediction for ${RANKER_ID}: mrr ${signed(predicted.estimate)} [${signed(low)}, ${signed(high)}]; the A/B test observed ${signed(observed)} ` +
+      `(${inside ? 'inside' : 'outside'} the predicted interval).`,
+  ];
 }

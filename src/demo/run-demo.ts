@@ -11,6 +11,7 @@ import {
   type ExperimentReport,
 } from './experiments.js';
 import { RANKER_ID, trainDefaultClickModel, trainRanker, type ModelView } from './models.js';
+import { formatPredictions, importWorseRanker, predictOffline, WORSE_RANKER_ID, type OfflinePrediction } from './offline.js';
 import type { DemoOptions } from './options.js';
 import { formatProgress, formatSummary } from './report.js';
 import { formatShipOutcome, nextSteps, shipWinner, type ShipOutcome } from './ship.js';
@@ -53,13 +54,23 @@ export interface DemoSummary {
   clickModel?: ModelView;
   ranker?: ModelView;
   ndcg?: NdcgReport;
+  /** The learned ranker and a deliberately worse one, predicted from the logs before the online test. */
+  predictions: OfflinePrediction[];
   experiments: ExperimentReport[];
   /** What --ship did: concluded and shipped, or why not. */
   ship?: ShipOutcome;
   phases: { name: string; atSeconds: number }[];
 }
 
-type Phase = 'warming up' | 'training default' | 'training ranker' | 'evaluating' | 'starting experiments' | 'experimenting' | 'failed';
+type Phase =
+  | 'warming up'
+  | 'training default'
+  | 'training ranker'
+  | 'evaluating'
+  | 'predicting offline'
+  | 'starting experiments'
+  | 'experimenting'
+  | 'failed';
 
 /**
  * The demo world: traffic in the engine's order, then the click model and a ranker trained from
@@ -128,6 +139,7 @@ export async function runDemo(options: DemoOptions, io: DemoIo): Promise<DemoSum
     failedRequests: 0,
     sessionsPerSecond: 0,
     requestsPerSecond: 0,
+    predictions: [],
     experiments: [],
     phases,
   };
@@ -160,6 +172,17 @@ export async function runDemo(options: DemoOptions, io: DemoIo): Promise<DemoSum
     if (summary.ranker.activeVersion === null) throw new Error(`the ranker did not train: ${summary.ranker.error ?? 'no version'}`);
     enter('evaluating');
     summary.ndcg = await evaluateRanker(api, catalogue, RANKER_ID);
+    enter('predicting offline');
+    try {
+      await importWorseRanker(api);
+      // Every event the demo has stamped so far; its clock never runs past the present.
+      const window = { from: now(wallStart), to: Date.now() + 60_000 };
+      summary.predictions = await predictOffline(api, [RANKER_ID, WORSE_RANKER_ID], window);
+      for (const line of formatPredictions(summary.predictions)) io.print(`\n${line}`);
+    } catch (error) {
+      // A service without offline evaluation (an older one behind --url) still runs the experiments.
+      io.print(`\npredicting offline failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
     enter('starting experiments');
     const started = await startExperiments(api, capabilities, tag);
     experiments = started.experiments;
