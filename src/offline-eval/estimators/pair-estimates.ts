@@ -22,12 +22,18 @@ export interface PairEstimateInputs {
   log: EncodedSearches;
   /** The pairs any evaluated list holds. */
   relevant: Int32Array;
-  /** Per impression (pair order): the numerators for clicks and satisfied clicks, and the denominator (null = 1). */
-  click: Float64Array;
-  satisfied: Float64Array;
-  denominator: Float64Array | null;
   /** False when no metric reads satisfied clicks: the sweep then skips them. */
   withSatisfied: boolean;
+  /**
+   * ips, snips: per impression (pair order) one code, rank | click << 8 | satisfied click << 9, and
+   * per code the click and satisfied numerators and the denominator. Two bytes an impression
+   * instead of three doubles: the sweep is bound by memory, not arithmetic.
+   */
+  code: Uint16Array | null;
+  table: { click: Float64Array; satisfied: Float64Array; denominator: Float64Array };
+  /** dr: per impression the residual numerators (the denominator is 1). */
+  click: Float64Array;
+  satisfied: Float64Array;
 }
 
 /**
@@ -43,30 +49,34 @@ export function pairEstimateInputs(
   withSatisfied = true,
 ): PairEstimateInputs {
   const n = log.impRank.length;
+  const table = { click: new Float64Array(1024), satisfied: new Float64Array(1024), denominator: new Float64Array(1024) };
+  if (estimator !== 'dr') {
+    for (let code = 0; code < 1024; code += 1) {
+      const e = propensity[code & 255] as number;
+      const c = (code >> 8) & 1;
+      const s = c & (code >> 9);
+      table.click[code] = estimator === 'ips' ? c / e : c;
+      table.satisfied[code] = estimator === 'ips' ? s / e : s;
+      table.denominator[code] = estimator === 'ips' ? 1 : e;
+    }
+    const code = new Uint16Array(n);
+    for (let i = 0; i < n; i += 1)
+      code[i] = (log.impRank[i] as number) | ((log.impClick[i] as number) << 8) | ((log.impSat[i] as number) << 9);
+    return { log, relevant, withSatisfied, code, table, click: new Float64Array(0), satisfied: new Float64Array(0) };
+  }
   const click = new Float64Array(n);
   const satisfied = new Float64Array(n);
-  const denominator = estimator === 'snips' ? new Float64Array(n) : null;
   for (let p = 0; p < log.pairDoc.length; p += 1) {
     const share = dr?.satisfiedShare[p] ?? 0;
     for (let i = log.pairStart[p] as number; i < (log.pairStart[p + 1] as number); i += 1) {
       const e = propensity[log.impRank[i] as number] as number;
       const c = log.impClick[i] as number;
-      const s = c & (log.impSat[i] as number);
-      if (estimator === 'snips') {
-        click[i] = c;
-        satisfied[i] = s;
-        (denominator as Float64Array)[i] = e;
-      } else if (estimator === 'ips') {
-        click[i] = c / e;
-        satisfied[i] = s / e;
-      } else {
-        const m = dr?.predicted[i] ?? 0;
-        click[i] = (c - m) / e;
-        satisfied[i] = (s - m * share) / e;
-      }
+      const m = dr?.predicted[i] ?? 0;
+      click[i] = (c - m) / e;
+      satisfied[i] = ((c & (log.impSat[i] as number)) - m * share) / e;
     }
   }
-  return { log, relevant, click, satisfied, denominator, withSatisfied };
+  return { log, relevant, withSatisfied, code: null, table, click, satisfied };
 }
 
 /**
@@ -82,41 +92,39 @@ export function estimatePairs(
   sat: Float64Array,
   fallback?: { click: Float64Array; sat: Float64Array },
 ): void {
-  const { log, relevant, denominator } = inputs;
-  const { pairStart, impSession } = log;
+  const { relevant, withSatisfied, code } = inputs;
+  const { pairStart, impSession } = inputs.log;
+  const X = inputs.table.click;
+  const Y = inputs.table.satisfied;
+  const D = inputs.table.denominator;
   const x = inputs.click;
   const y = inputs.satisfied;
-  const withSatisfied = inputs.withSatisfied;
   for (let j = 0; j < relevant.length; j += 1) {
     const p = relevant[j] as number;
     const end = pairStart[p + 1] as number;
     let d = 0;
     let c = 0;
     let s = 0;
-    if (denominator === null && !withSatisfied) {
-      // The common case (no satisfied_clicks asked for): two sums per impression.
+    if (code !== null && !withSatisfied) {
+      // The common case: ips or snips without satisfied_clicks.
       for (let i = pairStart[p] as number; i < end; i += 1) {
         const w = weights[impSession[i] as number] as number;
-        d += w;
-        c += w * (x[i] as number);
+        const k = code[i] as number;
+        d += w * (D[k] as number);
+        c += w * (X[k] as number);
       }
-    } else if (denominator === null) {
+    } else if (code !== null) {
       for (let i = pairStart[p] as number; i < end; i += 1) {
         const w = weights[impSession[i] as number] as number;
-        d += w;
-        c += w * (x[i] as number);
-        s += w * (y[i] as number);
-      }
-    } else if (!withSatisfied) {
-      for (let i = pairStart[p] as number; i < end; i += 1) {
-        const w = weights[impSession[i] as number] as number;
-        d += w * (denominator[i] as number);
-        c += w * (x[i] as number);
+        const k = code[i] as number;
+        d += w * (D[k] as number);
+        c += w * (X[k] as number);
+        s += w * (Y[k] as number);
       }
     } else {
       for (let i = pairStart[p] as number; i < end; i += 1) {
         const w = weights[impSession[i] as number] as number;
-        d += w * (denominator[i] as number);
+        d += w;
         c += w * (x[i] as number);
         s += w * (y[i] as number);
       }
