@@ -3,8 +3,7 @@ import { SILENT_EVENTS, type DomainEventLog } from '../../common/domain-events.j
 import { newId } from '../../common/ids.js';
 import { DAY_MS } from '../../common/time.js';
 import { mulberry32 } from '../../random/index.js';
-import { DEFAULT_EXPLORATION_DEPTH, overallPropensity, randPair } from '../../offline-eval/exploration/randpair.js';
-import { swapLoss } from '../../offline-eval/exploration/cost.js';
+import { DEFAULT_EXPLORATION_DEPTH, overallPropensity, randPair, swapLoss } from '../../offline-eval/index.js';
 import { fnv1a32, hashUnit } from '../bucketing/hash.js';
 import type { ClickRelevance } from '../ports/click-relevance.js';
 import type { ExplorationSettings, ExplorationStore } from './exploration.store.js';

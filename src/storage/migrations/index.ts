@@ -22,6 +22,7 @@ import * as analyticsCursor from './0060-0099/0085-analytics-cursor.js';
 import * as analyticsFile from './0060-0099/0090-analytics-file.js';
 import * as analyticsXidCursor from './0060-0099/0095-analytics-xid-cursor.js';
 import * as aliasClearing from './0100-0139/0100-alias-clearing.js';
+import * as offlineEvaluations from './0100-0139/0101-offline-evaluations.js';
 import * as rankExploration from './0100-0139/0102-rank-exploration.js';
 
 /**
@@ -52,5 +53,6 @@ export const migrations: Record<string, Migration> = {
   '0090-analytics-file': analyticsFile,
   '0095-analytics-xid-cursor': analyticsXidCursor,
   '0100-alias-clearing': aliasClearing,
+  '0101-offline-evaluations': offlineEvaluations,
   '0102-rank-exploration': rankExploration,
 };
