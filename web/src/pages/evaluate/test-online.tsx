@@ -1,0 +1,112 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import type { Evaluation } from '../../api/evaluations';
+import { useAlias } from '../../api/production';
+import { useCreateExperiment } from '../../api/queries';
+import type { ExperimentCreate } from '../../api/types';
+import { ConfirmDialog } from '../../components/dialog';
+import type { MetricName } from '../experiments/new/draft';
+import { onlineMetric } from './derive';
+
+export interface OnlineCandidate {
+  modelId: string;
+  version: number;
+  label: string;
+  evaluation: Evaluation;
+}
+
+type Control = { modelId: string; version: number | null } | null;
+
+/**
+ * The experiment that tests a candidate online: the candidate's version pinned as a model-backed
+ * variant against what the `production` alias serves now (its model, or the engine's order when it
+ * has none or does not exist). Exported for the browser test's expectations to follow the same rule.
+ */
+export function onlineExperiment(c: OnlineCandidate, type: 'ab' | 'interleaving', control: Control, name: string): ExperimentCreate {
+  const metrics = [...new Set(c.evaluation.metrics.map((m) => onlineMetric(m.metric)).filter((m): m is MetricName => m !== null))];
+  const controlModel = control
+    ? { model: { modelId: control.modelId, ...(control.version !== null ? { version: control.version } : {}) } }
+    : {};
+  return {
+    name,
+    description:
+      `Online test of ${c.label}, evaluated offline first (evaluation ${c.evaluation.evaluationId}): ${c.evaluation.summary ?? ''}`.slice(
+        0,
+        1000,
+      ),
+    configuration: {
+      type,
+      variants: [
+        { id: 'control', name: control ? `production (${control.modelId})` : 'Engine order', ...controlModel },
+        { id: 'candidate', name: c.label.slice(0, 100), model: { modelId: c.modelId, version: c.version } },
+      ],
+      targetMetrics: metrics.length > 0 ? metrics : ['ctr'],
+      ...(type === 'interleaving' ? { interleaving: { depth: c.evaluation.depth } } : {}),
+    },
+  };
+}
+
+/** Creates the experiment (not started: its page starts it) and opens it. */
+export function TestOnlineDialog({ candidate, onCancel }: { candidate: OnlineCandidate | null; onCancel: () => void }) {
+  const navigate = useNavigate();
+  const create = useCreateExperiment();
+  const production = useAlias('production');
+  const [type, setType] = useState<'ab' | 'interleaving'>('ab');
+  const [name, setName] = useState('');
+  const control: Control = production.data?.modelId ? { modelId: production.data.modelId, version: production.data.version } : null;
+  const sameAsControl = candidate !== null && control?.modelId === candidate.modelId && control.version === candidate.version;
+  const defaultName = candidate ? `${candidate.label} vs production`.slice(0, 200) : '';
+  const close = () => {
+    create.reset();
+    setName('');
+    onCancel();
+  };
+  return (
+    <ConfirmDialog
+      open={candidate !== null}
+      title={candidate ? `Test ${candidate.label} online` : ''}
+      confirmLabel="Create experiment"
+      busy={create.isPending || production.isPending}
+      error={create.error}
+      onConfirm={() => {
+        if (!candidate) return;
+        create.mutate(onlineExperiment(candidate, type, control, name.trim() || defaultName), {
+          onSuccess: (e) => navigate(`/experiments/${e.experimentId}`),
+        });
+      }}
+      onCancel={close}
+    >
+      {candidate && (
+        <div className="form-grid">
+          <p data-testid="online-control">
+            The candidate serves as a model-backed variant (v{candidate.version} of <code>{candidate.modelId}</code>, pinned) against{' '}
+            {control ? (
+              <>
+                what <code>production</code> serves now: {control.version === null ? 'the active version' : `v${control.version}`} of{' '}
+                <code>{control.modelId}</code>
+              </>
+            ) : (
+              <>the search engine’s original order (no production alias points at a ranker)</>
+            )}
+            . The experiment is created, not started: start it from its page.
+          </p>
+          {sameAsControl && <p className="field-error">The candidate is what production serves already: the two arms would be the same.</p>}
+          <fieldset>
+            <legend>Kind of test</legend>
+            <label className="inline">
+              <input type="radio" name="online-type" checked={type === 'ab'} onChange={() => setType('ab')} /> A/B test
+            </label>
+            <label className="inline">
+              <input type="radio" name="online-type" checked={type === 'interleaving'} onChange={() => setType('interleaving')} />{' '}
+              Interleaving (fewer searches to a verdict; each search sees both rankers)
+            </label>
+          </fieldset>
+          <label>
+            Experiment name
+            <input value={name} placeholder={defaultName} maxLength={200} onChange={(e) => setName(e.target.value)} />
+          </label>
+        </div>
+      )}
+    </ConfirmDialog>
+  );
+}
