@@ -24,44 +24,58 @@ export interface PredictedRow {
  */
 export function PredictedLiftPlot({ rows, candidates, metrics }: { rows: PredictedRow[]; candidates: string[]; metrics: string[] }) {
   const make = useCallback(
-    (width: number) => ({
-      marginLeft: Math.min(170, Math.max(96, width * 0.3)),
-      marginRight: 16,
-      x: {
-        label: 'predicted relative lift vs baseline →',
-        tickFormat: pct,
-        grid: true,
-        domain: spanOf(rows.flatMap((r) => [r.low, r.high, r.lift])),
-        nice: true,
-        ticks: Math.max(3, Math.floor(width / 110)),
-      },
-      fy: { label: null, domain: metrics, axis: 'left' as const, tickSize: 0, dx: 0 },
-      y: { label: null, domain: candidates, axis: null },
-      color: VERDICT_COLOURS,
-      symbol: { ...SYMBOLS, legend: true },
-      marks: [
-        Plot.frame({ stroke: '#e3e7eb', anchor: 'top' }),
-        Plot.ruleX([0], { stroke: '#555', strokeDasharray: '4 3' }),
-        Plot.ruleY(rows, { fy: 'metric', y: 'candidate', x1: 'low', x2: 'high', stroke: 'verdict', strokeWidth: 2 }),
-        Plot.dot(rows, { fy: 'metric', y: 'candidate', x: 'lift', symbol: 'verdict', fill: 'verdict', r: 5 }),
-        Plot.text(rows, { fy: 'metric', y: 'candidate', x: 'low', text: 'candidate', textAnchor: 'end', dx: -6, fontSize: 10 }),
-        Plot.tip(
-          rows,
-          Plot.pointerY({
-            fy: 'metric',
-            y: 'candidate',
-            x: 'lift',
-            title: (r: PredictedRow) => `${r.candidate}\n${r.metric}: ${pct(r.lift)} [${pct(r.low)}, ${pct(r.high)}]`,
+    (width: number) => {
+      const marginLeft = Math.min(190, Math.max(110, width * 0.32));
+      return {
+        marginLeft,
+        marginRight: 16,
+        marginTop: 26,
+        x: {
+          label: 'predicted relative lift vs baseline →',
+          tickFormat: pct,
+          grid: true,
+          domain: spanOf(rows.flatMap((r) => [r.low, r.high, r.lift])),
+          nice: true,
+          ticks: Math.max(3, Math.floor(width / 110)),
+        },
+        // A facet per metric, its name above it; the candidates on the y axis, in the same order in every facet.
+        fy: { domain: metrics, axis: null, padding: 0.35 },
+        y: { label: null, domain: candidates, tickFormat: (c: string) => (c.length > 28 ? `${c.slice(0, 27)}…` : c) },
+        color: VERDICT_COLOURS,
+        symbol: { ...SYMBOLS, legend: true },
+        marks: [
+          Plot.frame({ fy: 'metric', stroke: '#e3e7eb' } as never),
+          Plot.text(metrics, {
+            fy: (m: string) => m,
+            text: (m: string) => m,
+            frameAnchor: 'top-left',
+            textAnchor: 'start',
+            dx: -marginLeft + 2,
+            dy: -14,
+            fontWeight: 'bold',
+            fontSize: 12,
           }),
-        ),
-      ],
-    }),
+          Plot.ruleX([0], { stroke: '#555', strokeDasharray: '4 3' }),
+          Plot.ruleY(rows, { fy: 'metric', y: 'candidate', x1: 'low', x2: 'high', stroke: 'verdict', strokeWidth: 2 }),
+          Plot.dot(rows, { fy: 'metric', y: 'candidate', x: 'lift', symbol: 'verdict', fill: 'verdict', r: 5 }),
+          Plot.tip(
+            rows,
+            Plot.pointerY({
+              fy: 'metric',
+              y: 'candidate',
+              x: 'lift',
+              title: (r: PredictedRow) => `${r.candidate}\n${r.metric}: ${pct(r.lift)} [${pct(r.low)}, ${pct(r.high)}]`,
+            }),
+          ),
+        ],
+      };
+    },
     [rows, candidates, metrics],
   );
   return (
     <PlotFigure
       make={make}
-      height={60 + metrics.length * (18 + candidates.length * 26)}
+      height={70 + metrics.length * (34 + candidates.length * 24)}
       label="Forest plot of predicted relative lifts with 95 % intervals, per metric and candidate"
     />
   );
@@ -88,7 +102,12 @@ export function PositionBiasChart({ points }: { points: BiasPoint[] }) {
       const top = Math.max(1, ...points.flatMap((p) => [p.estimate, p.high ?? 0]));
       return {
         marginLeft: 44,
-        x: { label: 'position →', ticks: Math.min(20, Math.max(3, Math.floor(width / 40))), tickFormat: (d: number) => String(d) },
+        // Whole positions only: a tick at 1.5 means nothing.
+        x: {
+          label: 'position →',
+          ticks: points.map((p) => p.position).filter((p, i, all) => all.indexOf(p) === i && (all.length <= width / 40 || p % 2 === 1)),
+          tickFormat: (d: number) => String(d),
+        },
         y: { label: '↑ examination, position 1 = 1', domain: [0, Math.min(1.5, top * 1.05)], grid: true },
         color: { domain: ['harvested', 'PBM'], range: ['#1f4e79', '#c77c02'], legend: true },
         marks: [

@@ -18,7 +18,7 @@ export function EvaluatePage() {
   const ids = (params.get('ids') ?? '').split(',').filter(Boolean);
   const [settings, setSettings] = useState<RunSettings>(defaultSettings);
   // The window ends when the page opened (or the window was changed): one key for the position-bias query.
-  const window = useMemo(() => windowOf(settings.days), [settings.days]);
+  const range = useMemo(() => windowOf(settings.days), [settings.days]);
   const show = (next: string[]) => setParams(next.length ? { ids: next.join(',') } : {}, { replace: false });
   return (
     <>
@@ -31,11 +31,11 @@ export function EvaluatePage() {
         that the logs have evidence for.
       </p>
       <section className="card" aria-labelledby="run-title">
-        <h2 id="run-title">Candidates</h2>
-        <RunForm settings={settings} onSettings={setSettings} window={window} onRun={show} />
+        <h2 id="run-title">Run an evaluation</h2>
+        <RunForm settings={settings} onSettings={setSettings} range={range} onRun={show} />
       </section>
       {ids.length > 0 && <EvaluationResults ids={ids} onClear={() => show([])} />}
-      <PositionBiasSection window={window} />
+      <PositionBiasSection range={range} />
       <TrackRecordSection />
       <EvaluationHistory shown={ids} onShow={(id) => show([...ids, id])} />
     </>

@@ -1,6 +1,7 @@
 import { usePositionBias, type EvalWindow, type PositionBias } from '../../api/evaluations';
 import { PositionBiasChart, type BiasPoint } from '../../charts/evaluation';
-import { ErrorState, Loading } from '../../components/states';
+import { ApiError } from '../../api/client';
+import { EmptyState, ErrorState, Loading } from '../../components/states';
 import { integer, number } from '../../format';
 
 const finite = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -27,8 +28,10 @@ export function biasPoints(b: PositionBias): BiasPoint[] {
 }
 
 /** How much less often each position is looked at than position 1, from the service's own logs, next to the PBM click model's answer. */
-export function PositionBiasSection({ window }: { window: EvalWindow }) {
-  const bias = usePositionBias(window);
+export function PositionBiasSection({ range }: { range: EvalWindow }) {
+  const bias = usePositionBias(range);
+  // On a phone the table (ten cards) folds away: the chart's tooltip carries the same numbers.
+  const wide = typeof matchMedia === 'function' ? matchMedia('(min-width: 641px)').matches : true;
   const pbm = new Map((bias.data?.pbm ?? []).map((p) => [p.position, p.examination]));
   return (
     <section className="card" aria-labelledby="bias-title" data-testid="position-bias">
@@ -39,7 +42,16 @@ export function PositionBiasSection({ window }: { window: EvalWindow }) {
         same window. Every estimator above divides by these propensities.
       </p>
       {bias.isPending && <Loading what="the position-bias curve" />}
-      {bias.error && <ErrorState error={bias.error} title="No position-bias curve for this window" />}
+      {bias.error instanceof ApiError && bias.error.status === 400 ? (
+        <EmptyState title="No searches with impressions in this window">
+          <p>
+            The curve needs feedback whose impressions carry <code>customMetadata.position</code>, ideally from two or more rankers showing
+            the same results at different positions. {bias.error.message}
+          </p>
+        </EmptyState>
+      ) : (
+        bias.error && <ErrorState error={bias.error} title="No position-bias curve for this window" />
+      )}
       {bias.data && (
         <>
           <p className="small">
@@ -50,7 +62,7 @@ export function PositionBiasSection({ window }: { window: EvalWindow }) {
             <figcaption>Examination propensity by position (position 1 = 1): harvested with its band, and PBM</figcaption>
             <PositionBiasChart points={biasPoints(bias.data)} />
           </figure>
-          <details open>
+          <details open={wide}>
             <summary>Per position: estimate, interval and support</summary>
             <div className="table-wrap">
               <table className="table compact results-table stack-narrow" data-testid="position-bias-table">
@@ -72,7 +84,9 @@ export function PositionBiasSection({ window }: { window: EvalWindow }) {
                       <td data-label="95 % interval">
                         [{number(p.interval[0])}, {number(p.interval[1])}]
                       </td>
-                      <td data-label="Support (pairs)">{p.support === 0 ? 'none: no estimate' : integer(p.support)}</td>
+                      <td data-label="Support (pairs)">
+                        {p.position === 1 ? 'reference' : p.support === 0 ? 'none: no estimate' : integer(p.support)}
+                      </td>
                       <td data-label="PBM">{number(pbm.get(p.position))}</td>
                     </tr>
                   ))}

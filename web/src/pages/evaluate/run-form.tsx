@@ -30,12 +30,12 @@ export function windowOf(days: number, now = Date.now()): EvalWindow {
 export function RunForm({
   settings,
   onSettings,
-  window,
+  range,
   onRun,
 }: {
   settings: RunSettings;
   onSettings: (s: RunSettings) => void;
-  window: EvalWindow;
+  range: EvalWindow;
   onRun: (ids: string[]) => void;
 }) {
   const id = useId();
@@ -58,8 +58,8 @@ export function RunForm({
         const answer = await create.mutateAsync({
           ...(c.name ? { name: c.name } : {}),
           candidate: c.input,
-          from: window.from,
-          to: window.to,
+          from: range.from,
+          to: range.to,
           metrics: settings.metrics,
           estimator: settings.estimator,
           depth: Number(settings.depth),
