@@ -171,7 +171,7 @@ describe.skipIf(!chromiumPath)('the Evaluate page in Chromium', { timeout: 180_0
     }
   });
 
-  it('Test online creates an experiment with the candidate as a model-backed variant against production; its page shows the prediction', async () => {
+  it('Test online creates and starts an A/B test of the candidate (model-backed) against production; its page shows the prediction', async () => {
     const w = await t.open(DESKTOP);
     try {
       await w.page.goto(`/evaluate?ids=${ids.join(',')}`);
@@ -184,6 +184,7 @@ describe.skipIf(!chromiumPath)('the Evaluate page in Chromium', { timeout: 180_0
       const experimentId = w.page.url().split('/').at(-1)!;
       const experiment = ok(await t.server.api('GET', `/api/nous/ab-testing/experiments/${experimentId}`), 200, 'experiment');
       expect(experiment.configuration.type).toBe('ab');
+      expect(experiment.status).toBe('running');
       expect(experiment.variants.map((v: any) => v.model ?? null)).toEqual([
         expect.objectContaining({ modelId: GOOD, version: 1 }),
         expect.objectContaining({ modelId: GOOD, version: 2 }),
@@ -191,7 +192,8 @@ describe.skipIf(!chromiumPath)('the Evaluate page in Chromium', { timeout: 180_0
       const panel = w.page.getByTestId('predicted-offline');
       const evaluation = ok(await t.server.api('GET', `${EVALS}/${ids[0]}`), 200, 'evaluation');
       const mrr = evaluation.metrics.find((m: any) => m.metric === 'mrr').relativeDifference;
-      await expect.poll(() => panel.textContent()).toContain(`MRR ${percent(mrr.estimate, 2, true)}`);
+      await expect.poll(() => panel.textContent()).toContain(percent(mrr.estimate, 2, true));
+      expect(await panel.textContent()).toContain(`[${percent(mrr.interval[0], 2)}, ${percent(mrr.interval[1], 2)}]`);
       await screenshot(w.page, 'evaluate-test-online-desktop');
       await check(w, 'desktop');
     } finally {

@@ -1,7 +1,9 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { Evaluation } from '../../api/evaluations';
 import { useAlias } from '../../api/production';
+import { api, unwrap } from '../../api/client';
 import { useCreateExperiment } from '../../api/queries';
 import type { ExperimentCreate } from '../../api/types';
 import { ConfirmDialog } from '../../components/dialog';
@@ -46,18 +48,34 @@ export function onlineExperiment(c: OnlineCandidate, type: 'ab' | 'interleaving'
   };
 }
 
-/** Creates the experiment (not started: its page starts it) and opens it. */
+/** Starts an experiment known only once it is created (the lifecycle hook takes its id up front). */
+function useLifecycleByIdMutation() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (experimentId: string) =>
+      unwrap(api.POST('/api/nous/ab-testing/experiments/{experimentId}/start', { params: { path: { experimentId } } })),
+    onSuccess: (e) => {
+      client.setQueryData(['experiment', e.experimentId], e);
+      void client.invalidateQueries({ queryKey: ['experiments'] });
+    },
+  });
+}
+
+/** Creates the experiment, starts it unless asked not to, and opens its page. */
 export function TestOnlineDialog({ candidate, onCancel }: { candidate: OnlineCandidate | null; onCancel: () => void }) {
   const navigate = useNavigate();
   const create = useCreateExperiment();
   const production = useAlias('production');
   const [type, setType] = useState<'ab' | 'interleaving'>('ab');
   const [name, setName] = useState('');
+  const [startNow, setStartNow] = useState(true);
+  const start = useLifecycleByIdMutation();
   const control: Control = production.data?.modelId ? { modelId: production.data.modelId, version: production.data.version } : null;
   const sameAsControl = candidate !== null && control?.modelId === candidate.modelId && control.version === candidate.version;
   const defaultName = candidate ? `${candidate.label} vs production`.slice(0, 200) : '';
   const close = () => {
     create.reset();
+    start.reset();
     setName('');
     onCancel();
   };
@@ -66,12 +84,16 @@ export function TestOnlineDialog({ candidate, onCancel }: { candidate: OnlineCan
       open={candidate !== null}
       title={candidate ? `Test ${candidate.label} online` : ''}
       confirmLabel="Create experiment"
-      busy={create.isPending || production.isPending}
-      error={create.error}
+      busy={create.isPending || start.isPending || production.isPending}
+      error={create.error ?? start.error}
       onConfirm={() => {
         if (!candidate) return;
         create.mutate(onlineExperiment(candidate, type, control, name.trim() || defaultName), {
-          onSuccess: (e) => navigate(`/experiments/${e.experimentId}`),
+          onSuccess: (e) => {
+            if (!startNow) return navigate(`/experiments/${e.experimentId}`);
+            // Created but not started (start refused) still opens the experiment: its page says why and can start it.
+            start.mutate(e.experimentId, { onSettled: () => navigate(`/experiments/${e.experimentId}`) });
+          },
         });
       }}
       onCancel={close}
@@ -88,7 +110,7 @@ export function TestOnlineDialog({ candidate, onCancel }: { candidate: OnlineCan
             ) : (
               <>the search engine’s original order (no production alias points at a ranker)</>
             )}
-            . The experiment is created, not started: start it from its page.
+            .
           </p>
           {sameAsControl && <p className="field-error">The candidate is what production serves already: the two arms would be the same.</p>}
           <fieldset>
@@ -101,6 +123,10 @@ export function TestOnlineDialog({ candidate, onCancel }: { candidate: OnlineCan
               Interleaving (fewer searches to a verdict; each search sees both rankers)
             </label>
           </fieldset>
+          <label className="inline">
+            <input type="checkbox" checked={startNow} onChange={(e) => setStartNow(e.target.checked)} /> Start it now (otherwise it waits on
+            its page)
+          </label>
           <label>
             Experiment name
             <input value={name} placeholder={defaultName} maxLength={200} onChange={(e) => setName(e.target.value)} />
