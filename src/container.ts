@@ -13,7 +13,14 @@ import {
   type ExperimentsModule,
 } from './experiments/experiments.module.js';
 import { FEEDBACK_PERSONAL_DATA, createFeedbackModule, type FeedbackModule } from './feedback/feedback.module.js';
-import { createLearningModule, type LearningModule, type ModelCatalogPort } from './learning/learning.module.js';
+import {
+  createLearningModule,
+  type LearningDependencies,
+  type LearningModule,
+  type ModelCatalogPort,
+  type OnlineOutcome,
+  type OnlineOutcomes,
+} from './learning/learning.module.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { domainEventLog } from './observability/domain-event-log.js';
 import { Metrics } from './observability/metrics.js';
@@ -54,6 +61,8 @@ export interface ContainerOptions {
   analyticsFoldNice?: number;
   /** The app's logger (main.ts hands the one Fastify logs with): domain events get their lines in it. */
   log?: Pick<FastifyBaseLogger, 'info' | 'child'>;
+  /** Offline evaluations: tests lower the background (202) threshold or keep estimation on the request's thread. */
+  evaluation?: LearningDependencies['evaluation'];
 }
 
 /** True only when A and B are the same type (identity, not assignability). */
@@ -89,7 +98,16 @@ export function createContainer(database: DatabaseHandle, clock: Clock = systemC
     ...ANALYTICS_PERSONAL_DATA,
   ]);
   const feedback = createFeedbackModule({ database, clock, metrics, eraser, retentionDays: options.feedbackRetentionDays ?? 0, events });
-  const learning = createLearningModule({ database, clock, observeJob: (name, run) => metrics.observeJob(name, run), events });
+  // Experiments take learning's catalog, so learning reads their outcomes through a late-bound port.
+  const late: { experiments?: ExperimentsModule } = {};
+  const learning = createLearningModule({
+    database,
+    clock,
+    observeJob: (name, run) => metrics.observeJob(name, run),
+    events,
+    onlineOutcomes: () => onlineOutcomes(late.experiments as ExperimentsModule),
+    evaluation: options.evaluation,
+  });
   // Experiments see the registry only through this port: variants' models, rank, aliases and promotion.
   const experiments = createExperimentsModule({
     database,
@@ -99,6 +117,7 @@ export function createContainer(database: DatabaseHandle, clock: Clock = systemC
     aliasWriter: (trx, move) => learning.modelCatalog.writeAliasMove(trx, move),
     events,
   });
+  late.experiments = experiments;
   const analytics = createAnalyticsModule({
     database,
     clock,
@@ -163,6 +182,68 @@ function servingRankers(learning: LearningModule): RankerPort {
     async rank(modelId, version, input) {
       const ranked = await servingService.rank(modelId, input, false, version);
       return { scoreType: ranked.scoreType, results: ranked.results.map((r) => ({ resultId: r.resultId, score: r.score })) };
+    },
+  };
+}
+
+type ExperimentItem = Awaited<ReturnType<ExperimentsModule['services']['experimentService']['list']>>['items'][number];
+
+/**
+ * Experiments' results of model-backed variants, as the port learning's track record reads
+ * (learning/ports/online-outcomes.ts): A/B lifts on the relative scale, interleaving shares of
+ * decided queries won, each against the control (interleaving without one: the first variant).
+ */
+function onlineOutcomes(experiments: ExperimentsModule): OnlineOutcomes {
+  const { experimentService, resultsService } = experiments.services;
+  const outcomesOf = async (e: ExperimentItem): Promise<OnlineOutcome[]> => {
+    if (e.startDate === null) return [];
+    const controlId = e.configuration.controlVariantId ?? e.variants[0]?.id;
+    const served = e.variants.filter((v) => v.id !== controlId && (v.model?.pinnedVersion ?? v.model?.version) !== undefined);
+    if (controlId === undefined || served.length === 0) return [];
+    const results = await resultsService.results(e.experimentId, { scale: 'relative' });
+    const kind = e.configuration.type ?? 'ab';
+    return served.map((v) => {
+      const lifts = results.metrics.flatMap((m) => {
+        const c = m.comparisons.find((x) => x.variantId === v.id && x.controlVariantId === controlId);
+        return c && c.estimate !== null && c.interval
+          ? [{ metric: m.metric, estimate: c.estimate, interval: [c.interval[0]!, c.interval[1]!] as [number, number] }]
+          : [];
+      });
+      const pair = results.interleaving?.pairs.find(
+        (p) => (p.variantId === v.id && p.opponentVariantId === controlId) || (p.variantId === controlId && p.opponentVariantId === v.id),
+      );
+      const flip = pair?.variantId !== v.id;
+      const share =
+        pair && pair.share !== null && pair.shareCi
+          ? flip
+            ? { estimate: 1 - pair.share, interval: [1 - pair.shareCi[1]!, 1 - pair.shareCi[0]!] as [number, number] }
+            : { estimate: pair.share, interval: [pair.shareCi[0]!, pair.shareCi[1]!] as [number, number] }
+          : null;
+      return {
+        experimentId: e.experimentId,
+        experimentName: e.name,
+        experimentStatus: e.status,
+        kind,
+        startedAt: Date.parse(e.startDate as string),
+        variantId: v.id,
+        controlVariantId: controlId,
+        modelId: v.model!.modelId,
+        version: (v.model!.pinnedVersion ?? v.model!.version) as number,
+        lifts,
+        share,
+      };
+    });
+  };
+  return {
+    async modelBackedOutcomes() {
+      const outcomes: OnlineOutcome[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await experimentService.list({ limit: 200, ...(cursor === undefined ? {} : { cursor }) });
+        for (const e of page.items) outcomes.push(...(await outcomesOf(e)));
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor !== undefined);
+      return outcomes;
     },
   };
 }

@@ -1,6 +1,8 @@
 import type { Clock } from '../common/clock.js';
 import { FakeAliasStore } from './aliases/fake-alias.store.js';
 import { FakeDatasetStore } from './datasets/fake-dataset.store.js';
+import type { WindowRow } from './evaluations/evaluation.store.js';
+import { FakeEvaluationStore } from './evaluations/fake-evaluation.store.js';
 import type { DatasetService } from './datasets/dataset.service.js';
 import { createDatasetService, createModelService, createTrainingService, type LearningStores } from './learning-services.js';
 import { FakeLearningData } from './model/fake-learning-data.js';
@@ -25,10 +27,13 @@ export interface FakeLearningStores extends LearningStores {
 export function createFakeLearningStores({
   data = new FakeLearningData(),
   feedback = () => [],
+  evaluationFeedback = () => [],
 }: {
   data?: FakeLearningData;
   /** The feedback items the training read model sees (the feedback module owns them). */
   feedback?: () => readonly TrainingFeedbackRow[];
+  /** The feedback items offline evaluations read (with their sessions). */
+  evaluationFeedback?: () => readonly (WindowRow & { id: string })[];
 } = {}): FakeLearningStores {
   return {
     data,
@@ -38,6 +43,7 @@ export function createFakeLearningStores({
     datasets: new FakeDatasetStore(data),
     trainingData: new FakeTrainingDataStore(feedback),
     aliases: new FakeAliasStore(),
+    evaluations: new FakeEvaluationStore(evaluationFeedback),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Clock } from '../common/clock.js';
+import { NotFoundError } from '../common/errors.js';
 import type { DomainEventLog } from '../common/domain-events.js';
 import type { DatabaseHandle } from '../storage/database.js';
 import { KyselyAliasStore } from './aliases/alias.kysely-store.js';
@@ -7,6 +8,11 @@ import type { AliasStore } from './aliases/alias.store.js';
 import { KyselyDatasetStore } from './datasets/dataset.kysely-store.js';
 import { DatasetService } from './datasets/dataset.service.js';
 import type { DatasetStore } from './datasets/dataset.store.js';
+import { KyselyEvaluationStore } from './evaluations/evaluation.kysely-store.js';
+import { EvaluationService, type EvaluationOptions } from './evaluations/evaluation.service.js';
+import type { EvaluationStore } from './evaluations/evaluation.store.js';
+import type { CandidateScoring } from './ports/candidate-scoring.js';
+import type { OnlineOutcomes } from './ports/online-outcomes.js';
 import { KyselyModelVersionStore } from './models/model-version.kysely-store.js';
 import type { ModelVersionStore } from './models/model-version.store.js';
 import { KyselyModelStore } from './models/model.kysely-store.js';
@@ -34,6 +40,7 @@ export interface LearningStores {
   datasets: DatasetStore;
   trainingData: TrainingDataStore;
   aliases: AliasStore;
+  evaluations: EvaluationStore;
 }
 
 export function createLearningStores(database: DatabaseHandle): LearningStores {
@@ -46,6 +53,7 @@ export function createLearningStores(database: DatabaseHandle): LearningStores {
     datasets: new KyselyDatasetStore(database.db),
     trainingData: new KyselyTrainingDataStore(database.db),
     aliases: new KyselyAliasStore(database.db),
+    evaluations: new KyselyEvaluationStore(database.db),
   };
 }
 
@@ -74,4 +82,29 @@ export function createDatasetService(
 
 export function createAliasService(stores: LearningStores, clock: Clock, events?: DomainEventLog): AliasService {
   return new AliasService({ store: stores.aliases, models: stores.models, versions: stores.versions, clock, events });
+}
+
+/** Offline evaluation: candidates resolve and score through the alias service and serving, like rank does. */
+export function createEvaluationService(
+  stores: LearningStores,
+  {
+    clock,
+    aliases,
+    serving,
+    outcomes,
+    options,
+  }: { clock: Clock; aliases: AliasService; serving: ServingService; outcomes: OnlineOutcomes; options: EvaluationOptions },
+): EvaluationService {
+  const ports: CandidateScoring = {
+    checkRankable: (modelId, version) => aliases.checkRankable(modelId, version),
+    aliasTarget: async (alias) => {
+      const view = await aliases.get(alias).catch((error: unknown) => {
+        if (error instanceof NotFoundError) return undefined;
+        throw error;
+      });
+      return view === undefined ? undefined : { modelId: view.modelId, version: view.servingVersion };
+    },
+    scoreVersion: (modelId, version, input) => serving.scoreVersion(modelId, version, input),
+  };
+  return new EvaluationService({ store: stores.evaluations, ports, outcomes, clock, options });
 }

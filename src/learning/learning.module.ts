@@ -14,12 +14,16 @@ import { DATASET_MAX_BYTES, type DatasetService } from './datasets/dataset.servi
 import {
   createAliasService,
   createDatasetService,
+  createEvaluationService,
   createLearningStores,
   createModelService,
   createServingService,
   createTrainingService,
 } from './learning-services.js';
+import { evaluationRoutes } from './evaluations/evaluation.routes.js';
+import { DEFAULT_EVALUATION_OPTIONS, type EvaluationOptions, type EvaluationService } from './evaluations/evaluation.service.js';
 import { modelRoutes } from './models/model.routes.js';
+import { NO_ONLINE_OUTCOMES, type OnlineOutcomes } from './ports/online-outcomes.js';
 import type { ModelService } from './models/model.service.js';
 import { servingRoutes } from './serving/serving.routes.js';
 import type { ServingService } from './serving/serving.service.js';
@@ -27,12 +31,15 @@ import { PiscinaTrainingRunner, type TrainingRunner } from './training/training-
 import { trainingRoutes } from './training/training.routes.js';
 import { DEFAULT_TRAINING_OPTIONS, type TrainingOptions, type TrainingService } from './training/training.service.js';
 
+export type { OnlineOutcome, OnlineOutcomes } from './ports/online-outcomes.js';
+
 export interface LearningServices {
   modelService: ModelService;
   trainingService: TrainingService;
   servingService: ServingService;
   datasetService: DatasetService;
   aliasService: AliasService;
+  evaluationService: EvaluationService;
 }
 
 /** What other modules may ask of the registry (the container hands it to experiments as a port). */
@@ -66,6 +73,10 @@ export interface LearningDependencies {
   observeJob?: ObserveJob;
   /** Log lines of models trained, activated or failed and of aliases moved (the container's; silent without). */
   events?: DomainEventLog;
+  /** Online results of model-backed variants, for the evaluations' track record (the container's, from experiments). */
+  onlineOutcomes?: () => OnlineOutcomes;
+  /** Tests may lower the 202 threshold or keep estimation on this thread. */
+  evaluation?: Partial<EvaluationOptions>;
 }
 
 /** The model every installation starts with, so GET /api/nous/learn/models/default describes live learning. */
@@ -83,6 +94,8 @@ export function createLearningModule({
   training,
   observeJob = (_name, run) => run(),
   events,
+  onlineOutcomes = () => NO_ONLINE_OUTCOMES,
+  evaluation,
 }: LearningDependencies): LearningModule {
   // Registering a model queues its first run in the same transaction, through the job store's writer.
   const stores = createLearningStores(database);
@@ -97,6 +110,15 @@ export function createLearningModule({
   const servingService = createServingService(stores);
   const datasetService = createDatasetService(stores, { clock, training: trainingService });
   const aliasService = createAliasService(stores, clock, events);
+  // Experiments are built after learning (they take its catalog): their outcomes are looked up per call.
+  const outcomes: OnlineOutcomes = { modelBackedOutcomes: () => onlineOutcomes().modelBackedOutcomes() };
+  const evaluationService = createEvaluationService(stores, {
+    clock,
+    aliases: aliasService,
+    serving: servingService,
+    outcomes,
+    options: { ...DEFAULT_EVALUATION_OPTIONS, ...evaluation },
+  });
   const modelCatalog: ModelCatalogPort = {
     resolveRankable: (modelId, version) => aliasService.checkRankable(modelId, version),
     score: async (modelId, version, input) => ({ scores: await servingService.scoreVersion(modelId, version, input) }),
@@ -133,7 +155,7 @@ export function createLearningModule({
   ];
 
   return {
-    services: { modelService, trainingService, servingService, datasetService, aliasService },
+    services: { modelService, trainingService, servingService, datasetService, aliasService, evaluationService },
     modelCatalog,
     routes: async (app) => {
       await app.register(modelRoutes, { modelService });
@@ -141,6 +163,7 @@ export function createLearningModule({
       await app.register(servingRoutes, { servingService });
       await app.register(datasetRoutes, { datasetService, maxBytes: DATASET_MAX_BYTES });
       await app.register(aliasRoutes, { aliasService });
+      await app.register(evaluationRoutes, { evaluationService });
     },
     tasks,
     scheduleTick,
@@ -149,6 +172,7 @@ export function createLearningModule({
       trainingService.stop();
       await trainingRunner.close();
       await draining;
+      await evaluationService.idle();
     },
   };
 }

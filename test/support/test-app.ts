@@ -20,13 +20,15 @@ export interface TestAppOptions extends Partial<AppOptions> {
   envApiKeys?: ContainerOptions['envApiKeys'];
   /** Fold analytics on the worker thread, as the server does by default (ANALYTICS_FOLD_THREAD). */
   analyticsFoldThread?: boolean;
+  /** Offline evaluations' options (e.g. a lower background threshold). */
+  evaluation?: ContainerOptions['evaluation'];
 }
 
 export async function buildTestApp(kind: DatabaseKind, options: TestAppOptions = {}): Promise<TestApp> {
   const testDatabase = await createTestDatabase(kind);
   const database = await openTestDatabase(testDatabase);
-  const { clock, envApiKeys, analyticsFoldThread, ...appOptions } = options;
-  const container = createContainer(database, clock, { envApiKeys, analyticsFoldThread });
+  const { clock, envApiKeys, analyticsFoldThread, evaluation, ...appOptions } = options;
+  const container = createContainer(database, clock, { envApiKeys, analyticsFoldThread, evaluation });
   // TEST_LOG=error (or any level) shows the app's logs while debugging a test.
   const logger = process.env.TEST_LOG ? { level: process.env.TEST_LOG } : false;
   const app = await buildApp({ bodyLimitBytes: 2 * 1024 * 1024, logLevel: 'silent', logger, ...appOptions }, container);

@@ -22,6 +22,7 @@ import * as analyticsCursor from './0060-0099/0085-analytics-cursor.js';
 import * as analyticsFile from './0060-0099/0090-analytics-file.js';
 import * as analyticsXidCursor from './0060-0099/0095-analytics-xid-cursor.js';
 import * as aliasClearing from './0100-0139/0100-alias-clearing.js';
+import * as offlineEvaluations from './0100-0139/0101-offline-evaluations.js';
 
 /**
  * Migrations are listed here rather than read from the directory so that the compiled
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '0090-analytics-file': analyticsFile,
   '0095-analytics-xid-cursor': analyticsXidCursor,
   '0100-alias-clearing': aliasClearing,
+  '0101-offline-evaluations': offlineEvaluations,
 };

@@ -9,6 +9,7 @@ export interface LearningTables {
   training_datasets: TrainingDatasetTable;
   model_aliases: ModelAliasTable;
   model_alias_events: ModelAliasEventTable;
+  offline_evaluations: OfflineEvaluationTable;
 }
 
 export interface ModelTable {
@@ -98,4 +99,25 @@ export interface ModelAliasEventTable {
   to_version: number | null;
   reason: string | null;
   experiment_id: string | null;
+}
+
+/** Offline evaluations of a candidate ranking over logged feedback (migration 0101). */
+export interface OfflineEvaluationTable {
+  id: string;
+  name: string;
+  /** running | done | failed */
+  status: string;
+  /** 0..1 */
+  progress: number;
+  /** The request as resolved at creation (JSON). */
+  request: string;
+  /** The evaluation's answer (JSON), once done. */
+  result: string | null;
+  error: string | null;
+  created_at: number;
+  finished_at: number | null;
+  created_by: string;
+  /** The candidate's model and the version evaluated (null for uploaded rankings and cleared aliases). */
+  candidate_model_id: string | null;
+  candidate_version: number | null;
 }

@@ -483,7 +483,41 @@ export function learningSpecs(fx: Fixtures): RouteSpec[] {
       validWeight: 1,
       runs: 150,
     },
+    // Issue 26: offline evaluation and position bias.
+    { method: 'POST', path: EVALUATIONS, body: evaluationBody(modelId), runs: 150 },
+    { method: 'GET', path: EVALUATIONS, query: { modelId, limit: limit(200), cursor }, runs: 60 },
+    { method: 'GET', path: `${EVALUATIONS}/{evaluationId}`, params: { evaluationId: id }, runs: 60 },
+    { method: 'GET', path: `${EVALUATIONS}/track-record`, runs: 20 },
+    {
+      method: 'GET',
+      path: '/api/nous/learn/position-bias',
+      query: { from: isoRecent, to: fc.oneof(isoRecent, fc.constant(String(NOW))), dimension: fc.constant('deviceType') },
+      runs: 80,
+    },
   ];
+}
+
+const EVALUATIONS = '/api/nous/learn/evaluations';
+
+function evaluationBody(modelId: fc.Arbitrary<string>) {
+  const source = fc.oneof(
+    fc.record({ modelId, version: fc.integer({ min: 1, max: 3 }) }, { requiredKeys: ['modelId'] }),
+    fc.record({ alias: fc.constantFrom('production', 'staging') }),
+    fc.record({ rankings: fc.dictionary(id, fc.array(id, { minLength: 1, maxLength: 5 }), { minKeys: 1, maxKeys: 3 }) }),
+  );
+  return fc.record(
+    {
+      name: short,
+      candidate: source,
+      baseline: source,
+      from: isoRecent,
+      to: fc.constant(new Date(NOW).toISOString()),
+      metrics: fc.subarray(['mrr', 'clicks_per_search', 'ctr@10', 'abandonment_rate', 'satisfied_clicks'], { minLength: 1 }),
+      estimator: fc.constantFrom('ips', 'snips', 'dm-pbm', 'dm-dbn', 'dr'),
+      depth: fc.integer({ min: 1, max: 50 }),
+    },
+    { requiredKeys: ['candidate', 'from', 'to'] },
+  );
 }
 
 const ANALYTICS = '/api/cortex/analytics';
