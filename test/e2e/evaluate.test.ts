@@ -1,11 +1,12 @@
 // Functions passed to page.evaluate run in the browser: they see the DOM.
 /// <reference lib="dom" />
+import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { systemClock } from '../../src/common/clock.js';
 import { mulberry32 } from '../../src/random/index.js';
 import { percent } from '../../web/src/format.js';
 import { syntheticLetor } from '../learning/support/synthetic-letor.js';
-import { DESKTOP, PHONE, horizontalOverflow, screenshot, unlabelledControls, type WatchedPage } from './support/browser.js';
+import { ARTIFACTS, DESKTOP, PHONE, horizontalOverflow, screenshot, unlabelledControls, type WatchedPage } from './support/browser.js';
 import { useDashboardInChromium } from './support/dashboard-in-chromium.js';
 import type { DashboardServer } from './support/dashboard-server.js';
 
@@ -50,7 +51,8 @@ async function logTraffic(server: DashboardServer) {
   const shuffled = lists.map((docs) => [...docs].sort(() => rnd() - 0.5));
   for (let s = 0; s < SESSIONS; s += 1) {
     const q = s % QUERIES;
-    const shown = (s % 2 === 0 ? lists[q]! : shuffled[q]!).slice(0, SHOWN);
+    // Every query meets both orders (alternating rounds over the queries).
+    const shown = (Math.floor(s / QUERIES) % 2 === 0 ? lists[q]! : shuffled[q]!).slice(0, SHOWN);
     const queryId = `s${s}-q`;
     const feedback: unknown[] = [];
     shown.forEach((doc, i) => {
@@ -82,7 +84,7 @@ async function prepare(server: DashboardServer) {
     201,
     'second upload',
   );
-  ok(await server.api('POST', `${MODELS}/${GOOD}/train`, { force: true }), 202, 'retrain');
+  // The upload queues the run that makes v2.
   await server.container.learning.services.trainingService.runUntilIdle();
   await ranker(server, WORSE, 'Upside-down ranker', inverted(syntheticLetor({ queries: 40, docsPerQuery: 12, features: 6, seed: 5 })));
   ok(
@@ -136,7 +138,10 @@ describe.skipIf(!chromiumPath)('the Evaluate page in Chromium', { timeout: 180_0
       expect(await form.getByTestId('chosen-candidates').locator('li').count()).toBe(2);
       await form.getByRole('button', { name: 'Run 2 evaluations' }).click();
 
-      await w.page.waitForURL(/[?&]ids=/);
+      await w.page.waitForURL(/[?&]ids=/).catch(async (error: unknown) => {
+        // What the page said instead (a refused evaluation shows the service's error): the failure's explanation.
+        throw new Error(`${String(error)}\n${(await w.page.getByRole('alert').allTextContents()).join('\n')}`);
+      });
       ids = new URL(w.page.url()).searchParams.get('ids')!.split(',');
       expect(ids).toHaveLength(2);
       for (const id of ids) await w.page.getByTestId(`candidate-${id}`).waitFor({ timeout: 60_000 });
@@ -149,14 +154,14 @@ describe.skipIf(!chromiumPath)('the Evaluate page in Chromium', { timeout: 180_0
 
       // The forest plot: one row per candidate in each metric's facet, the two candidates named on its axis.
       const forest = w.page.getByTestId('forest-plot');
-      await forest.locator('svg[role="img"]').waitFor();
+      await forest.locator('[role="img"]').waitFor();
       expect(await forest.getAttribute('data-rows')).toBe(String(2 * 4));
-      const ticks = await forest.locator('svg[role="img"] g[aria-label="y-axis tick label"] text').allTextContents();
+      const ticks = await forest.locator('[role="img"] g[aria-label="y-axis tick label"] text').allTextContents();
       expect(new Set(ticks)).toEqual(new Set([`v2 of ${GOOD}`, `v1 of ${WORSE}`]));
 
       // The position-bias curve: harvested and PBM, its numbers the API's.
       const chart = w.page.getByTestId('position-bias-chart');
-      await chart.locator('svg[role="img"]').waitFor();
+      await chart.locator('[role="img"]').waitFor();
       const bias = ok(await t.server.api('GET', '/api/nous/learn/position-bias'), 200, 'position bias');
       expect(bias.positions.length).toBeGreaterThanOrEqual(SHOWN);
       expect(bias.harvestedPairs).toBeGreaterThan(0);
@@ -205,15 +210,18 @@ describe.skipIf(!chromiumPath)('the Evaluate page in Chromium', { timeout: 180_0
     const w = await t.open(PHONE);
     try {
       await w.page.goto(`/evaluate?ids=${ids.join(',')}`);
-      await w.page.getByTestId('forest-plot').locator('svg[role="img"]').waitFor();
-      await w.page.getByTestId('position-bias-chart').locator('svg[role="img"]').waitFor();
+      await w.page.getByTestId('forest-plot').locator('[role="img"]').waitFor();
+      await w.page.getByTestId('position-bias-chart').locator('[role="img"]').waitFor();
       for (const id of ids) await expectNumbersOf(w, id);
       const width = await w.page
         .getByTestId('forest-plot')
-        .locator('svg[role="img"]')
+        .locator('[role="img"]')
         .evaluate((svg) => svg.getBoundingClientRect().width);
       expect(width).toBeLessThanOrEqual(PHONE.width);
       await screenshot(w.page, 'evaluate-phone');
+      // The charts alone, at the phone's width, to look at (the full page shrinks them out of sight).
+      await w.page.getByTestId('forest-plot').screenshot({ path: path.join(ARTIFACTS, 'evaluate-phone-forest.png') });
+      await w.page.getByTestId('position-bias-chart').screenshot({ path: path.join(ARTIFACTS, 'evaluate-phone-bias.png') });
       await check(w, 'phone');
     } finally {
       await w.close();

@@ -47,12 +47,12 @@ export function CandidatePicker({ chosen, onChange }: { chosen: CandidateChoice[
   const [version, setVersion] = useState('');
   const [alias, setAlias] = useState('');
   const [fileProblem, setFileProblem] = useState<string | null>(null);
-  const versions = useRankerVersions(modelId ? [modelId] : []).get(modelId)?.versions;
   const add = (c: Omit<CandidateChoice, 'key'>) => {
     if (chosen.some((x) => x.label === c.label)) return;
     onChange([...chosen, { ...c, key: nextKey() }]);
   };
   const model = modelId || rankers.data?.items[0]?.modelId || '';
+  const versions = useRankerVersions(model ? [model] : []).get(model)?.versions;
   const readFile = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
     event.target.value = '';
@@ -83,8 +83,8 @@ export function CandidatePicker({ chosen, onChange }: { chosen: CandidateChoice[
         </ul>
       )}
       <div className="form-row">
-        <label className="field" htmlFor={`${id}-model`}>
-          Ranker
+        <div className="field">
+          <label htmlFor={`${id}-model`}>Ranker</label>
           <select id={`${id}-model`} value={model} onChange={(e) => (setModelId(e.target.value), setVersion(''))}>
             {(rankers.data?.items ?? []).length === 0 && <option value="">no ranker yet</option>}
             {(rankers.data?.items ?? []).map((m) => (
@@ -93,18 +93,18 @@ export function CandidatePicker({ chosen, onChange }: { chosen: CandidateChoice[
               </option>
             ))}
           </select>
-        </label>
-        <label className="field" htmlFor={`${id}-version`}>
-          Version
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-version`}>Version</label>
           <select id={`${id}-version`} value={version} onChange={(e) => setVersion(e.target.value)} disabled={!model}>
             <option value="">the active version</option>
-            {(modelId ? (versions ?? []) : []).map((v) => (
+            {(versions ?? []).map((v) => (
               <option key={v.version} value={String(v.version)}>
                 v{v.version}
               </option>
             ))}
           </select>
-        </label>
+        </div>
         <div className="field">
           <span aria-hidden="true">&nbsp;</span>
           <button
@@ -122,8 +122,8 @@ export function CandidatePicker({ chosen, onChange }: { chosen: CandidateChoice[
         </div>
       </div>
       <div className="form-row">
-        <label className="field" htmlFor={`${id}-alias`}>
-          Alias
+        <div className="field">
+          <label htmlFor={`${id}-alias`}>Alias</label>
           <select id={`${id}-alias`} value={alias || aliases.data?.items[0]?.alias || ''} onChange={(e) => setAlias(e.target.value)}>
             {(aliases.data?.items ?? []).length === 0 && <option value="">no alias yet</option>}
             {(aliases.data?.items ?? []).map((a) => (
@@ -132,7 +132,7 @@ export function CandidatePicker({ chosen, onChange }: { chosen: CandidateChoice[
               </option>
             ))}
           </select>
-        </label>
+        </div>
         <div className="field">
           <span aria-hidden="true">&nbsp;</span>
           <button

@@ -8,22 +8,24 @@ const finite = (v: number | null | undefined): v is number => typeof v === 'numb
 
 export function biasPoints(b: PositionBias): BiasPoint[] {
   const harvested = b.positions.flatMap((p): BiasPoint[] =>
-    finite(p.estimate)
+    // A position without harvested support has no estimate (the service reports a placeholder): no point is drawn for it.
+    finite(p.estimate) && (p.position === 1 || p.support > 0)
       ? [
           {
             position: p.position,
             curve: 'harvested',
             estimate: p.estimate,
             support: p.support,
-            // Positions without harvested support carry the uninformative [0, 1]: no band is drawn there.
-            ...(p.support > 0 && finite(p.interval[0]) && finite(p.interval[1]) ? { low: p.interval[0], high: p.interval[1] } : {}),
+            ...(finite(p.interval[0]) && finite(p.interval[1]) ? { low: p.interval[0], high: p.interval[1] } : {}),
           },
         ]
       : [],
   );
-  const pbm = b.pbm.flatMap((p): BiasPoint[] =>
-    finite(p.examination) ? [{ position: p.position, curve: 'PBM', estimate: p.examination }] : [],
-  );
+  // PBM's curve stops where the logs stop: past the deepest harvested position it reports a prior, not data.
+  const deepest = Math.max(0, ...b.positions.filter((p) => p.support > 0).map((p) => p.position));
+  const pbm = b.pbm
+    .filter((p) => deepest === 0 || p.position <= deepest)
+    .flatMap((p): BiasPoint[] => (finite(p.examination) ? [{ position: p.position, curve: 'PBM', estimate: p.examination }] : []));
   return [...harvested, ...pbm];
 }
 
@@ -80,7 +82,7 @@ export function PositionBiasSection({ range }: { range: EvalWindow }) {
                   {bias.data.positions.map((p) => (
                     <tr key={p.position}>
                       <th scope="row">{p.position}</th>
-                      <td data-label="Harvested">{number(p.estimate)}</td>
+                      <td data-label="Harvested">{p.position !== 1 && p.support === 0 ? '—' : number(p.estimate)}</td>
                       <td data-label="95 % interval">
                         [{number(p.interval[0])}, {number(p.interval[1])}]
                       </td>

@@ -17,9 +17,12 @@ export interface RunSettings {
 
 export const defaultSettings = (): RunSettings => ({ days: 28, metrics: [...DEFAULT_METRICS], estimator: 'snips', depth: '10' });
 
-/** The window ending now: minutes are enough, and a stable key lets the position-bias query be reused. */
+/**
+ * The window ending at the next whole minute (so feedback of the last seconds is inside): minutes
+ * are enough, and a stable key lets the position-bias query be reused.
+ */
 export function windowOf(days: number, now = Date.now()): EvalWindow {
-  const to = Math.floor(now / 60_000) * 60_000;
+  const to = Math.ceil((now + 1) / 60_000) * 60_000;
   return { from: new Date(to - days * 86_400_000).toISOString(), to: new Date(to).toISOString() };
 }
 
@@ -80,8 +83,8 @@ export function RunForm({
       <CandidatePicker chosen={chosen} onChange={setChosen} />
       <fieldset>
         <legend>Window and metrics</legend>
-        <label className="field" htmlFor={`${id}-window`}>
-          Logged feedback from
+        <div className="field">
+          <label htmlFor={`${id}-window`}>Logged feedback from</label>
           <select id={`${id}-window`} value={settings.days} onChange={(e) => set({ days: Number(e.target.value) })}>
             {WINDOWS.map((d) => (
               <option key={d} value={d}>
@@ -89,7 +92,7 @@ export function RunForm({
               </option>
             ))}
           </select>
-        </label>
+        </div>
         <div className="checks" role="group" aria-label="Metrics">
           {OFFERED_METRICS.map((m) => (
             <label key={m} className="inline" title={m}>
@@ -112,8 +115,8 @@ export function RunForm({
         <details>
           <summary>Advanced: estimator and depth</summary>
           <div className="form-row">
-            <label className="field" htmlFor={`${id}-estimator`}>
-              Estimator
+            <div className="field">
+              <label htmlFor={`${id}-estimator`}>Estimator</label>
               <select id={`${id}-estimator`} value={settings.estimator} onChange={(e) => set({ estimator: e.target.value as Estimator })}>
                 {ESTIMATORS.map((e) => (
                   <option key={e.value} value={e.value}>
@@ -121,9 +124,9 @@ export function RunForm({
                   </option>
                 ))}
               </select>
-            </label>
-            <label className="field" htmlFor={`${id}-depth`}>
-              Depth (top results evaluated, 1–50)
+            </div>
+            <div className="field">
+              <label htmlFor={`${id}-depth`}>Depth (top results evaluated, 1–50)</label>
               <input
                 id={`${id}-depth`}
                 type="number"
@@ -132,7 +135,7 @@ export function RunForm({
                 value={settings.depth}
                 onChange={(e) => set({ depth: e.target.value })}
               />
-            </label>
+            </div>
           </div>
         </details>
       </fieldset>

@@ -101,7 +101,8 @@ export function PredictedOffline({ experiment }: { experiment: Experiment }) {
         <ul className="list">
           {unpaired.map(({ variant, evaluation }) => (
             <li key={variant.id} data-testid={`predicted-${variant.id}`}>
-              <span className="strong">{variant.name}</span> ({candidateLabel(evaluation)}):{' '}
+              <span className="strong">{variant.name}</span>
+              {variant.name !== candidateLabel(evaluation) && <> ({candidateLabel(evaluation)})</>}:{' '}
               {evaluation.enoughCoverage === false
                 ? `no offline estimate (coverage ${percent(evaluation.coverage, 1)})`
                 : evaluation.metrics
