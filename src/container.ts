@@ -195,11 +195,24 @@ type ExperimentItem = Awaited<ReturnType<ExperimentsModule['services']['experime
  */
 function onlineOutcomes(experiments: ExperimentsModule): OnlineOutcomes {
   const { experimentService, resultsService } = experiments.services;
+  const firstStart = async (experimentId: string): Promise<number | undefined> => {
+    let cursor: string | undefined;
+    do {
+      const page = await experimentService.events(experimentId, { limit: 200, ...(cursor === undefined ? {} : { cursor }) });
+      const start = page.items.find((event) => event.action === 'start' || event.action === 'activate');
+      if (start) return Date.parse(start.at);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+    return undefined;
+  };
   const outcomesOf = async (e: ExperimentItem): Promise<OnlineOutcome[]> => {
-    if (e.startDate === null) return [];
+    if (e.status === 'created' || e.status === 'scheduled') return [];
     const controlId = e.configuration.controlVariantId ?? e.variants[0]?.id;
     const served = e.variants.filter((v) => v.id !== controlId && (v.model?.pinnedVersion ?? v.model?.version) !== undefined);
     if (controlId === undefined || served.length === 0) return [];
+    // When it really started (startDate is only the scheduled date): its first start (or the scheduler's activation) in the audit log.
+    const startedAt = await firstStart(e.experimentId);
+    if (startedAt === undefined) return [];
     const results = await resultsService.results(e.experimentId, { scale: 'relative' });
     const kind = e.configuration.type ?? 'ab';
     return served.map((v) => {
@@ -224,7 +237,7 @@ function onlineOutcomes(experiments: ExperimentsModule): OnlineOutcomes {
         experimentName: e.name,
         experimentStatus: e.status,
         kind,
-        startedAt: Date.parse(e.startDate as string),
+        startedAt,
         variantId: v.id,
         controlVariantId: controlId,
         modelId: v.model!.modelId,

@@ -4,7 +4,17 @@ import { FakeDatasetStore } from './datasets/fake-dataset.store.js';
 import type { WindowRow } from './evaluations/evaluation.store.js';
 import { FakeEvaluationStore } from './evaluations/fake-evaluation.store.js';
 import type { DatasetService } from './datasets/dataset.service.js';
-import { createDatasetService, createModelService, createTrainingService, type LearningStores } from './learning-services.js';
+import {
+  createAliasService,
+  createDatasetService,
+  createEvaluationService,
+  createModelService,
+  createServingService,
+  createTrainingService,
+  type LearningStores,
+} from './learning-services.js';
+import { DEFAULT_EVALUATION_OPTIONS, type EvaluationOptions, type EvaluationService } from './evaluations/evaluation.service.js';
+import { NO_ONLINE_OUTCOMES, type OnlineOutcomes } from './ports/online-outcomes.js';
 import { FakeLearningData } from './model/fake-learning-data.js';
 import { FakeModelVersionStore } from './models/fake-model-version.store.js';
 import { FakeModelStore } from './models/fake-model.store.js';
@@ -83,4 +93,25 @@ export function createFakeDatasetService({
   stores?: LearningStores;
 }): DatasetService {
   return createDatasetService(stores, { clock, training, maxBytes });
+}
+
+export function createFakeEvaluationService({
+  clock,
+  outcomes = NO_ONLINE_OUTCOMES,
+  options,
+  stores = createFakeLearningStores(),
+}: {
+  clock: Clock;
+  outcomes?: OnlineOutcomes;
+  options?: Partial<EvaluationOptions>;
+  stores?: LearningStores;
+}): EvaluationService {
+  return createEvaluationService(stores, {
+    clock,
+    aliases: createAliasService(stores, clock),
+    serving: createServingService(stores),
+    outcomes,
+    // In memory the estimation stays on the caller's thread.
+    options: { ...DEFAULT_EVALUATION_OPTIONS, thread: false, ...options },
+  });
 }

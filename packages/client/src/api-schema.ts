@@ -2046,6 +2046,797 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/nous/learn/evaluations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Offline evaluations, newest first */
+    get: {
+      parameters: {
+        query: {
+          /** @description Only evaluations of this model's versions. */
+          modelId?: string;
+          limit: number;
+          /** @description nextCursor of the previous page. */
+          cursor?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                items: {
+                  evaluationId: string;
+                  name: string;
+                  /** @enum {string} */
+                  status: 'running' | 'done' | 'failed';
+                  progress: number;
+                  error?: string;
+                  /** Format: date-time */
+                  createdAt: string;
+                  createdBy: string;
+                  /** Format: date-time */
+                  finishedAt: string | null;
+                  /** @description What was evaluated, resolved at creation (model: the version actually evaluated; alias with modelId null: cleared, the logged order). */
+                  candidate:
+                    | {
+                        /** @enum {string} */
+                        kind: 'model';
+                        modelId: string;
+                        version: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        kind: 'alias';
+                        alias: string;
+                        modelId: string | null;
+                        version: number | null;
+                      }
+                    | {
+                        /** @enum {string} */
+                        kind: 'rankings';
+                        queries: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        kind: 'logged';
+                      };
+                  /** @description What was evaluated, resolved at creation (model: the version actually evaluated; alias with modelId null: cleared, the logged order). */
+                  baseline:
+                    | {
+                        /** @enum {string} */
+                        kind: 'model';
+                        modelId: string;
+                        version: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        kind: 'alias';
+                        alias: string;
+                        modelId: string | null;
+                        version: number | null;
+                      }
+                    | {
+                        /** @enum {string} */
+                        kind: 'rankings';
+                        queries: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        kind: 'logged';
+                      };
+                  window: {
+                    /** Format: date-time */
+                    from: string;
+                    /** Format: date-time */
+                    to: string;
+                  };
+                  /** @enum {string} */
+                  estimator: 'ips' | 'snips' | 'dm-pbm' | 'dm-dbn' | 'dr';
+                  depth: number;
+                  metricsRequested: string[];
+                  /** @description Logged searches with impressions in the window; null while running. */
+                  searches: number | null;
+                  queries: number | null;
+                  /** @description Share of the candidate's top-k with logged evidence, query-frequency weighted. */
+                  coverage: number | null;
+                  /** @description false: too little evidence to estimate; metrics is empty. */
+                  enoughCoverage: boolean | null;
+                  propensities: {
+                    position: number;
+                    /** @description Examination propensity relative to position 1. */
+                    estimate: number;
+                    /** @description 95 % interval [low, high]. */
+                    interval: number[];
+                    /** @description Harvested pairs informing this position; 0: no evidence (interval [0, 1]). */
+                    support: number;
+                  }[];
+                  metrics: {
+                    metric: string;
+                    candidate: {
+                      estimate: number;
+                      /** @description 95 % interval [low, high]. */
+                      interval: number[];
+                    };
+                    baseline: {
+                      estimate: number;
+                      /** @description 95 % interval [low, high]. */
+                      interval: number[];
+                    };
+                    difference: {
+                      estimate: number;
+                      /** @description 95 % interval [low, high]. */
+                      interval: number[];
+                    };
+                    relativeDifference: {
+                      estimate: number;
+                      /** @description 95 % interval [low, high]. */
+                      interval: number[];
+                    };
+                    /** @description Kish effective sample size of the importance weights. */
+                    effectiveSampleSize: number;
+                    /** @description Share of the candidate's top-k with logged evidence. */
+                    coverage: number;
+                  }[];
+                  /** @description The raw logged (on-policy) value of each metric. */
+                  observedBaseline: {
+                    [key: string]: number;
+                  };
+                  /** @description Expected team-draft outcome of the candidate against the baseline, query-frequency weighted. */
+                  interleaving: {
+                    wins: number;
+                    losses: number;
+                    ties: number;
+                    shareWon: number;
+                  } | null;
+                  intervalMethod: string | null;
+                  summary: string;
+                }[];
+                /** @description Pass as cursor for the next page; null on the last page. */
+                nextCursor: string | null;
+              };
+            };
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    /** Predict a candidate ranking's online effect from logged feedback (offline evaluation): 201 with the answer, or 202 when the window holds more than 50 000 searches (then GET it for progress) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            name?: string;
+            candidate:
+              | {
+                  /** @description A ranker of the registry. */
+                  modelId: string;
+                  /** @description Default: the active version (resolved at creation). */
+                  version?: number;
+                }
+              | {
+                  /** @description An alias; a cleared one means the engine's original (logged) order. */
+                  alias: string;
+                }
+              | {
+                  /** @description queryHash → result ids, rank 1 first (e.g. what another engine returned for a query set). */
+                  rankings: {
+                    [key: string]: string[];
+                  };
+                };
+            baseline?:
+              | {
+                  /** @description A ranker of the registry. */
+                  modelId: string;
+                  /** @description Default: the active version (resolved at creation). */
+                  version?: number;
+                }
+              | {
+                  /** @description An alias; a cleared one means the engine's original (logged) order. */
+                  alias: string;
+                }
+              | {
+                  /** @description queryHash → result ids, rank 1 first (e.g. what another engine returned for a query set). */
+                  rankings: {
+                    [key: string]: string[];
+                  };
+                };
+            /** @description Start of the logged window (inclusive). ISO-8601 date-time or epoch milliseconds. */
+            from: string | number;
+            /** @description End of the logged window (exclusive). ISO-8601 date-time or epoch milliseconds. */
+            to: string | number;
+            /** @description mrr, clicks_per_search, abandonment_rate, satisfied_clicks, ctr@k (k 1..50). Default mrr, clicks_per_search, ctr@10, abandonment_rate. */
+            metrics?: string[];
+            /**
+             * @description Default snips.
+             * @enum {string}
+             */
+            estimator?: 'ips' | 'snips' | 'dm-pbm' | 'dm-dbn' | 'dr';
+            /** @description Top-k for coverage and metrics; default 10. */
+            depth?: number;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                evaluationId: string;
+                name: string;
+                /** @enum {string} */
+                status: 'running' | 'done' | 'failed';
+                progress: number;
+                error?: string;
+                /** Format: date-time */
+                createdAt: string;
+                createdBy: string;
+                /** Format: date-time */
+                finishedAt: string | null;
+                /** @description What was evaluated, resolved at creation (model: the version actually evaluated; alias with modelId null: cleared, the logged order). */
+                candidate:
+                  | {
+                      /** @enum {string} */
+                      kind: 'model';
+                      modelId: string;
+                      version: number;
+                    }
+                  | {
+                      /** @enum {string} */
+                      kind: 'alias';
+                      alias: string;
+                      modelId: string | null;
+                      version: number | null;
+                    }
+                  | {
+                      /** @enum {string} */
+                      kind: 'rankings';
+                      queries: number;
+                    }
+                  | {
+                      /** @enum {string} */
+                      kind: 'logged';
+                    };
+                /** @description What was evaluated, resolved at creation (model: the version actually evaluated; alias with modelId null: cleared, the logged order). */
+                baseline:
+                  | {
+                      /** @enum {string} */
+                      kind: 'model';
+                      modelId: string;
+                      version: number;
+                    }
+                  | {
+                      /** @enum {string} */
+                      kind: 'alias';
+                      alias: string;
+                      modelId: string | null;
+                      version: number | null;
+                    }
+                  | {
+                      /** @enum {string} */
+                      kind: 'rankings';
+                      queries: number;
+                    }
+                  | {
+                      /** @enum {string} */
+                      kind: 'logged';
+                    };
+                window: {
+                  /** Format: date-time */
+                  from: string;
+                  /** Format: date-time */
+                  to: string;
+                };
+                /** @enum {string} */
+                estimator: 'ips' | 'snips' | 'dm-pbm' | 'dm-dbn' | 'dr';
+                depth: number;
+                metricsRequested: string[];
+                /** @description Logged searches with impressions in the window; null while running. */
+                searches: number | null;
+                queries: number | null;
+                /** @description Share of the candidate's top-k with logged evidence, query-frequency weighted. */
+                coverage: number | null;
+                /** @description false: too little evidence to estimate; metrics is empty. */
+                enoughCoverage: boolean | null;
+                propensities: {
+                  position: number;
+                  /** @description Examination propensity relative to position 1. */
+                  estimate: number;
+                  /** @description 95 % interval [low, high]. */
+                  interval: number[];
+                  /** @description Harvested pairs informing this position; 0: no evidence (interval [0, 1]). */
+                  support: number;
+                }[];
+                metrics: {
+                  metric: string;
+                  candidate: {
+                    estimate: number;
+                    /** @description 95 % interval [low, high]. */
+                    interval: number[];
+                  };
+                  baseline: {
+                    estimate: number;
+                    /** @description 95 % interval [low, high]. */
+                    interval: number[];
+                  };
+                  difference: {
+                    estimate: number;
+                    /** @description 95 % interval [low, high]. */
+                    interval: number[];
+                  };
+                  relativeDifference: {
+                    estimate: number;
+                    /** @description 95 % interval [low, high]. */
+                    interval: number[];
+                  };
+                  /** @description Kish effective sample size of the importance weights. */
+                  effectiveSampleSize: number;
+                  /** @description Share of the candidate's top-k with logged evidence. */
+                  coverage: number;
+                }[];
+                /** @description The raw logged (on-policy) value of each metric. */
+                observedBaseline: {
+                  [key: string]: number;
+                };
+                /** @description Expected team-draft outcome of the candidate against the baseline, query-frequency weighted. */
+                interleaving: {
+                  wins: number;
+                  losses: number;
+                  ties: number;
+                  shareWon: number;
+                } | null;
+                intervalMethod: string | null;
+                summary: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                evaluationId: string;
+                /** @enum {string} */
+                status: 'running';
+                progress: number;
+              };
+            };
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/nous/learn/evaluations/track-record': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** How good the offline predictions were: every evaluated model version later tested online, predicted beside observed lift, with the share inside the interval, sign agreement and rank correlation */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                pairs: {
+                  evaluationId: string;
+                  experimentId: string;
+                  experimentName: string;
+                  /** @description The experiment variant that served the evaluated version. */
+                  variantKey: string;
+                  /** @enum {string} */
+                  kind: 'ab' | 'interleaving';
+                  /** @description The online metric (ab), or share_won (interleaving). */
+                  metric: string;
+                  /** @description ab: the offline metric whose relative difference predicted it (ctr@k and clicks_per_search both predict ctr). */
+                  offlineMetric?: string;
+                  predicted: {
+                    estimate: number;
+                    /** @description 95 % interval [low, high]. */
+                    interval: number[];
+                  };
+                  observed: {
+                    estimate: number;
+                    /** @description 95 % interval [low, high]. */
+                    interval: number[];
+                  };
+                  /** @description ab: the observed lift lies inside the predicted interval; interleaving: the predicted share lies inside the observed interval. */
+                  inside: boolean;
+                  signAgrees: boolean;
+                  experimentStatus: string;
+                }[];
+                summary: {
+                  pairs: number;
+                  insideShare: number | null;
+                  signAgreement: number | null;
+                  /** @description Rank correlation of predicted and observed lifts (null below 3 pairs). */
+                  spearman: number | null;
+                };
+              };
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/nous/learn/evaluations/{evaluationId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One offline evaluation: its status and progress, then per metric the candidate, baseline, difference and relative difference with 95 % intervals */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          evaluationId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                evaluationId: string;
+                name: string;
+                /** @enum {string} */
+                status: 'running' | 'done' | 'failed';
+                progress: number;
+                error?: string;
+                /** Format: date-time */
+                createdAt: string;
+                createdBy: string;
+                /** Format: date-time */
+                finishedAt: string | null;
+                /** @description What was evaluated, resolved at creation (model: the version actually evaluated; alias with modelId null: cleared, the logged order). */
+                candidate:
+                  | {
+                      /** @enum {string} */
+                      kind: 'model';
+                      modelId: string;
+                      version: number;
+                    }
+                  | {
+                      /** @enum {string} */
+                      kind: 'alias';
+                      alias: string;
+                      modelId: string | null;
+                      version: number | null;
+                    }
+                  | {
+                      /** @enum {string} */
+                      kind: 'rankings';
+                      queries: number;
+                    }
+                  | {
+                      /** @enum {string} */
+                      kind: 'logged';
+                    };
+                /** @description What was evaluated, resolved at creation (model: the version actually evaluated; alias with modelId null: cleared, the logged order). */
+                baseline:
+                  | {
+                      /** @enum {string} */
+                      kind: 'model';
+                      modelId: string;
+                      version: number;
+                    }
+                  | {
+                      /** @enum {string} */
+                      kind: 'alias';
+                      alias: string;
+                      modelId: string | null;
+                      version: number | null;
+                    }
+                  | {
+                      /** @enum {string} */
+                      kind: 'rankings';
+                      queries: number;
+                    }
+                  | {
+                      /** @enum {string} */
+                      kind: 'logged';
+                    };
+                window: {
+                  /** Format: date-time */
+                  from: string;
+                  /** Format: date-time */
+                  to: string;
+                };
+                /** @enum {string} */
+                estimator: 'ips' | 'snips' | 'dm-pbm' | 'dm-dbn' | 'dr';
+                depth: number;
+                metricsRequested: string[];
+                /** @description Logged searches with impressions in the window; null while running. */
+                searches: number | null;
+                queries: number | null;
+                /** @description Share of the candidate's top-k with logged evidence, query-frequency weighted. */
+                coverage: number | null;
+                /** @description false: too little evidence to estimate; metrics is empty. */
+                enoughCoverage: boolean | null;
+                propensities: {
+                  position: number;
+                  /** @description Examination propensity relative to position 1. */
+                  estimate: number;
+                  /** @description 95 % interval [low, high]. */
+                  interval: number[];
+                  /** @description Harvested pairs informing this position; 0: no evidence (interval [0, 1]). */
+                  support: number;
+                }[];
+                metrics: {
+                  metric: string;
+                  candidate: {
+                    estimate: number;
+                    /** @description 95 % interval [low, high]. */
+                    interval: number[];
+                  };
+                  baseline: {
+                    estimate: number;
+                    /** @description 95 % interval [low, high]. */
+                    interval: number[];
+                  };
+                  difference: {
+                    estimate: number;
+                    /** @description 95 % interval [low, high]. */
+                    interval: number[];
+                  };
+                  relativeDifference: {
+                    estimate: number;
+                    /** @description 95 % interval [low, high]. */
+                    interval: number[];
+                  };
+                  /** @description Kish effective sample size of the importance weights. */
+                  effectiveSampleSize: number;
+                  /** @description Share of the candidate's top-k with logged evidence. */
+                  coverage: number;
+                }[];
+                /** @description The raw logged (on-policy) value of each metric. */
+                observedBaseline: {
+                  [key: string]: number;
+                };
+                /** @description Expected team-draft outcome of the candidate against the baseline, query-frequency weighted. */
+                interleaving: {
+                  wins: number;
+                  losses: number;
+                  ties: number;
+                  shareWon: number;
+                } | null;
+                intervalMethod: string | null;
+                summary: string;
+              };
+            };
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/nous/learn/position-bias': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Position bias measured from the service's own traffic: examination by position relative to position 1 harvested from natural interventions (AllPairs), beside the PBM click model's curve on the same window */
+    get: {
+      parameters: {
+        query?: {
+          /** @description ISO-8601 or epoch ms; default 28 days before `to`. */
+          from?: string;
+          /** @description ISO-8601 or epoch ms; default now. */
+          to?: string;
+          /** @description Also estimate per value of this context (Fang et al. 2019). */
+          dimension?: 'deviceType';
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                /** @enum {string} */
+                method: 'allpairs';
+                window: {
+                  /** Format: date-time */
+                  from: string;
+                  /** Format: date-time */
+                  to: string;
+                };
+                searches: number;
+                /** @description (query, result) pairs seen at two or more positions. */
+                harvestedPairs: number;
+                positions: {
+                  position: number;
+                  /** @description Examination propensity relative to position 1. */
+                  estimate: number;
+                  /** @description 95 % interval [low, high]. */
+                  interval: number[];
+                  /** @description Harvested pairs informing this position; 0: no evidence (interval [0, 1]). */
+                  support: number;
+                }[];
+                /** @description The PBM click model's examination fitted on the same window, normalised so position 1 = 1. */
+                pbm: {
+                  position: number;
+                  examination: number;
+                }[];
+                byDimension?: {
+                  dimension: string;
+                  values: {
+                    value: string;
+                    positions: {
+                      position: number;
+                      /** @description Examination propensity relative to position 1. */
+                      estimate: number;
+                      /** @description 95 % interval [low, high]. */
+                      interval: number[];
+                      /** @description Harvested pairs informing this position; 0: no evidence (interval [0, 1]). */
+                      support: number;
+                    }[];
+                  }[];
+                };
+              };
+            };
+          };
+        };
+        /** @description Every failure, with the HTTP status matching error.code. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/nous/ab-testing/experiments': {
     parameters: {
       query?: never;

@@ -7,7 +7,7 @@ import {
   type EvalMetric,
   type LoggedSearch,
   type PropensityEstimate,
-} from './offline-eval.js';
+} from '../../offline-eval/index.js';
 
 /** One evaluation's numbers, in plain data (it crosses to a worker thread and back). */
 export interface EstimationInput {

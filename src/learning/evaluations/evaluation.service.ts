@@ -20,7 +20,7 @@ import { trackRecord } from './track-record.js';
 import type { EvaluationRecord, EvaluationStore } from './evaluation.store.js';
 import { describeSource, toEvaluationView, toStoredResult, type StoredRequest } from './evaluation-view.js';
 import { parseWindow, readWindow } from './evaluation-window.js';
-import type { EvalMetric } from './offline-eval.js';
+import type { EvalMetric } from '../../offline-eval/index.js';
 import { rankingsOf, resolveSource, sourceView, type RankingPorts, type ResolvedSource } from './ranking-sources.js';
 
 export interface EvaluationOptions {

@@ -1,6 +1,6 @@
 import { isClick, isImpression, isSatisfiedClick } from '../../vocabulary/index.js';
 import type { WindowRow } from './evaluation.store.js';
-import type { LoggedSearch } from './offline-eval.js';
+import type { LoggedSearch } from '../../offline-eval/index.js';
 
 interface OpenSearch {
   queryHash: string | null;

@@ -3,7 +3,7 @@ import { ValidationError } from '../../common/errors.js';
 import { fitClickModel } from '../../click-models/index.js';
 import type { EvaluationStore } from './evaluation.store.js';
 import { parseWindow, readWindow } from './evaluation-window.js';
-import { harvestPropensities } from './offline-eval.js';
+import { harvestPropensities } from '../../offline-eval/index.js';
 import type { PositionBiasQuery, PositionBiasView } from './evaluation.schemas.js';
 
 const DEPTH = 10;

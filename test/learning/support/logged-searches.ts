@@ -5,9 +5,9 @@ import { toFeedbackRow, type FeedbackItemFields } from '../../../src/storage/tab
 
 /**
  * A seeded log for offline evaluation: `queries` queries of `docs` results each, with a hidden
- * relevance per result and client features `1` (its relevance) and `2` (its index), named as a LETOR file's; two rankers serve the searches
- * alternately (A: by relevance with noise, B: A's order with adjacent pairs swapped and one result
- * pushed down), so the same (query, result) is shown at several positions (what harvesting needs).
+ * relevance per result and client features `1` (its relevance) and `2` (its index), named as a
+ * LETOR file's; three rankers serve the searches in turn (A: by relevance with noise, B and C: A's
+ * order with adjacent pairs swapped), so the same (query, result) is shown at several positions.
  * Users examine position p with probability 1/p and click an examined result with its relevance
  * (PBM), half of them on mobile.
  */
@@ -34,10 +34,13 @@ export function loggedItems(o: LogOptions): FeedbackItemFields[] {
     const q = s % o.queries;
     const ids = Array.from({ length: o.docs }, (_, d) => d);
     const byA = [...ids].sort((a, b) => relevanceOf(q, b) + random() * 0.05 - (relevanceOf(q, a) + random() * 0.05));
+    // Every query meets all three rankers: they take turns per round over the queries. B swaps
+    // ranks (1, 2), (3, 4)…, C swaps (2, 3), (4, 5)…, so harvesting links every position to position 1.
+    const ranker = Math.floor(s / o.queries) % 3;
     let list = byA;
-    if (s % 2 === 1) {
+    if (ranker > 0) {
       list = [...byA];
-      for (let i = 0; i + 1 < list.length; i += 2) [list[i], list[i + 1]] = [list[i + 1]!, list[i]!];
+      for (let i = ranker - 1; i + 1 < list.length; i += 2) [list[i], list[i + 1]] = [list[i + 1]!, list[i]!];
     }
     const time = o.start + s * 1000;
     const device = s % 4 < 2 ? 'mobile' : 'desktop';
