@@ -69,6 +69,29 @@ async function logTraffic(server: DashboardServer) {
   }
 }
 
+/** Units of the running experiment rank a query through POST /api/nous/rank (each arm's ranker orders it) and click as the logged users did. */
+async function onlineTraffic(server: DashboardServer, experimentId: string, units = 160) {
+  const rnd = mulberry32(7);
+  const lists = catalogue();
+  for (let u = 0; u < units; u += 1) {
+    const unitId = `online-${u}`;
+    const q = u % QUERIES;
+    const queryId = `${unitId}-q`;
+    const results = lists[q]!.map(({ resultId, features }) => ({ resultId, features }));
+    const served = ok(await server.api('POST', '/api/nous/rank', { unitId, queryId, queryHash: `query-${q}`, results }), 200, 'rank');
+    expect(served.served).toMatchObject({ source: 'experiment', experimentId });
+    const byId = new Map(lists[q]!.map((d) => [d.resultId, d]));
+    const feedback: unknown[] = [];
+    (served.results as { resultId: string }[]).slice(0, SHOWN).forEach(({ resultId }, i) => {
+      const metadata = { resultId, queryHash: `query-${q}`, customMetadata: { position: i + 1 } };
+      feedback.push({ queryId, metadata: { ...metadata, userAction: 'impression' } });
+      if (rnd() < (1 / (i + 1) ** 0.8) * byId.get(resultId)!.attract)
+        feedback.push({ queryId, metadata: { ...metadata, userAction: 'click' } });
+    });
+    ok(await server.api('POST', '/api/cortex/feedback', { sessionId: unitId, feedback }), 201, 'online feedback');
+  }
+}
+
 async function ranker(server: DashboardServer, modelId: string, name: string, letor: string) {
   const config = { trainingData: 'dataset', numTrees: 30, learningRate: 0.1, numLeaves: 15, minDataInLeaf: 5, seed: 7 };
   ok(await server.api('POST', MODELS, { modelId, name, type: 'ranker', config }), 201, `ranker ${modelId}`);
@@ -98,6 +121,7 @@ async function prepare(server: DashboardServer) {
 describe.skipIf(!chromiumPath)('the Evaluate page in Chromium', { timeout: 180_000 }, () => {
   const t = useDashboardInChromium({ clock: systemClock, jobs: false }, prepare, 300_000);
   let ids: string[] = [];
+  let experimentId = '';
 
   async function check(w: WatchedPage, size: 'desktop' | 'phone') {
     expect(w.problems).toEqual([]);
@@ -186,7 +210,7 @@ describe.skipIf(!chromiumPath)('the Evaluate page in Chromium', { timeout: 180_0
       await dialog.getByLabel('A/B test').check();
       await dialog.getByRole('button', { name: 'Create experiment' }).click();
       await w.page.waitForURL(/\/experiments\/[^/?]+$/);
-      const experimentId = w.page.url().split('/').at(-1)!;
+      experimentId = w.page.url().split('/').at(-1)!;
       const experiment = ok(await t.server.api('GET', `/api/nous/ab-testing/experiments/${experimentId}`), 200, 'experiment');
       expect(experiment.configuration.type).toBe('ab');
       expect(experiment.status).toBe('running');
@@ -200,6 +224,35 @@ describe.skipIf(!chromiumPath)('the Evaluate page in Chromium', { timeout: 180_0
       await expect.poll(() => panel.textContent()).toContain(percent(mrr.estimate, 2, true));
       expect(await panel.textContent()).toContain(`[${percent(mrr.interval[0], 2)}, ${percent(mrr.interval[1], 2)}]`);
       await screenshot(w.page, 'evaluate-test-online-desktop');
+      await check(w, 'desktop');
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('once the online test has results, the experiment page and the track record show prediction beside outcome', async () => {
+    await onlineTraffic(t.server, experimentId);
+    const record = ok(await t.server.api('GET', `${EVALS}/track-record`), 200, 'track record');
+    const pairs = record.pairs.filter((p: any) => p.experimentId === experimentId);
+    expect(pairs.length).toBeGreaterThan(0);
+    const w = await t.open(DESKTOP);
+    try {
+      await w.page.goto(`/experiments/${experimentId}`);
+      for (const p of pairs) {
+        const row = w.page.getByTestId(`predicted-${p.variantKey}-${p.offlineMetric ?? p.metric}`);
+        await expect.poll(() => row.locator('[data-field="predicted"]').textContent()).toContain(percent(p.predicted.estimate, 2, true));
+        expect(await row.locator('[data-field="observed"]').textContent()).toContain(percent(p.observed.estimate, 2, true));
+      }
+      await screenshot(w.page, 'evaluate-experiment-predicted-desktop');
+      await w.page.goto('/evaluate');
+      const section = w.page.getByTestId('track-record');
+      await expect
+        .poll(() => section.getByTestId('track-summary').locator('[data-field="pairs"]').textContent())
+        .toBe(String(record.summary.pairs));
+      await section.locator('[role="img"]').waitFor();
+      // Every pair is listed, whatever its outcome: a contradicted prediction is not filtered out.
+      expect(await section.getByTestId('track-pairs').locator('tbody tr').count()).toBe(record.pairs.length);
+      await section.screenshot({ path: path.join(ARTIFACTS, 'evaluate-track-record-desktop.png') });
       await check(w, 'desktop');
     } finally {
       await w.close();

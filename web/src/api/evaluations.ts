@@ -87,7 +87,9 @@ export interface TrackPair {
   experimentName: string;
   variantKey: string;
   kind: 'ab' | 'interleaving';
+  /** The online metric compared; `offlineMetric` the evaluation's metric that predicted it (ctr@10 for ctr). */
   metric: string;
+  offlineMetric?: string;
   predicted: Estimate;
   observed: Estimate | null;
   inside: boolean | null;

@@ -62,14 +62,17 @@ export function TrackRecordSection() {
                 {record.data.pairs.map((p) => {
                   const outcome = trackOutcome(p);
                   return (
-                    <tr key={`${p.evaluationId}-${p.experimentId}-${p.variantKey}-${p.metric}`}>
+                    <tr key={`${p.evaluationId}-${p.experimentId}-${p.variantKey}-${p.offlineMetric ?? p.metric}`}>
                       <th scope="row">
                         <Link to={`/experiments/${p.experimentId}`}>{p.experimentName}</Link>{' '}
                         <span className="muted small">
                           {p.variantKey} · {p.kind} · {p.experimentStatus}
                         </span>
                       </th>
-                      <td data-label="Metric">{metricShortLabel(p.metric)}</td>
+                      <td data-label="Metric">
+                        {metricShortLabel(p.offlineMetric ?? p.metric)}
+                        {p.offlineMetric && p.offlineMetric !== p.metric && <> → {metricShortLabel(p.metric)}</>}
+                      </td>
                       <td data-label="Predicted">
                         {liftText(p.predicted)} <span className="muted small">{intervalText(p.predicted)}</span>
                       </td>

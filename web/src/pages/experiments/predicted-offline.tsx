@@ -73,9 +73,13 @@ export function PredictedOffline({ experiment }: { experiment: Experiment }) {
             </thead>
             <tbody>
               {pairs.map((p) => (
-                <tr key={`${p.evaluationId}-${p.variantKey}-${p.metric}`} data-testid={`predicted-${p.variantKey}-${p.metric}`}>
+                <tr
+                  key={`${p.evaluationId}-${p.variantKey}-${p.offlineMetric ?? p.metric}`}
+                  data-testid={`predicted-${p.variantKey}-${p.offlineMetric ?? p.metric}`}
+                >
                   <th scope="row">
-                    {name(p.variantKey)} · {metricShortLabel(p.metric)}
+                    {name(p.variantKey)} · {metricShortLabel(p.offlineMetric ?? p.metric)}
+                    {p.offlineMetric && p.offlineMetric !== p.metric && <> → {metricShortLabel(p.metric)} online</>}
                   </th>
                   <td data-label="Predicted offline" data-field="predicted">
                     {liftText(p.predicted)} <span className="muted small">{intervalText(p.predicted)}</span>
