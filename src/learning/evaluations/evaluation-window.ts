@@ -31,9 +31,9 @@ export async function readWindow(
   store: EvaluationStore,
   window: { start: number; end: number },
   maxDepth: number,
-  onPage: (searchesRead: number) => Promise<void> = async () => {},
+  { withFeatures = false, onPage = async () => {} }: { withFeatures?: boolean; onPage?: (searchesRead: number) => Promise<void> } = {},
 ): Promise<LoggedWindow> {
-  const acc = new WindowAccumulator(maxDepth);
+  const acc = new WindowAccumulator(maxDepth, withFeatures);
   let after: Awaited<ReturnType<EvaluationStore['readWindowPage']>>['last'];
   for (;;) {
     const page = await store.readWindowPage(window, after, PAGE);

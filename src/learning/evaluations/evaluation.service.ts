@@ -133,7 +133,11 @@ export class EvaluationService {
       if (background) await store.setProgress(job.id, Math.min(0.99, p));
     };
     try {
-      const window = await readWindow(store, job.window, job.depth, (read) => progress(0.5 * Math.min(1, read / job.searches)));
+      const scored = (r: ResolvedSource) => (r.kind === 'model' || r.kind === 'alias') && r.modelId !== null;
+      const window = await readWindow(store, job.window, job.depth, {
+        withFeatures: scored(job.candidate) || scored(job.baseline),
+        onPage: (read) => progress(0.5 * Math.min(1, read / job.searches)),
+      });
       if (window.searches.length === 0) throw ValidationError.field('/from', 'no search in the window has a logged list from position 1');
       await progress(0.5);
       const scoring = (share: number) => (done: number, total: number) => progress(0.5 + share * (done / total));

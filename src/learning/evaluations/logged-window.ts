@@ -52,7 +52,11 @@ export class WindowAccumulator {
   private readonly open = new Map<string, OpenSearch>();
   private readonly features = new Map<string, Map<string, { at: number; values: Record<string, number> }>>();
 
-  constructor(private readonly maxDepth: number) {}
+  /** `withFeatures`: keep the client features (a model will score the results); parsing them is most of the reading's cost. */
+  constructor(
+    private readonly maxDepth: number,
+    private readonly withFeatures = true,
+  ) {}
 
   get searchesSeen(): number {
     return this.open.size;
@@ -80,7 +84,7 @@ export class WindowAccumulator {
       s.shown.set(row.position, row.resultId);
     if (isClick(row.action)) s.clicked.add(row.resultId);
     if (isSatisfiedClick(row.action, row.dwellTime)) s.satisfied.add(row.resultId);
-    const f = row.queryHash === null ? undefined : clientFeatures(row.extra);
+    const f = row.queryHash === null || !this.withFeatures ? undefined : clientFeatures(row.extra);
     if (f && row.queryHash !== null) {
       let perQuery = this.features.get(row.queryHash);
       if (!perQuery) this.features.set(row.queryHash, (perQuery = new Map()));
