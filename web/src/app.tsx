@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { Layout } from './components/layout';
+import { EvaluatePage } from './pages/evaluate/evaluate-page';
 import { ExperimentDetailPage } from './pages/experiments/detail';
 import { ExperimentsPage } from './pages/experiments/list';
 import { NewExperimentPage } from './pages/experiments/new/new-experiment';
@@ -45,6 +46,7 @@ export function App() {
           <Route path="models" element={<ModelsPage />} />
           <Route path="models/:modelId" element={<ModelDetailPage />} />
           <Route path="production" element={<ProductionPage />} />
+          <Route path="evaluate" element={<EvaluatePage />} />
           <Route path="feedback" element={<FeedbackPage />} />
           <Route path="queries" element={<QueriesPage />} />
           <Route path="queries/:queryHash" element={<QueryDetailPage />} />

@@ -98,7 +98,31 @@ export const METRIC_TERMS = {
   dwell_time_p90: { short: 'Dwell time p90', label: '90th percentile of dwell time', means: '90th percentile dwell time' },
 } as const satisfies Record<string, { short: string; label: string; means: string }>;
 
-const termOf = (metric: string) => (METRIC_TERMS as Partial<Record<string, { short: string; label: string }>>)[metric];
+/**
+ * The offline evaluation's metrics that the online catalogue does not name (issue 26); `mrr` and
+ * `abandonment_rate` mean the same offline and online and are named above. Kept apart from
+ * METRIC_TERMS because the new-experiment form offers every key of that one as a target metric.
+ * `ctr@k` is named by offlineTerm below.
+ */
+export const OFFLINE_METRIC_TERMS = {
+  clicks_per_search: { short: 'Clicks/search', label: 'clicks per search', means: 'expected clicks in the top results per search' },
+  satisfied_clicks: { short: 'Satisfied clicks', label: 'satisfied clicks per search', means: 'expected satisfied clicks per search' },
+} as const satisfies Record<string, { short: string; label: string; means: string }>;
+
+/** `ctr@10` → "CTR@10", "click-through rate in the top 10". */
+function offlineTerm(metric: string): { short: string; label: string } | undefined {
+  const k = /^ctr@(\d+)$/.exec(metric)?.[1];
+  if (k !== undefined) return { short: `CTR@${k}`, label: `click-through rate in the top ${k}` };
+  return (OFFLINE_METRIC_TERMS as Partial<Record<string, { short: string; label: string }>>)[metric];
+}
+
+/** Whether a lift of the metric is good news: abandonment and the time metrics fall when search gets better. */
+export function lowerIsBetter(metric: string): boolean {
+  return metric === 'abandonment_rate' || metric.startsWith('time_to_click');
+}
+
+const termOf = (metric: string) =>
+  (METRIC_TERMS as Partial<Record<string, { short: string; label: string }>>)[metric] ?? offlineTerm(metric);
 
 /** A metric in words: the catalogue's label, or any other key (snake_case or camelCase) spelled out. */
 export function metricLabel(metric: string): string {

@@ -6,6 +6,7 @@ const NAV = [
   { to: '/', label: 'Overview', end: true },
   { to: '/experiments', label: 'Experiments', end: false },
   { to: '/models', label: 'Models', end: false },
+  { to: '/evaluate', label: 'Evaluate', end: false },
   { to: '/production', label: 'Production', end: false },
   { to: '/feedback', label: 'Feedback', end: false },
   { to: '/queries', label: 'Queries', end: false },

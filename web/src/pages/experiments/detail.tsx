@@ -9,6 +9,7 @@ import { Configuration } from './configuration';
 import { LifecycleButtons } from './lifecycle';
 import { ResultsError, ResultsSection } from './results';
 import { InterleavingSection } from './interleaving';
+import { PredictedOffline } from './predicted-offline';
 
 export function ExperimentDetailPage() {
   const { experimentId = '' } = useParams();
@@ -67,6 +68,7 @@ export function ExperimentDetailPage() {
           </p>
         </section>
       )}
+      <PredictedOffline experiment={e} />
       <div className="grid-2">
         <Configuration experiment={e} />
         <AuditTimeline experimentId={e.experimentId} />
