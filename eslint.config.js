@@ -152,6 +152,14 @@ export default [
     [],
     pure('src/click-models and src/ranker', 'src/random'),
   ),
+  // Issue 26: offline evaluation reads click models and the vocabulary, nothing of the service.
+  ...pureLibrary(
+    'pure-offline-eval',
+    ['src/offline-eval'],
+    ['random', 'click-models', 'vocabulary'],
+    [],
+    pure('src/offline-eval', 'src/random, src/click-models and src/vocabulary'),
+  ),
   boundary(
     'pure-experiment-algorithms',
     ['src/experiments/bucketing/**/*.ts', 'src/experiments/model/lifecycle.ts'],
