@@ -94,6 +94,12 @@ export function noisyRelevance(world: World, sd: number, seed: number): Policy {
 export interface Candidate {
   name: string;
   policy: Policy;
+  /**
+   * `logged`: a reranker of the documents the logging rankers show (their top 10s), the question
+   * offline evaluation can answer; `all`: free to promote documents no user ever saw, whose clicks
+   * no estimator can know (scored apart, to show what low coverage does).
+   */
+  scope: 'logged' | 'all';
 }
 
 /** Pearson correlation of feature column f with the grade over all rows. */
@@ -130,35 +136,47 @@ function demoteFirst(policy: Policy, to: number): Policy {
   });
 }
 
+/** The candidate's order over the documents shown by the logging rankers first, the never-shown after. */
+function rerankLogged(policy: Policy, shown: readonly Set<number>[]): Policy {
+  return policy.map((list, q) => [...list.filter((r) => shown[q]!.has(r)), ...list.filter((r) => !shown[q]!.has(r))]);
+}
+
 /**
- * The logging rankers and at least 20 candidates from good to bad. The engine ("production") and the
- * A/B treatment are both relevance plus noise (sd 1.0, different draws): imperfect, and different
- * enough that the same document appears at different positions (the natural interventions).
+ * The logging rankers and the candidates from good to bad. The engine ("production") and the A/B
+ * treatment are both relevance plus noise (sd 1.0, different draws): imperfect, and different enough
+ * that the same document appears at different positions (the natural interventions).
  */
 export function buildRankers(world: World): { production: Policy; treatment: Policy; candidates: Candidate[] } {
   const production = noisyRelevance(world, 1.0, 101);
   const treatment = noisyRelevance(world, 1.0, 202);
-  const candidates: Candidate[] = [];
-  candidates.push({ name: 'true relevance', policy: noisyRelevance(world, 0, 1) });
+  const relevance = noisyRelevance(world, 0, 1);
+  const pool: Omit<Candidate, 'scope'>[] = [];
+  pool.push({ name: 'true relevance', policy: relevance });
   [0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 3, 5].forEach((sd, i) =>
-    candidates.push({ name: `relevance + noise sd ${sd}`, policy: noisyRelevance(world, sd, 300 + i) }),
+    pool.push({ name: `relevance + noise sd ${sd}`, policy: noisyRelevance(world, sd, 300 + i) }),
   );
-  candidates.push({ name: 'production (engine)', policy: production });
-  candidates.push({ name: 'A/B treatment', policy: treatment });
-  candidates.push({ name: 'production, first result to 3rd', policy: demoteFirst(production, 3) });
-  candidates.push({ name: 'production, first result to 10th', policy: demoteFirst(production, 10) });
+  pool.push({ name: 'production (engine)', policy: production });
+  pool.push({ name: 'A/B treatment', policy: treatment });
+  pool.push({ name: 'production, first result to 3rd', policy: demoteFirst(production, 3) });
+  pool.push({ name: 'production, first result to 10th', policy: demoteFirst(production, 10) });
   const F = world.data.numFeatures;
   const corr = Array.from({ length: F }, (_, f) => ({ f, r: featureCorrelation(world, f) })).filter((c) => c.r !== 0);
   corr.sort((a, b) => b.r - a.r);
-  const picks = [corr[0]!, corr[1]!, corr[2]!, corr[Math.floor(corr.length / 2)]!, corr[corr.length - 1]!];
+  // Single-feature scorers from the strongest to the most misleading feature of the sample.
+  const picks = [corr[0]!, corr[10]!, corr[40]!, corr[Math.floor(corr.length / 2)]!, corr[corr.length - 1]!];
   for (const { f, r } of picks) {
     const name = `feature ${world.data.featureNames[f]} (r = ${r.toFixed(2)})`;
-    candidates.push({ name, policy: rankByScore(world, (row) => world.data.features[row * F + f]! + 1e-9 * (1 / (row + 1))) });
+    pool.push({ name, policy: rankByScore(world, (row) => world.data.features[row * F + f]!) });
   }
-  const rng = mulberry32(999);
-  candidates.push({ name: 'random order', policy: world.queries.map((rows) => shuffleInPlace([...rows], rng)) });
-  candidates.push({ name: 'production reversed', policy: production.map((l) => [...l].reverse()) });
-  candidates.push({ name: 'relevance reversed', policy: noisyRelevance(world, 0, 1).map((l) => [...l].reverse()) });
-  candidates.push({ name: 'production top 10 reversed', policy: production.map((l) => [...l.slice(0, 10).reverse(), ...l.slice(10)]) });
+  const random = world.queries.map((rows) => shuffleInPlace([...rows], mulberry32(999 + rows[0]!)));
+  pool.push({ name: 'random order', policy: random });
+  pool.push({ name: 'production reversed', policy: production.map((l) => [...l].reverse()) });
+  pool.push({ name: 'relevance reversed', policy: relevance.map((l) => [...l].reverse()) });
+  pool.push({ name: 'production top 10 reversed', policy: production.map((l) => [...l.slice(0, 10).reverse(), ...l.slice(10)]) });
+  const shown = world.queries.map((_, q) => new Set([...production[q]!.slice(0, 10), ...treatment[q]!.slice(0, 10)]));
+  const candidates: Candidate[] = pool.map((c) => ({ ...c, policy: rerankLogged(c.policy, shown), scope: 'logged' }));
+  const free = ['true relevance', 'relevance + noise sd 0.5', 'random order', 'relevance reversed'];
+  for (const c of pool.filter((p) => free.includes(p.name)))
+    candidates.push({ name: `${c.name}, all documents`, policy: c.policy, scope: 'all' });
   return { production, treatment, candidates };
 }
