@@ -29,6 +29,7 @@ const scenarios = option(
   quick ? 'pbm:10000:0,dbn:10000:0' : 'pbm:100000:0,pbm:100000:0.02,dbn:100000:0,pbm:10000:0,dbn:10000:0',
 )
   .split(',')
+  .filter((s) => s !== 'none')
   .map((s) => {
     const [kind, sessions, exploration] = s.split(':');
     return { kind: kind!, sessions: Number(sessions), exploration: Number(exploration ?? 0) };
