@@ -61,9 +61,25 @@ export function independentFirstClicks(c: Float64Array, length: number, into: Fl
   return into;
 }
 
-/** Writes the value of each metric for one list (its first `length` ranks) into out[offset + m]. */
+const prefix = new Float64Array(257);
+const KIND_CODE: Record<MetricKind, number> = { clicks: 0, ctr: 1, satisfied: 2, mrr: 3, abandonment: 4 };
+
+/** The metrics as numeric codes, read in the scoring's inner loop. */
+export interface MetricPlan {
+  kinds: Int8Array;
+  ks: Int32Array;
+}
+
+export function metricPlan(metrics: readonly ParsedMetric[]): MetricPlan {
+  return { kinds: Int8Array.from(metrics, (m) => KIND_CODE[m.kind]), ks: Int32Array.from(metrics, (m) => m.k) };
+}
+
+/**
+ * Writes the value of each metric for one list (its first `length` ranks) into out[offset + m]:
+ * one pass for the prefix sums of c, then each metric reads what it needs.
+ */
 export function listMetrics(
-  metrics: readonly ParsedMetric[],
+  plan: MetricPlan,
   depth: number,
   length: number,
   c: Float64Array,
@@ -72,29 +88,27 @@ export function listMetrics(
   out: Float64Array,
   offset: number,
 ): void {
-  for (let m = 0; m < metrics.length; m += 1) {
-    const { kind, k } = metrics[m] as ParsedMetric;
-    const n = Math.min(length, k);
-    let value = 0;
-    switch (kind) {
-      case 'clicks':
-        for (let r = 0; r < n; r += 1) value += c[r] as number;
-        break;
-      case 'ctr':
-        for (let r = 0; r < n; r += 1) value += c[r] as number;
-        value /= k;
-        break;
-      case 'satisfied':
-        for (let r = 0; r < n; r += 1) value += s[r] as number;
-        break;
-      case 'mrr':
-        for (let r = 0; r < Math.min(length, depth); r += 1) value += (f[r] as number) / (r + 1);
-        break;
-      case 'abandonment':
-        value = 1;
-        for (let r = 0; r < Math.min(length, depth); r += 1) value -= f[r] as number;
-        break;
-    }
+  const top = length < depth ? length : depth;
+  let satisfied = 0;
+  let reciprocal = 0;
+  let first = 0;
+  for (let r = 0; r < length; r += 1) prefix[r + 1] = (prefix[r] as number) + (c[r] as number);
+  for (let r = 0; r < top; r += 1) {
+    satisfied += s[r] as number;
+    reciprocal += (f[r] as number) / (r + 1);
+    first += f[r] as number;
+  }
+  const { kinds, ks } = plan;
+  for (let m = 0; m < kinds.length; m += 1) {
+    const kind = kinds[m] as number;
+    let value: number;
+    if (kind === 0) value = prefix[top] as number;
+    else if (kind === 1) {
+      const k = ks[m] as number;
+      value = (prefix[length < k ? length : k] as number) / k;
+    } else if (kind === 2) value = satisfied;
+    else if (kind === 3) value = reciprocal;
+    else value = 1 - first;
     out[offset + m] = value;
   }
 }

@@ -6,90 +6,135 @@ import type { EncodedSearches } from '../log/encode.js';
  * to rank 1 and the pair's logged impressions i (rank k_i, click c_i, satisfied click s_i):
  *
  *   ips    γ̂ = Σ w c / p_k ÷ Σ w                   (Joachims, Swaminathan & Schnabel 2017: unbiased)
- *   snips  γ̂ = Σ w c ÷ Σ w p_k                      (self-normalised; Li, Kim & Zitouni 2018's item-
- *                                                     position estimator with the empirical logging policy)
+ *   snips  γ̂ = Σ w c ÷ Σ w p_k                      (self-normalised; the item-position estimator of
+ *                                                     Li et al. 2018 with the empirical logging policy)
  *   dr     ρ̂ = Σ w (c − m_i) / p_k ÷ Σ w            (the IPS estimate of the click model's residual,
  *                                                     m_i its predicted click for impression i; Oosterhuis 2023)
  *
  * and the same with satisfied clicks for γ̂_sat (dr: s − m_i·ŝ, ŝ the pair's satisfied share of
- * clicks). One sequential sweep over the impressions grouped by pair; the only random access is
- * the session weight.
+ * clicks). Each is a ratio Σ w·x_i ÷ Σ w·y_i of per-impression values fixed before the bootstrap
+ * starts, so a replicate is one branch-free sequential sweep over the impressions grouped by pair
+ * whose only random access is the session weight.
  */
 export type PairEstimator = 'ips' | 'snips' | 'dr';
 
 export interface PairEstimateInputs {
   log: EncodedSearches;
-  estimator: PairEstimator;
   /** The pairs any evaluated list holds. */
   relevant: Int32Array;
-  /** Propensity per 0-based rank, and its inverse. */
-  propensity: Float64Array;
-  inverse: Float64Array;
-  /** dr only: the click model's click probability per impression (in pair order), and ŝ per pair. */
-  predicted?: Float64Array;
-  satisfiedShare?: Float64Array;
+  /** False when no metric reads satisfied clicks: the sweep then skips them. */
+  withSatisfied: boolean;
+  /**
+   * ips, snips: per impression (pair order) one code, rank | click << 8 | satisfied click << 9, and
+   * per code the click and satisfied numerators and the denominator. Two bytes an impression
+   * instead of three doubles: the sweep is bound by memory, not arithmetic.
+   */
+  code: Uint16Array | null;
+  table: { click: Float64Array; satisfied: Float64Array; denominator: Float64Array };
+  /** dr: per impression the residual numerators (the denominator is 1). */
+  click: Float64Array;
+  satisfied: Float64Array;
 }
 
-export function estimatePairs(inputs: PairEstimateInputs, weights: Uint8Array, click: Float64Array, sat: Float64Array): void {
-  const { log, relevant, propensity, inverse } = inputs;
-  const { pairStart, impSession, impRank, impClick, impSat } = log;
-  if (inputs.estimator === 'ips') {
-    for (let j = 0; j < relevant.length; j += 1) {
-      const p = relevant[j] as number;
-      let n = 0;
-      let c = 0;
-      let s = 0;
-      for (let i = pairStart[p] as number, end = pairStart[p + 1] as number; i < end; i += 1) {
-        const w = weights[impSession[i] as number] as number;
-        if (w === 0) continue;
-        n += w;
-        if (impClick[i] === 1) {
-          const x = w * (inverse[impRank[i] as number] as number);
-          c += x;
-          if (impSat[i] === 1) s += x;
-        }
-      }
-      click[p] = n > 0 ? c / n : 0;
-      sat[p] = n > 0 ? s / n : 0;
+/**
+ * The per-impression values of `estimator`. `propensity` is per 0-based rank; dr needs the click
+ * model's prediction per impression (pair order) and ŝ per pair.
+ */
+export function pairEstimateInputs(
+  log: EncodedSearches,
+  estimator: PairEstimator,
+  relevant: Int32Array,
+  propensity: Float64Array,
+  dr?: { predicted: Float64Array; satisfiedShare: Float64Array },
+  withSatisfied = true,
+): PairEstimateInputs {
+  const n = log.impRank.length;
+  const table = { click: new Float64Array(1024), satisfied: new Float64Array(1024), denominator: new Float64Array(1024) };
+  if (estimator !== 'dr') {
+    for (let code = 0; code < 1024; code += 1) {
+      const e = propensity[code & 255] as number;
+      const c = (code >> 8) & 1;
+      const s = c & (code >> 9);
+      table.click[code] = estimator === 'ips' ? c / e : c;
+      table.satisfied[code] = estimator === 'ips' ? s / e : s;
+      table.denominator[code] = estimator === 'ips' ? 1 : e;
     }
-  } else if (inputs.estimator === 'snips') {
-    for (let j = 0; j < relevant.length; j += 1) {
-      const p = relevant[j] as number;
-      let e = 0;
-      let c = 0;
-      let s = 0;
-      for (let i = pairStart[p] as number, end = pairStart[p + 1] as number; i < end; i += 1) {
-        const w = weights[impSession[i] as number] as number;
-        if (w === 0) continue;
-        e += w * (propensity[impRank[i] as number] as number);
-        if (impClick[i] === 1) {
-          c += w;
-          if (impSat[i] === 1) s += w;
-        }
-      }
-      click[p] = e > 0 ? c / e : 0;
-      sat[p] = e > 0 ? s / e : 0;
+    const code = new Uint16Array(n);
+    for (let i = 0; i < n; i += 1)
+      code[i] = (log.impRank[i] as number) | ((log.impClick[i] as number) << 8) | ((log.impSat[i] as number) << 9);
+    return { log, relevant, withSatisfied, code, table, click: new Float64Array(0), satisfied: new Float64Array(0) };
+  }
+  const click = new Float64Array(n);
+  const satisfied = new Float64Array(n);
+  for (let p = 0; p < log.pairDoc.length; p += 1) {
+    const share = dr?.satisfiedShare[p] ?? 0;
+    for (let i = log.pairStart[p] as number; i < (log.pairStart[p + 1] as number); i += 1) {
+      const e = propensity[log.impRank[i] as number] as number;
+      const c = log.impClick[i] as number;
+      const m = dr?.predicted[i] ?? 0;
+      click[i] = (c - m) / e;
+      satisfied[i] = ((c & (log.impSat[i] as number)) - m * share) / e;
     }
-  } else {
-    const predicted = inputs.predicted as Float64Array;
-    const share = inputs.satisfiedShare as Float64Array;
-    for (let j = 0; j < relevant.length; j += 1) {
-      const p = relevant[j] as number;
-      const sp = share[p] as number;
-      let n = 0;
-      let c = 0;
-      let s = 0;
-      for (let i = pairStart[p] as number, end = pairStart[p + 1] as number; i < end; i += 1) {
+  }
+  return { log, relevant, withSatisfied, code: null, table, click, satisfied };
+}
+
+/**
+ * One replicate's estimates into click/sat. A pair the replicate left without any weight (all its
+ * sessions drew 0) keeps its full-sample estimate from `fallback` when given: it has evidence, the
+ * replicate just did not draw it, and scoring it 0 would mistake resampling for lost coverage
+ * (with one impression that happens in e^-1 = 37 % of replicates and drags every interval down).
+ */
+export function estimatePairs(
+  inputs: PairEstimateInputs,
+  weights: Uint8Array,
+  click: Float64Array,
+  sat: Float64Array,
+  fallback?: { click: Float64Array; sat: Float64Array },
+): void {
+  const { relevant, withSatisfied, code } = inputs;
+  const { pairStart, impSession } = inputs.log;
+  const X = inputs.table.click;
+  const Y = inputs.table.satisfied;
+  const D = inputs.table.denominator;
+  const x = inputs.click;
+  const y = inputs.satisfied;
+  for (let j = 0; j < relevant.length; j += 1) {
+    const p = relevant[j] as number;
+    const end = pairStart[p + 1] as number;
+    let d = 0;
+    let c = 0;
+    let s = 0;
+    if (code !== null && !withSatisfied) {
+      // The common case: ips or snips without satisfied_clicks.
+      for (let i = pairStart[p] as number; i < end; i += 1) {
         const w = weights[impSession[i] as number] as number;
-        if (w === 0) continue;
-        n += w;
-        const x = w * (inverse[impRank[i] as number] as number);
-        const m = predicted[i] as number;
-        c += x * ((impClick[i] as number) - m);
-        s += x * ((impSat[i] as number) - m * sp);
+        const k = code[i] as number;
+        d += w * (D[k] as number);
+        c += w * (X[k] as number);
       }
-      click[p] = n > 0 ? c / n : 0;
-      sat[p] = n > 0 ? s / n : 0;
+    } else if (code !== null) {
+      for (let i = pairStart[p] as number; i < end; i += 1) {
+        const w = weights[impSession[i] as number] as number;
+        const k = code[i] as number;
+        d += w * (D[k] as number);
+        c += w * (X[k] as number);
+        s += w * (Y[k] as number);
+      }
+    } else {
+      for (let i = pairStart[p] as number; i < end; i += 1) {
+        const w = weights[impSession[i] as number] as number;
+        d += w;
+        c += w * (x[i] as number);
+        s += w * (y[i] as number);
+      }
+    }
+    if (d > 0) {
+      click[p] = c / d;
+      sat[p] = s / d;
+    } else {
+      click[p] = fallback?.click[p] ?? 0;
+      sat[p] = fallback?.sat[p] ?? 0;
     }
   }
 }

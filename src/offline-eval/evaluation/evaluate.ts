@@ -2,7 +2,7 @@ import { intervalMethod, percentileInterval, sessionWeights } from '../log/boots
 import { encodeSearches, MAX_RANKS, type EncodedSearches } from '../log/encode.js';
 import { fitPluginModel, modelTopClick, pluginModel, type PluginModel } from '../estimators/click-model-plugin.js';
 import { observedMetrics, parseMetric, type ParsedMetric } from '../estimators/metrics.js';
-import { estimatePairs, satisfiedShares, type PairEstimateInputs } from '../estimators/pair-estimates.js';
+import { estimatePairs, pairEstimateInputs, satisfiedShares } from '../estimators/pair-estimates.js';
 import type { CandidateEvaluation, EvaluationInput, Interval, MetricEvaluation } from '../types.js';
 import { ESTIMATORS } from '../types.js';
 import { expectedInterleaving } from './expected-interleaving.js';
@@ -58,8 +58,7 @@ export function evaluateCandidate(input: EvaluationInput): CandidateEvaluation {
 
   const propensity = new Float64Array(MAX_RANKS + 1);
   for (let r = 0; r < propensity.length; r += 1) propensity[r] = input.propensities[Math.min(r, input.propensities.length - 1)] as number;
-  const inverse = propensity.map((p) => 1 / p);
-  const scorer = prepareScorer(input, log, lists, metrics, depth, limit, propensity, inverse);
+  const scorer = prepareScorer(input, log, lists, metrics, depth, limit, propensity);
 
   const M = metrics.length;
   const candidateValues = new Float64Array(lists.candidate.count * M);
@@ -138,7 +137,6 @@ function prepareScorer(
   depth: number,
   limit: number,
   propensity: Float64Array,
-  inverse: Float64Array,
 ): Scorer {
   const work = scratch(limit);
   const share = satisfiedShares(log);
@@ -167,36 +165,33 @@ function prepareScorer(
   const relevant = relevantPairs(log, lists);
   const click = new Float64Array(log.pairDoc.length);
   const sat = new Float64Array(log.pairDoc.length);
-  let top: Float64Array | undefined;
-  if (input.estimator === 'dr') {
-    const dbn = model('dbn');
-    const inputs: PairEstimateInputs = {
-      log,
-      estimator: 'dr',
-      relevant,
-      propensity,
-      inverse,
-      predicted: loggedPredictions(log, dbn),
-      satisfiedShare: share,
-    };
-    const candidatePredictions = modelPredictions(lists.candidate, dbn);
-    const baselinePredictions = modelPredictions(lists.baseline, dbn);
-    const scorer = (w: Uint8Array, c: Float64Array, b: Float64Array): void => {
-      estimatePairs(inputs, w, click, sat);
-      if (top === undefined) top = Float64Array.from(click, (rho, p) => modelTopClick(dbn, p) + rho);
-      scoreDoublyRobust(lists.candidate, candidatePredictions, share, metrics, depth, propensity, click, sat, work, c);
-      scoreDoublyRobust(lists.baseline, baselinePredictions, share, metrics, depth, propensity, click, sat, work, b);
-    };
-    return Object.assign(scorer, { topClick: (pair: number) => (pair < 0 || top === undefined ? 0 : (top[pair] as number)) });
-  }
-  const inputs: PairEstimateInputs = { log, estimator: input.estimator, relevant, propensity, inverse };
+  // The full-sample estimates, set by replicate 0 (which always runs first).
+  let point: { click: Float64Array; sat: Float64Array } | undefined;
+  const dbn = input.estimator === 'dr' ? model('dbn') : undefined;
+  const inputs = pairEstimateInputs(
+    log,
+    input.estimator === 'dr' ? 'dr' : input.estimator,
+    relevant,
+    propensity,
+    dbn && { predicted: loggedPredictions(log, dbn), satisfiedShare: share },
+    metrics.some((m) => m.kind === 'satisfied'),
+  );
+  const predictions = dbn && { candidate: modelPredictions(lists.candidate, dbn), baseline: modelPredictions(lists.baseline, dbn) };
   const scorer = (w: Uint8Array, c: Float64Array, b: Float64Array): void => {
-    estimatePairs(inputs, w, click, sat);
-    if (top === undefined) top = Float64Array.from(click);
-    scorePlugIn(lists.candidate, metrics, depth, propensity, click, sat, work, c);
-    scorePlugIn(lists.baseline, metrics, depth, propensity, click, sat, work, b);
+    estimatePairs(inputs, w, click, sat, point);
+    if (point === undefined) point = { click: Float64Array.from(click), sat: Float64Array.from(sat) };
+    if (predictions === undefined) {
+      scorePlugIn(lists.candidate, metrics, depth, propensity, click, sat, work, c);
+      scorePlugIn(lists.baseline, metrics, depth, propensity, click, sat, work, b);
+    } else {
+      scoreDoublyRobust(lists.candidate, predictions.candidate, share, metrics, depth, propensity, click, sat, work, c);
+      scoreDoublyRobust(lists.baseline, predictions.baseline, share, metrics, depth, propensity, click, sat, work, b);
+    }
   };
-  return Object.assign(scorer, { topClick: (pair: number) => (pair < 0 || top === undefined ? 0 : (top[pair] as number)) });
+  // γ̂ on the rank-1 scale: dr's is the DBN's click at rank 1 plus the residual.
+  const topClick = (pair: number): number =>
+    pair < 0 || point === undefined ? 0 : (point.click[pair] as number) + (dbn === undefined ? 0 : modelTopClick(dbn, pair));
+  return Object.assign(scorer, { topClick });
 }
 
 function relevantPairs(log: EncodedSearches, lists: EvaluationLists): Int32Array {

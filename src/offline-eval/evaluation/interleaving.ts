@@ -20,37 +20,67 @@ export function expectedTeamDraftCredit(
   propensity: Float64Array,
   depth: number,
 ): TeamCredit {
-  const credit: TeamCredit = { candidate: 0, baseline: 0 };
-  const used = new Set<string>();
-  const lists = [candidate, baseline] as const;
-  const draft = (slot: number, cursorA: number, cursorB: number, picksA: number, picksB: number, probability: number): void => {
-    if (slot >= depth) return;
-    while (cursorA < candidate.length && used.has(candidate[cursorA] as string)) cursorA += 1;
-    while (cursorB < baseline.length && used.has(baseline[cursorB] as string)) cursorB += 1;
-    const canA = cursorA < candidate.length;
-    const canB = cursorB < baseline.length;
-    if (!canA && !canB) return;
-    const pick = (team: 0 | 1, share: number): void => {
-      const doc = (lists[team] as readonly string[])[team === 0 ? cursorA : cursorB] as string;
-      const expected = share * (propensity[slot] as number) * Math.min(1, Math.max(0, clickAtTop(doc)));
-      if (team === 0) credit.candidate += expected;
-      else credit.baseline += expected;
-      used.add(doc);
-      if (team === 0) draft(slot + 1, cursorA + 1, cursorB, picksA + 1, picksB, share);
-      else draft(slot + 1, cursorA, cursorB + 1, picksA, picksB + 1, share);
-      used.delete(doc);
-    };
-    if (canA && canB && picksA === picksB) {
-      pick(0, probability / 2);
-      pick(1, probability / 2);
-    } else if (canA && (!canB || picksA < picksB)) {
-      pick(0, probability);
-    } else {
-      pick(1, probability);
-    }
-  };
-  draft(0, 0, 0, 0, 0, 1);
-  return credit;
+  // Results as small integers, so the enumeration works on typed arrays.
+  const ids = new Map<string, number>();
+  const index = (list: readonly string[]): Int32Array =>
+    Int32Array.from(list, (d) => {
+      let i = ids.get(d);
+      if (i === undefined) ids.set(d, (i = ids.size));
+      return i;
+    });
+  const a = index(candidate);
+  const b = index(baseline);
+  const gamma = new Float64Array(ids.size);
+  for (const [d, i] of ids) gamma[i] = clickAtTop(d);
+  const draft: Draft = { a, b, gamma, propensity, depth, used: new Uint8Array(ids.size), credit: [0, 0] };
+  step(draft, 0, 0, 0, 0, 0, 1);
+  return { candidate: draft.credit[0], baseline: draft.credit[1] };
+}
+
+interface Draft {
+  a: Int32Array;
+  b: Int32Array;
+  gamma: Float64Array;
+  propensity: Float64Array;
+  depth: number;
+  used: Uint8Array;
+  credit: [number, number];
+}
+
+/** Fills rank `slot` and below; `probability` is the chance of the coin flips so far. */
+function step(d: Draft, slot: number, cursorA: number, cursorB: number, picksA: number, picksB: number, probability: number): void {
+  if (slot >= d.depth) return;
+  while (cursorA < d.a.length && d.used[d.a[cursorA] as number] === 1) cursorA += 1;
+  while (cursorB < d.b.length && d.used[d.b[cursorB] as number] === 1) cursorB += 1;
+  const canA = cursorA < d.a.length;
+  const canB = cursorB < d.b.length;
+  if (!canA && !canB) return;
+  if (canA && canB && picksA === picksB) {
+    pick(d, 0, slot, cursorA, cursorB, picksA, picksB, probability / 2);
+    pick(d, 1, slot, cursorA, cursorB, picksA, picksB, probability / 2);
+  } else if (canA && (!canB || picksA < picksB)) {
+    pick(d, 0, slot, cursorA, cursorB, picksA, picksB, probability);
+  } else {
+    pick(d, 1, slot, cursorA, cursorB, picksA, picksB, probability);
+  }
+}
+
+function pick(
+  d: Draft,
+  team: 0 | 1,
+  slot: number,
+  cursorA: number,
+  cursorB: number,
+  picksA: number,
+  picksB: number,
+  probability: number,
+): void {
+  const result = (team === 0 ? d.a[cursorA] : d.b[cursorB]) as number;
+  d.credit[team] += probability * (d.propensity[slot] as number) * (d.gamma[result] as number);
+  d.used[result] = 1;
+  if (team === 0) step(d, slot + 1, cursorA + 1, cursorB, picksA + 1, picksB, probability);
+  else step(d, slot + 1, cursorA, cursorB + 1, picksA, picksB + 1, probability);
+  d.used[result] = 0;
 }
 
 /** A query is won when the candidate's expected credit is higher by more than 1e-9, tied within it. */

@@ -48,6 +48,27 @@ class ListBuilder {
     return this.start.length - 1;
   }
 
+  /** A logged list: its pairs are known and distinct. */
+  addLogged(log: EncodedSearches, q: number, pairs: Int32Array, from: number, to: number): number {
+    this.start.push(this.pair.length);
+    this.query.push(q);
+    for (let i = from; i < to; i += 1) {
+      const p = pairs[i] as number;
+      this.pair.push(p);
+      this.docs.push(log.pairDoc[p] as string);
+    }
+    this.length.push(to - from);
+    return this.start.length - 1;
+  }
+
+  /** Whether list l of query q holds exactly pairs[from..to). */
+  holds(l: number, q: number, pairs: Int32Array, from: number, to: number): boolean {
+    if (this.query[l] !== q || this.length[l] !== to - from) return false;
+    const start = this.start[l] as number;
+    for (let r = 0; r < to - from; r += 1) if (this.pair[start + r] !== pairs[from + r]) return false;
+    return true;
+  }
+
   build(): ListSet {
     return {
       count: this.start.length,
@@ -77,7 +98,8 @@ export function buildLists(
     }
   }
   const searchBaseline = new Int32Array(log.searches);
-  const logged = new Map<string, number>();
+  // Distinct logged lists by a 32-bit hash of (query, pairs), collisions resolved by comparison.
+  const logged = new Map<number, number[]>();
   const frequency: number[] = [];
   const queryBaseline = Int32Array.from(perQuery);
   const best = new Int32Array(log.queries.length);
@@ -89,12 +111,15 @@ export function buildLists(
     }
     const start = log.itemStart[s] as number;
     const end = Math.min(log.itemStart[s + 1] as number, start + limit);
-    const key = `${q}:${log.itemPair.subarray(start, end).join(',')}`;
-    let list = logged.get(key);
-    if (list === undefined) {
-      const ranking = Array.from(log.itemPair.subarray(start, end), (p) => log.pairDoc[p] as string);
-      list = base.add(log, q, ranking, limit);
-      logged.set(key, list);
+    let hash = Math.imul(q ^ 0x811c9dc5, 0x01000193);
+    for (let i = start; i < end; i += 1) hash = Math.imul(hash ^ (log.itemPair[i] as number), 0x01000193) ^ (hash >>> 15);
+    let bucket = logged.get(hash);
+    if (bucket === undefined) logged.set(hash, (bucket = []));
+    let list = -1;
+    for (const l of bucket) if (base.holds(l, q, log.itemPair, start, end)) list = l;
+    if (list < 0) {
+      list = base.addLogged(log, q, log.itemPair, start, end);
+      bucket.push(list);
     }
     searchBaseline[s] = list;
     frequency[list] = (frequency[list] ?? 0) + 1;

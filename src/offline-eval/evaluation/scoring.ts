@@ -1,13 +1,16 @@
 import type { EncodedSearches } from '../log/encode.js';
-import { independentFirstClicks, listMetrics, type ParsedMetric } from '../estimators/metrics.js';
+import { independentFirstClicks, listMetrics, metricPlan, type ParsedMetric } from '../estimators/metrics.js';
 import { modelListProbabilities, type PluginModel } from '../estimators/click-model-plugin.js';
 import type { ListSet } from './lists.js';
 
 /**
  * How one list is scored: its metric values from per-rank click probabilities. The per-pair
- * estimators (ips, snips) plug γ̂ into PBM, c_r = min(1, p_r γ̂(d_r)); dr adds p_r ρ̂(d_r) to the
- * click model's prediction; the direct method uses the click model alone, so its values do not
- * change between replicates and are computed once.
+ * estimators (ips, snips) plug γ̂ into PBM, c_r = p_r γ̂(d_r); dr adds p_r ρ̂(d_r) to the click
+ * model's prediction; the direct method uses the click model alone, so its values do not change
+ * between replicates and are computed once. Nothing is clamped to [0, 1]: every metric is then
+ * multilinear in the estimates of distinct pairs, which are independent under PBM, so an unbiased
+ * γ̂ gives an unbiased metric (a clamp would bias every noisy pair downward, badly so in the
+ * bootstrap). One list's value can leave [0, 1]; only the average over searches is meaningful.
  */
 export interface Scratch {
   c: Float64Array;
@@ -19,9 +22,11 @@ export function scratch(length: number): Scratch {
   return { c: new Float64Array(length), s: new Float64Array(length), f: new Float64Array(length) };
 }
 
-const clamp01 = (x: number): number => (x < 0 ? 0 : x > 1 ? 1 : x);
-
-/** ips / snips: metric values of every list into out[l · M + m]. */
+/**
+ * ips / snips: metric values of every list into out[l · M + m]. One fused pass per list (this is
+ * the bootstrap's inner loop): c_r = p_r γ̂, the prefix sums of c for ctr@k, and under PBM's
+ * independence the first click f_r = c_r Π_{j<r} (1 − c_j) for mrr and abandonment.
+ */
 export function scorePlugIn(
   lists: ListSet,
   metrics: readonly ParsedMetric[],
@@ -33,17 +38,45 @@ export function scorePlugIn(
   out: Float64Array,
 ): void {
   const M = metrics.length;
+  const { kinds, ks } = metricPlan(metrics);
+  const prefix = work.c;
+  const { start, length, pair } = lists;
   for (let l = 0; l < lists.count; l += 1) {
-    const start = lists.start[l] as number;
-    const n = lists.length[l] as number;
+    const from = start[l] as number;
+    const n = length[l] as number;
+    const top = n < depth ? n : depth;
+    let clicks = 0;
+    let satisfied = 0;
+    let reciprocal = 0;
+    let first = 0;
+    let none = 1;
     for (let r = 0; r < n; r += 1) {
-      const p = lists.pair[start + r] as number;
+      const p = pair[from + r] as number;
       const e = propensity[r] as number;
-      work.c[r] = p < 0 ? 0 : clamp01(e * (click[p] as number));
-      work.s[r] = p < 0 ? 0 : clamp01(e * (sat[p] as number));
+      const c = p < 0 ? 0 : e * (click[p] as number);
+      clicks += c;
+      prefix[r] = clicks;
+      if (r < top) {
+        if (p >= 0) satisfied += e * (sat[p] as number);
+        const f = none * c;
+        reciprocal += f / (r + 1);
+        first += f;
+        none *= 1 - c;
+      }
     }
-    independentFirstClicks(work.c, n, work.f);
-    listMetrics(metrics, depth, n, work.c, work.s, work.f, out, l * M);
+    for (let m = 0; m < M; m += 1) {
+      const kind = kinds[m] as number;
+      let value: number;
+      if (kind === 0) value = top > 0 ? (prefix[top - 1] as number) : 0;
+      else if (kind === 1) {
+        const k = ks[m] as number;
+        const upTo = n < k ? n : k;
+        value = (upTo > 0 ? (prefix[upTo - 1] as number) : 0) / k;
+      } else if (kind === 2) value = satisfied;
+      else if (kind === 3) value = reciprocal;
+      else value = 1 - first;
+      out[l * M + m] = value;
+    }
   }
 }
 
@@ -69,6 +102,7 @@ export function scoreDirect(
   out: Float64Array,
 ): void {
   const M = metrics.length;
+  const plan = metricPlan(metrics);
   for (let l = 0; l < lists.count; l += 1) {
     const start = lists.start[l] as number;
     const n = lists.length[l] as number;
@@ -78,11 +112,11 @@ export function scoreDirect(
       work.f[r] = predictions.f[start + r] as number;
       work.s[r] = p < 0 ? 0 : (work.c[r] as number) * (share[p] as number);
     }
-    listMetrics(metrics, depth, n, work.c, work.s, work.f, out, l * M);
+    listMetrics(plan, depth, n, work.c, work.s, work.f, out, l * M);
   }
 }
 
-/** dr: c_r = m_r + p_r ρ̂(d_r), s_r = m_r ŝ(d_r) + p_r ρ̂_sat(d_r), clamped to [0, 1], clicks independent. */
+/** dr: c_r = m_r + p_r ρ̂(d_r), s_r = m_r ŝ(d_r) + p_r ρ̂_sat(d_r), clicks independent. */
 export function scoreDoublyRobust(
   lists: ListSet,
   predictions: { c: Float64Array },
@@ -96,6 +130,7 @@ export function scoreDoublyRobust(
   out: Float64Array,
 ): void {
   const M = metrics.length;
+  const plan = metricPlan(metrics);
   for (let l = 0; l < lists.count; l += 1) {
     const start = lists.start[l] as number;
     const n = lists.length[l] as number;
@@ -108,11 +143,11 @@ export function scoreDoublyRobust(
       }
       const m = predictions.c[start + r] as number;
       const e = propensity[r] as number;
-      work.c[r] = clamp01(m + e * (residual[p] as number));
-      work.s[r] = clamp01(m * (share[p] as number) + e * (satResidual[p] as number));
+      work.c[r] = m + e * (residual[p] as number);
+      work.s[r] = m * (share[p] as number) + e * (satResidual[p] as number);
     }
     independentFirstClicks(work.c, n, work.f);
-    listMetrics(metrics, depth, n, work.c, work.s, work.f, out, l * M);
+    listMetrics(plan, depth, n, work.c, work.s, work.f, out, l * M);
   }
 }
 
