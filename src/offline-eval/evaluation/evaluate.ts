@@ -106,6 +106,13 @@ export function evaluateCandidate(input: EvaluationInput): CandidateEvaluation {
     }
   }
 
+  // Metrics reading the same top k (mrr, clicks, ctr@depth …) share one sweep.
+  const essByK = new Map<number, number>();
+  const ess = (k: number): number => {
+    let value = essByK.get(k);
+    if (value === undefined) essByK.set(k, (value = kishEffectiveSampleSize(log, lists, frequency, propensity, k)));
+    return value;
+  };
   const interval = (estimate: number, values: number[]): Interval => ({ estimate, interval: percentileInterval(values, estimate) });
   const results: MetricEvaluation[] = metrics.map((parsed, m) => {
     const { candidate, baseline } = point[m] as { candidate: number; baseline: number };
@@ -116,8 +123,8 @@ export function evaluateCandidate(input: EvaluationInput): CandidateEvaluation {
       baseline: interval(baseline, d.baseline),
       difference: interval(candidate - baseline, d.difference),
       relativeDifference: interval(baseline !== 0 ? (candidate - baseline) / baseline : 0, d.relative),
-      effectiveSampleSize: kishEffectiveSampleSize(log, lists, frequency, propensity, parsed.k),
-      coverage: coverageAt(parsed.k),
+      effectiveSampleSize: ess(parsed.k),
+      coverage: parsed.k === depth ? coverage : coverageAt(parsed.k),
     };
   });
   const interleaving = expectedInterleaving(log, lists, frequency, scorer.topClick, propensity, depth);
