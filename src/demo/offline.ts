@@ -15,6 +15,8 @@ export interface OfflinePrediction {
   status: string;
   searches: number;
   summary: string;
+  /** What the service says to know before trusting the numbers. */
+  warnings: string[];
   /** The predicted relative MRR lift against what served, with its 95 % interval. */
   mrr: { estimate: number; interval: [number, number] } | null;
 }
@@ -26,6 +28,7 @@ interface EvaluationView {
   candidate: { kind: string; version?: number };
   searches?: number;
   summary?: string;
+  warnings?: string[];
   metrics?: { metric: string; relativeDifference: { estimate: number; interval: [number, number] } }[];
 }
 
@@ -129,6 +132,7 @@ export async function predictOffline(
       status: view.status,
       searches: view.searches ?? 0,
       summary: view.status === 'done' ? (view.summary ?? '') : view.status === 'failed' ? `failed: ${view.error ?? ''}` : 'still running',
+      warnings: view.warnings ?? [],
       mrr,
     });
   }
@@ -139,6 +143,9 @@ export async function predictOffline(
 export function formatPredictions(predictions: readonly OfflinePrediction[]): string[] {
   if (predictions.length === 0) return [];
   const lines = [`Predicted offline, before any user saw them (over ${predictions[0]!.searches.toLocaleString('en-US')} logged searches):`];
-  for (const p of predictions) lines.push(`  ${p.modelId}${p.version === null ? '' : ` v${p.version}`}: ${p.summary}`);
+  for (const p of predictions) {
+    lines.push(`  ${p.modelId}${p.version === null ? '' : ` v${p.version}`}: ${p.summary}`);
+    for (const warning of p.warnings) lines.push(`    ⚠ ${warning}`);
+  }
   return lines;
 }

@@ -170,13 +170,18 @@ export async function runDemo(options: DemoOptions, io: DemoIo): Promise<DemoSum
       await sleep(10_000); // more feedback, then again
     }
     if (summary.ranker.activeVersion === null) throw new Error(`the ranker did not train: ${summary.ranker.error ?? 'no version'}`);
+    // Feedback stamped from here on arrives after the ranker learned: the window it is predicted on.
+    const heldOut = { from: now(Date.now()), sessions: traffic.stats.sessions };
     enter('evaluating');
     summary.ndcg = await evaluateRanker(api, catalogue, RANKER_ID);
     enter('predicting offline');
     try {
       await importWorseRanker(api);
-      // Every event the demo has stamped so far; its clock never runs past the present.
-      const window = { from: now(wallStart), to: Date.now() + 60_000 };
+      // Predicted on clicks the ranker never learned from (on its own training clicks it would look
+      // better than it is, and the service would say so): wait for enough of them.
+      const deadline = Date.now() + HELD_OUT_MAX_WAIT_MS;
+      while (traffic.stats.sessions < heldOut.sessions + HELD_OUT_SESSIONS && Date.now() < deadline) await sleep(250);
+      const window = { from: heldOut.from, to: Date.now() + 60_000 };
       summary.predictions = await predictOffline(api, [RANKER_ID, WORSE_RANKER_ID], window);
       for (const line of formatPredictions(summary.predictions)) io.print(`\n${line}`);
     } catch (error) {
@@ -248,3 +253,7 @@ export async function runDemo(options: DemoOptions, io: DemoIo): Promise<DemoSum
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Sessions logged after the ranker trained before the demo predicts on them, and the longest it waits for them. */
+const HELD_OUT_SESSIONS = 900;
+const HELD_OUT_MAX_WAIT_MS = 45_000;

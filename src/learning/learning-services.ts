@@ -104,6 +104,13 @@ export function createEvaluationService(
       });
       return view === undefined ? undefined : { modelId: view.modelId, version: view.servingVersion };
     },
+    trainingWindow: async (modelId, version) => {
+      // A dataset-trained version's window is when it ran, not clicks it learned from.
+      if ((await stores.models.get(modelId))?.config.trainingData !== 'feedback') return null;
+      const [found] = await stores.versions.listVersions(modelId, 1, version + 1);
+      if (found?.version !== version || found.windowStart === null || found.windowEnd === null) return null;
+      return { start: found.windowStart, end: found.windowEnd };
+    },
     scoreVersion: (modelId, version, input) => serving.scoreVersion(modelId, version, input),
   };
   return new EvaluationService({ store: stores.evaluations, ports, outcomes, clock, options });

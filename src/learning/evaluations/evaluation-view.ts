@@ -12,7 +12,15 @@ export interface StoredRequest {
   estimator: EvaluationView['estimator'];
   depth: number;
   metrics: string[];
+  /** What the reader should know before trusting the numbers (absent in rows stored before it existed). */
+  warnings?: string[];
 }
+
+/**
+ * A running row whose heartbeat (every 15 s while it runs) is older than this was left by a process
+ * that stopped: it reads as failed. Read-side, so no instance has to decide another's runs are dead.
+ */
+export const STALE_AFTER_MS = 120_000;
 
 /** What is stored in `result` once done. */
 export type StoredResult = Pick<
@@ -58,7 +66,15 @@ const PENDING: StoredResult = {
   summary: '',
 };
 
-export function toEvaluationView(r: EvaluationRecord): EvaluationView {
+export function toEvaluationView(stored: EvaluationRecord, now: number): EvaluationView {
+  const r: EvaluationRecord =
+    stored.status === 'running' && now - stored.heartbeatAt > STALE_AFTER_MS
+      ? {
+          ...stored,
+          status: 'failed',
+          error: `stopped: the service running it stopped (no sign of life since ${toIso(stored.heartbeatAt)}); create it again`,
+        }
+      : stored;
   const request = JSON.parse(r.request) as StoredRequest;
   const result = r.result === null ? PENDING : (JSON.parse(r.result) as StoredResult);
   const summary =
@@ -82,6 +98,7 @@ export function toEvaluationView(r: EvaluationRecord): EvaluationView {
     estimator: request.estimator,
     depth: request.depth,
     metricsRequested: request.metrics,
+    warnings: request.warnings ?? [],
     ...result,
     summary,
   };

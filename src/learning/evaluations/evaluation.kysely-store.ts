@@ -16,6 +16,7 @@ function fromRow(r: Selectable<OfflineEvaluationTable>): EvaluationRecord {
     error: r.error,
     createdAt: Number(r.created_at),
     finishedAt: r.finished_at === null ? null : Number(r.finished_at),
+    heartbeatAt: Number(r.heartbeat_at),
     createdBy: r.created_by,
     candidateModelId: r.candidate_model_id,
     candidateVersion: r.candidate_version,
@@ -38,6 +39,7 @@ export class KyselyEvaluationStore implements EvaluationStore {
         error: e.error,
         created_at: e.createdAt,
         finished_at: e.finishedAt,
+        heartbeat_at: e.heartbeatAt,
         created_by: e.createdBy,
         candidate_model_id: e.candidateModelId,
         candidate_version: e.candidateVersion,
@@ -45,8 +47,13 @@ export class KyselyEvaluationStore implements EvaluationStore {
       .execute();
   }
 
-  async setProgress(id: string, progress: number): Promise<void> {
-    await this.db.updateTable('offline_evaluations').set({ progress }).where('id', '=', id).where('status', '=', 'running').execute();
+  async setProgress(id: string, progress: number, at: number): Promise<void> {
+    await this.db
+      .updateTable('offline_evaluations')
+      .set({ progress, heartbeat_at: at })
+      .where('id', '=', id)
+      .where('status', '=', 'running')
+      .execute();
   }
 
   async finish(id: string, outcome: { status: 'done'; result: string } | { status: 'failed'; error: string }, at: number) {
@@ -86,13 +93,14 @@ export class KyselyEvaluationStore implements EvaluationStore {
     return rows.map(fromRow);
   }
 
-  async countSearches(window: { start: number; end: number }): Promise<number> {
+  async countSearches(window: { start: number; end: number }, receivedBefore?: number): Promise<number> {
     const row = await this.db
       .selectFrom('feedback_items')
       .select((eb) => eb.fn.count<string>('query_id').distinct().as('n'))
       .where('event_time', '>=', window.start)
       .where('event_time', '<', window.end)
       .where('user_action', '=', ACTIONS.impression)
+      .$if(receivedBefore !== undefined, (q) => q.where('received_at', '<', receivedBefore!))
       .executeTakeFirst();
     return Number(row?.n ?? 0);
   }

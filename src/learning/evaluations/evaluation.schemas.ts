@@ -139,6 +139,10 @@ export const EvaluationView = Type.Object({
   ]),
   intervalMethod: Type.Union([Type.String(), Type.Null()]),
   summary: Type.String(),
+  warnings: Type.Array(Type.String(), {
+    description:
+      'What to know before trusting the numbers, e.g. that the candidate version learned from clicks inside this window (its prediction is optimistic).',
+  }),
 });
 export type EvaluationView = Static<typeof EvaluationView>;
 

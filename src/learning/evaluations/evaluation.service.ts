@@ -1,4 +1,4 @@
-import type { Clock } from '../../common/clock.js';
+import { toIso, type Clock } from '../../common/clock.js';
 import { NotFoundError, ValidationError } from '../../common/errors.js';
 import { newId } from '../../common/ids.js';
 import { decodeNewestFirstCursor, keyOfNewestFirst, toPage, type Page } from '../../common/pagination.js';
@@ -29,6 +29,9 @@ export interface EvaluationOptions {
   /** Run background estimations on a worker thread (evaluation.worker.ts); off, they run on this one. */
   thread: boolean;
 }
+
+/** How often a background evaluation says it is alive; a row silent for STALE_AFTER_MS reads as failed (evaluation-view.ts). */
+const HEARTBEAT_MS = 15_000;
 
 export const DEFAULT_EVALUATION_OPTIONS: EvaluationOptions = { syncLimit: 50_000, thread: true };
 
@@ -97,6 +100,7 @@ export class EvaluationService {
       estimator: job.estimator,
       depth: job.depth,
       metrics,
+      warnings: await this.trainingOverlap(candidate, window, searches),
     };
     const model = candidate.kind === 'model' || candidate.kind === 'alias' ? candidate : null;
     const record: EvaluationRecord = {
@@ -109,6 +113,7 @@ export class EvaluationService {
       error: null,
       createdAt: this.deps.clock.now(),
       finishedAt: null,
+      heartbeatAt: this.deps.clock.now(),
       createdBy: actor,
       candidateModelId: model?.modelId ?? null,
       candidateVersion: model?.version ?? null,
@@ -128,10 +133,17 @@ export class EvaluationService {
    * nobody can read it while a small evaluation answers its own request.
    */
   private async run(job: Job, background: boolean): Promise<void> {
-    const { store } = this.deps;
+    const { store, clock } = this.deps;
+    let done = 0;
     const progress = async (p: number) => {
-      if (background) await store.setProgress(job.id, Math.min(0.99, p));
+      done = Math.min(0.99, p);
+      if (background) await store.setProgress(job.id, done, clock.now());
     };
+    // The estimation on its thread reports nothing for a while: the beat says the process still runs it.
+    const beat = background
+      ? setInterval(() => void store.setProgress(job.id, done, clock.now()).catch(() => {}), HEARTBEAT_MS)
+      : undefined;
+    beat?.unref();
     try {
       const scored = (r: ResolvedSource) => (r.kind === 'model' || r.kind === 'alias') && r.modelId !== null;
       const window = await readWindow(store, job.window, job.depth, {
@@ -160,20 +172,45 @@ export class EvaluationService {
       await store.finish(job.id, { status: 'failed', error: message }, this.deps.clock.now());
       // A small evaluation's failure is its request's (the stored row keeps it too).
       if (!background) throw error;
+    } finally {
+      clearInterval(beat);
     }
+  }
+
+  /**
+   * A candidate version trained on feedback from this very window learned from the clicks the
+   * estimators read: its prediction is optimistic. Says how much of the window it saw, and where
+   * an honest window starts.
+   */
+  private async trainingOverlap(candidate: ResolvedSource, window: { start: number; end: number }, searches: number): Promise<string[]> {
+    if ((candidate.kind !== 'model' && candidate.kind !== 'alias') || candidate.modelId === null || candidate.version === null) return [];
+    const trained = await this.deps.ports.trainingWindow(candidate.modelId, candidate.version);
+    if (trained === null) return [];
+    const overlap = { start: Math.max(window.start, trained.start), end: Math.min(window.end, trained.end) };
+    if (overlap.start >= overlap.end) return [];
+    // What the run read: logged in its window and already received when it ran (at the window's end).
+    const seen = await this.deps.store.countSearches(overlap, trained.end);
+    if (seen === 0) return [];
+    const share = Math.round((100 * seen) / searches);
+    return [
+      `v${candidate.version} of ${candidate.modelId} learned from the feedback of ${toIso(trained.start)} – ${toIso(trained.end)}, ` +
+        `which holds ${share} % of this window's searches: it is scored on clicks it was trained on, so the prediction is optimistic. ` +
+        `For an honest one, evaluate a window that starts at ${toIso(trained.end)} or later.`,
+    ];
   }
 
   async get(evaluationId: string): Promise<EvaluationView> {
     const found = await this.deps.store.get(evaluationId);
     if (!found) throw new NotFoundError(`evaluation ${evaluationId} not found`);
-    return toEvaluationView(found);
+    return toEvaluationView(found, this.deps.clock.now());
   }
 
   async list(query: EvaluationListQuery): Promise<Page<EvaluationView>> {
     const after = decodeNewestFirstCursor(query.cursor);
     const rows = await this.deps.store.list({ modelId: query.modelId, after }, query.limit + 1);
     const page = toPage(rows, query.limit, keyOfNewestFirst);
-    return { items: page.items.map(toEvaluationView), nextCursor: page.nextCursor };
+    const now = this.deps.clock.now();
+    return { items: page.items.map((r) => toEvaluationView(r, now)), nextCursor: page.nextCursor };
   }
 
   positionBias(query: PositionBiasQuery): Promise<PositionBiasView> {

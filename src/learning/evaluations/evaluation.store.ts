@@ -13,6 +13,8 @@ export interface EvaluationRecord {
   error: string | null;
   createdAt: number;
   finishedAt: number | null;
+  /** Moves while it runs: a running row whose beat stopped was left by a process that stopped. */
+  heartbeatAt: number;
   createdBy: string;
   candidateModelId: string | null;
   candidateVersion: number | null;
@@ -40,16 +42,19 @@ export interface WindowCursor {
 
 export interface EvaluationStore {
   insert(record: EvaluationRecord): Promise<void>;
-  /** Progress of a running evaluation (never moves a finished one). */
-  setProgress(id: string, progress: number): Promise<void>;
+  /** Progress and heartbeat of a running evaluation (never moves a finished one). */
+  setProgress(id: string, progress: number, at: number): Promise<void>;
   finish(id: string, outcome: { status: 'done'; result: string } | { status: 'failed'; error: string }, at: number): Promise<void>;
   get(id: string): Promise<EvaluationRecord | undefined>;
   /** Newest first; limit + 1 rows for toPage. */
   list(filter: { modelId?: string; after?: NewestFirstKey }, limit: number): Promise<EvaluationRecord[]>;
   /** Every finished evaluation of a model candidate, for the track record. */
   listDoneWithModel(): Promise<EvaluationRecord[]>;
-  /** Searches (distinct queryIds) with at least one impression in [start, end). */
-  countSearches(window: { start: number; end: number }): Promise<number>;
+  /**
+   * Searches (distinct queryIds) with at least one impression in [start, end) (event time); with
+   * `receivedBefore`, only impressions the service had received by then (what a training run read).
+   */
+  countSearches(window: { start: number; end: number }, receivedBefore?: number): Promise<number>;
   /** The window's feedback items in (eventTime, id) order, a page at a time. */
   readWindowPage(
     window: { start: number; end: number },

@@ -6,14 +6,15 @@ import type { EvaluationRecord, EvaluationStore, WindowCursor, WindowRow } from 
 export class FakeEvaluationStore implements EvaluationStore {
   private readonly rows = new Map<string, EvaluationRecord>();
 
-  constructor(private readonly feedback: () => readonly (WindowRow & { id: string })[] = () => []) {}
+  /** `receivedAt` defaults to the event time. */
+  constructor(private readonly feedback: () => readonly (WindowRow & { id: string; receivedAt?: number })[] = () => []) {}
 
   async insert(e: EvaluationRecord) {
     this.rows.set(e.id, { ...e });
   }
-  async setProgress(id: string, progress: number) {
+  async setProgress(id: string, progress: number, at: number) {
     const e = this.rows.get(id);
-    if (e?.status === 'running') e.progress = progress;
+    if (e?.status === 'running') Object.assign(e, { progress, heartbeatAt: at });
   }
   async finish(id: string, outcome: { status: 'done'; result: string } | { status: 'failed'; error: string }, at: number) {
     const e = this.rows.get(id);
@@ -36,10 +37,10 @@ export class FakeEvaluationStore implements EvaluationStore {
   private inWindow(window: { start: number; end: number }) {
     return this.feedback().filter((r) => r.eventTime >= window.start && r.eventTime < window.end);
   }
-  async countSearches(window: { start: number; end: number }) {
+  async countSearches(window: { start: number; end: number }, receivedBefore?: number) {
     return new Set(
       this.inWindow(window)
-        .filter((r) => isImpression(r.action))
+        .filter((r) => isImpression(r.action) && (receivedBefore === undefined || (r.receivedAt ?? r.eventTime) < receivedBefore))
         .map((r) => r.queryId),
     ).size;
   }

@@ -24,6 +24,7 @@ function evaluation(id: string, createdAt: number, metrics: ReturnType<typeof me
     error: null,
     createdAt,
     finishedAt: createdAt,
+    heartbeatAt: 0,
     createdBy: 'test',
     candidateModelId: 'ltr',
     candidateVersion: 2,

@@ -15,6 +15,8 @@ export interface CandidateScoring {
   checkRankable(modelId: string, version?: number): Promise<RankableAnswer>;
   /** undefined: no such alias; modelId null: cleared (the original order); version null: follows a model with no version yet. */
   aliasTarget(alias: string): Promise<{ modelId: string | null; version: number | null } | undefined>;
+  /** The feedback window a version learned from (null: not trained on feedback, e.g. imported or from a dataset). */
+  trainingWindow(modelId: string, version: number): Promise<{ start: number; end: number } | null>;
   /** Scores of `input.results` in the order given, with one version. */
   scoreVersion(modelId: string, version: number, input: ScoreInput): Promise<number[]>;
 }

@@ -104,6 +104,8 @@ export interface ModelAliasEventTable {
 /** Offline evaluations of a candidate ranking over logged feedback (migration 0101). */
 export interface OfflineEvaluationTable {
   id: string;
+  /** Last sign of life of a running evaluation (insert, progress, a 15 s beat). */
+  heartbeat_at: number;
   name: string;
   /** running | done | failed */
   status: string;

@@ -70,6 +70,8 @@ export interface Evaluation {
   interleaving?: { wins: number; losses: number; ties: number; shareWon: number | null } | null;
   intervalMethod?: string | null;
   summary: string | null;
+  /** E.g. the candidate learned from clicks inside this window: its prediction is optimistic. */
+  warnings?: string[];
 }
 
 export interface PositionBias {

@@ -4,7 +4,8 @@ import type { Kysely } from 'kysely';
  * Offline evaluations (issue 26): one row per POST /api/nous/learn/evaluations. The request and the
  * result are JSON text (their shape is the API's, versioned with it); the candidate's model and
  * version are columns of their own because the track record looks evaluations up by them. A large
- * window runs in the background: status `running` with `progress` until `done` or `failed`.
+ * window runs in the background: status `running` with `progress` until `done` or `failed`;
+ * `heartbeat_at` moves while it runs, so a row whose process stopped reads as failed.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -18,6 +19,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('error', 'text')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('finished_at', 'bigint')
+    .addColumn('heartbeat_at', 'bigint', (c) => c.notNull())
     .addColumn('created_by', 'varchar(200)', (c) => c.notNull())
     .addColumn('candidate_model_id', 'varchar(64)')
     .addColumn('candidate_version', 'integer')

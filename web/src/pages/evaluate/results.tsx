@@ -90,6 +90,12 @@ function CandidateCard({ e, label, onTest }: { e: Evaluation; label: string; onT
         {e.intervalMethod && <> · intervals: {e.intervalMethod}</>}
       </p>
       <CoverageNote e={e} />
+      {(e.warnings ?? []).map((w) => (
+        <p key={w} className="callout callout-error" data-testid={`warning-${e.evaluationId}`}>
+          <span aria-hidden="true">⚠ </span>
+          {w}
+        </p>
+      ))}
       {e.metrics.length > 0 && <MetricsTable e={e} label={label} />}
       {model && (
         <div className="actions">
