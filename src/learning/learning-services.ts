@@ -109,7 +109,7 @@ export function createEvaluationService(
       if ((await stores.models.get(modelId))?.config.trainingData !== 'feedback') return null;
       const [found] = await stores.versions.listVersions(modelId, 1, version + 1);
       if (found?.version !== version || found.windowStart === null || found.windowEnd === null) return null;
-      return { start: found.windowStart, end: found.windowEnd };
+      return { start: found.windowStart, end: found.windowEnd, readBy: found.createdAt };
     },
     scoreVersion: (modelId, version, input) => serving.scoreVersion(modelId, version, input),
   };

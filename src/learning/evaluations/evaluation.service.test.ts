@@ -105,7 +105,7 @@ describe('EvaluationService over the fake stores', () => {
     const ports: CandidateScoring = {
       ...NO_PORTS,
       checkRankable: async () => ({ ok: true, activeVersion: 3 }),
-      trainingWindow: async (modelId, version) => (modelId === 'ltr' && version === 3 ? { start: 0, end: 1020 } : null),
+      trainingWindow: async (modelId, version) => (modelId === 'ltr' && version === 3 ? { start: 0, end: 1030, readBy: 1020 } : null),
       // Scores that keep the logged order.
       scoreVersion: async (_m, _v, input) => input.results.map((_, i) => -i),
     };

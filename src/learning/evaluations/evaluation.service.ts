@@ -188,14 +188,14 @@ export class EvaluationService {
     if (trained === null) return [];
     const overlap = { start: Math.max(window.start, trained.start), end: Math.min(window.end, trained.end) };
     if (overlap.start >= overlap.end) return [];
-    // What the run read: logged in its window and already received when it ran (at the window's end).
-    const seen = await this.deps.store.countSearches(overlap, trained.end);
+    // What the run read: logged in its window and already received when it ran.
+    const seen = await this.deps.store.countSearches(overlap, trained.readBy);
     if (seen === 0) return [];
     const share = Math.round((100 * seen) / searches);
     return [
       `v${candidate.version} of ${candidate.modelId} learned from the feedback of ${toIso(trained.start)} – ${toIso(trained.end)}, ` +
         `which holds ${share} % of this window's searches: it is scored on clicks it was trained on, so the prediction is optimistic. ` +
-        `For an honest one, evaluate a window that starts at ${toIso(trained.end)} or later.`,
+        `For an honest one, evaluate a window that starts at ${toIso(trained.readBy)} or later.`,
     ];
   }
 

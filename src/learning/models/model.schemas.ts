@@ -50,7 +50,10 @@ export const ModelView = Type.Object({
       }),
       Type.Null(),
     ],
-    { description: 'What the last run did: activated a version, rejected a worse one, imported one without activating it, failed, or found no data.' },
+    {
+      description:
+        'What the last run did: activated a version, rejected a worse one, imported one without activating it, failed, or found no data.',
+    },
   ),
   nextTrainingAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
     description: 'Next scheduled retrain (config.retrainEvery).',

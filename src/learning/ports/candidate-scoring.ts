@@ -15,8 +15,11 @@ export interface CandidateScoring {
   checkRankable(modelId: string, version?: number): Promise<RankableAnswer>;
   /** undefined: no such alias; modelId null: cleared (the original order); version null: follows a model with no version yet. */
   aliasTarget(alias: string): Promise<{ modelId: string | null; version: number | null } | undefined>;
-  /** The feedback window a version learned from (null: not trained on feedback, e.g. imported or from a dataset). */
-  trainingWindow(modelId: string, version: number): Promise<{ start: number; end: number } | null>;
+  /**
+   * The feedback window a version learned from, and when its run had read it (the version's creation:
+   * the window's end may lie ahead of that, for late-stamped events); null: not trained on feedback.
+   */
+  trainingWindow(modelId: string, version: number): Promise<{ start: number; end: number; readBy: number } | null>;
   /** Scores of `input.results` in the order given, with one version. */
   scoreVersion(modelId: string, version: number, input: ScoreInput): Promise<number[]>;
 }
