@@ -30,7 +30,7 @@ const SEED = 1;
 
 /**
  * Propensities harvested from the window itself (Agarwal et al. 2019), then the estimator over the
- * same searches. The click models of dm-* and dr are fitted by the library from these searches.
+ * same searches, re-harvesting them per bootstrap replicate. The click models of dm-* and dr are fitted by the library from these searches.
  */
 export function estimate(input: EstimationInput): EstimationOutput {
   const propensities = harvestPropensities(input.searches, { maxDepth: input.depth, seed: SEED });
@@ -38,7 +38,9 @@ export function estimate(input: EstimationInput): EstimationOutput {
     searches: input.searches,
     candidate: new Map(input.candidate),
     ...(input.baseline ? { baseline: new Map(input.baseline) } : {}),
-    propensities: propensities.positions.map((p) => p.estimate),
+    // Re-harvested in every bootstrap replicate (same maxDepth, so the point curve is the one
+    // reported above): the intervals then include the propensities' own estimation error.
+    propensities: { harvest: { maxDepth: input.depth } },
     estimator: input.estimator,
     metrics: input.metrics,
     depth: input.depth,

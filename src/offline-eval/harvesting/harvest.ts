@@ -178,3 +178,45 @@ function harvestGroup(
   }
   return { positions, harvestedPairs: h.cellStart.length - 1 };
 }
+
+/**
+ * Re-harvesting inside another bootstrap (evaluateCandidate's `propensities: { harvest }`): the
+ * harvest built once over `searches`, then one examination curve per replicate from that
+ * replicate's session weights, so the propensities' own sampling error enters the evaluation's
+ * intervals instead of being treated as known.
+ */
+export interface ReplicateHarvester {
+  /** Sessions of the harvest's encoding: the weights `curve` reads are indexed by these. */
+  readonly sessions: number;
+  /** Per search of `searches` (same order), its session index in that encoding. */
+  readonly searchSession: Int32Array;
+  /**
+   * The curve of one replicate into `into` (0-based rank; into[0] = 1). A position the replicate
+   * cannot tie to position 1 takes `fallback[k]` when given (the full-sample curve), else the
+   * nearest shallower one, as harvestPropensities does; ranks past maxDepth reuse the deepest.
+   */
+  curve(weights: Uint8Array, into: Float64Array, fallback?: Float64Array): void;
+}
+
+export function replicateHarvester(searches: readonly LoggedSearch[], maxDepth = 10): ReplicateHarvester {
+  const log = encodeSearches(searches, maxDepth);
+  const depth = Math.max(1, Math.floor(maxDepth));
+  const h = collectHarvest(log, depth);
+  const cellN = new Float64Array(h.cellRank.length);
+  const cellC = new Float64Array(h.cellRank.length);
+  return {
+    sessions: log.sessions,
+    searchSession: log.searchSession,
+    curve(weights, into, fallback) {
+      const theta = replicateLogPropensities(h, weights, cellN, cellC);
+      let last = 1;
+      into[0] = 1;
+      for (let k = 1; k < into.length; k += 1) {
+        const t = k < depth ? (theta[k] as number) : Number.NaN;
+        if (k < depth && Number.isFinite(t)) last = Math.exp(t);
+        else if (k < depth && fallback !== undefined) last = fallback[k] as number;
+        into[k] = last;
+      }
+    },
+  };
+}
