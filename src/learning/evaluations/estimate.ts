@@ -30,7 +30,8 @@ const SEED = 1;
 
 /**
  * Propensities harvested from the window itself (Agarwal et al. 2019), then the estimator over the
- * same searches, re-harvesting them per bootstrap replicate. The click models of dm-* and dr are fitted by the library from these searches.
+ * same searches, re-harvesting them per bootstrap replicate. The click models of dm-* and dr are
+ * fitted by the library from these searches.
  */
 export function estimate(input: EstimationInput): EstimationOutput {
   const propensities = harvestPropensities(input.searches, { maxDepth: input.depth, seed: SEED });

@@ -52,6 +52,26 @@ describe('propensities re-harvested in every bootstrap replicate', () => {
     expect(fixedHits / 40).toBeLessThan(0.85);
   });
 
+  it.each(['ips', 'snips', 'dm-pbm', 'dm-dbn', 'dr'] as const)('leave %s point estimates as with the harvested curve', (estimator) => {
+    const log = simulatePbmLog({ seed: 5, queries: 6, docsPerQuery: 8, searches: 600 });
+    const harvested = harvestPropensities(log.searches, { maxDepth: 10, bootstrap: 0 }).positions.map((p) => p.estimate);
+    const run = (propensities: EvaluationInput['propensities']) =>
+      evaluateCandidate({
+        searches: log.searches,
+        ...lists(log),
+        propensities,
+        estimator,
+        metrics: ['mrr', 'satisfied_clicks'],
+        bootstrap: 20,
+      });
+    const fixed = run(harvested);
+    const reharvested = run({ harvest: { maxDepth: 10 } });
+    expect(reharvested.metrics.map((m) => m.difference.estimate)).toEqual(fixed.metrics.map((m) => m.difference.estimate));
+    expect(reharvested.interleaving).toEqual(fixed.interleaving);
+    expect(reharvested.metrics.every((m) => m.difference.interval[0] <= m.difference.interval[1])).toBe(true);
+    expect(reharvested.intervalMethod).toMatch(/re-harvested/);
+  });
+
   it('rejects a propensities value that is neither a curve nor { harvest }', () => {
     const log = simulatePbmLog({ seed: 1, queries: 2, docsPerQuery: 4, searches: 20 });
     expect(() => difference(log, {} as EvaluationInput['propensities'], 1)).toThrow(/propensities/);
