@@ -98,6 +98,12 @@ export interface CandidateEvaluation {
   /** Added beyond the contract: the settings the figures were computed with. */
   depth: number;
   minCoverage: number;
+  /**
+   * Added beyond the contract: with `propensities: { harvest }` and enough coverage, the harvested
+   * curve and its intervals from the evaluation's own replicates — what harvestPropensities returns
+   * with the same maxDepth, seed and bootstrap, so the caller need not harvest a second time.
+   */
+  propensities?: PropensityEstimate;
 }
 
 export interface ClickModelsInput {

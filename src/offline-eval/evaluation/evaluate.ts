@@ -59,7 +59,7 @@ export function evaluateCandidate(input: EvaluationInput): CandidateEvaluation {
     return { ...base, enoughCoverage: false, metrics: [], interleaving: { wins: 0, losses: 0, ties: 0, shareWon: 0.5 } };
   }
 
-  const source = propensitySource(input, log, evaluatedIndex, input.estimator !== 'dm-pbm' && input.estimator !== 'dm-dbn');
+  const source = propensitySource(input, log, evaluatedIndex);
   const propensity = Float64Array.from(source.point);
   const scorer = prepareScorer(input, log, lists, metrics, depth, limit, propensity);
 
@@ -132,7 +132,8 @@ export function evaluateCandidate(input: EvaluationInput): CandidateEvaluation {
     };
   });
   const interleaving = expectedInterleaving(log, lists, frequency, scorer.topClick, propensity, depth);
-  return { ...base, enoughCoverage: true, metrics: results, interleaving };
+  const harvested = source.harvested?.();
+  return { ...base, enoughCoverage: true, metrics: results, interleaving, ...(harvested ? { propensities: harvested } : {}) };
 }
 
 type Scorer = ((weights: Uint8Array, candidate: Float64Array, baseline: Float64Array) => void) & {

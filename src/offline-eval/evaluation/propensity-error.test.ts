@@ -72,6 +72,20 @@ describe('propensities re-harvested in every bootstrap replicate', () => {
     expect(reharvested.intervalMethod).toMatch(/re-harvested/);
   });
 
+  it('report the harvested curve exactly as harvestPropensities does with the same seed and replicates', () => {
+    const log = simulatePbmLog({ seed: 4, queries: 8, docsPerQuery: 10, searches: 1500 });
+    const e = evaluateCandidate({
+      searches: log.searches,
+      ...lists(log),
+      propensities: { harvest: { maxDepth: 10 } },
+      estimator: 'ips',
+      metrics: ['mrr'],
+      bootstrap: 30,
+      seed: 7,
+    });
+    expect(e.propensities).toEqual(harvestPropensities(log.searches, { maxDepth: 10, bootstrap: 30, seed: 7 }));
+  });
+
   it('rejects a propensities value that is neither a curve nor { harvest }', () => {
     const log = simulatePbmLog({ seed: 1, queries: 2, docsPerQuery: 4, searches: 20 });
     expect(() => difference(log, {} as EvaluationInput['propensities'], 1)).toThrow(/propensities/);

@@ -1,7 +1,7 @@
 import { replicateHarvester } from '../harvesting/harvest.js';
 import { sessionWeights } from '../log/bootstrap.js';
 import { MAX_RANKS, type EncodedSearches } from '../log/encode.js';
-import type { EvaluationInput } from '../types.js';
+import type { EvaluationInput, PropensityEstimate } from '../types.js';
 
 /**
  * Where a replicate's session weights and examination curve come from. With fixed propensities
@@ -15,15 +15,12 @@ export interface PropensitySource {
   readonly point: Float64Array;
   /** Replicate b's weights into `weights` (evaluation sessions); its curve into `propensity`. Returns whether the curve may have changed. */
   draw(b: number, seed: number, weights: Uint8Array, propensity: Float64Array): boolean;
+  /** With `{ harvest }`, after the loop: the curve as harvestPropensities reports it, from the same draws. */
+  harvested?: () => PropensityEstimate;
 }
 
 /** `evaluated[j]` is the index in input.searches of the evaluated log's search j. */
-export function propensitySource(
-  input: EvaluationInput,
-  log: EncodedSearches,
-  evaluated: readonly number[],
-  reharvest: boolean,
-): PropensitySource {
+export function propensitySource(input: EvaluationInput, log: EncodedSearches, evaluated: readonly number[]): PropensitySource {
   const point = new Float64Array(MAX_RANKS + 1);
   const given = input.propensities;
   if (isCurve(given)) {
@@ -41,10 +38,12 @@ export function propensitySource(
     draw(b, seed, weights, propensity) {
       sessionWeights(harvester.sessions, b, seed, harvestWeights);
       for (let s = 0; s < log.sessions; s += 1) weights[s] = harvestWeights[toHarvest[s] as number] as number;
-      if (!reharvest || b === 0) return false;
+      if (b === 0) return false;
+      // dm-* ignore the curve in their scores but still draw it, for the reported estimate.
       harvester.curve(harvestWeights, propensity, point);
       return true;
     },
+    harvested: () => harvester.estimate(),
   };
 }
 
