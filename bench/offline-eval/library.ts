@@ -4,7 +4,13 @@
  * in (so dm-* and dr do not refit per candidate), one evaluateCandidate per candidate and estimator.
  */
 import { fitClickModel, type SerializedClickModel } from '../../src/click-models/index.js';
-import { evaluateCandidate, harvestPropensities, type Estimator, type PropensityEstimate } from '../../src/offline-eval/index.js';
+import {
+  evaluateCandidate,
+  harvestPropensities,
+  type Estimator,
+  type EvaluationInput,
+  type PropensityEstimate,
+} from '../../src/offline-eval/index.js';
 import type { SimulatedLog } from './logs.js';
 import type { Prediction } from './naive.js';
 import { DEPTH, METRICS } from './users.js';
@@ -37,7 +43,7 @@ export function libraryEstimate(
   log: SimulatedLog,
   candidate: ReadonlyMap<string, readonly string[]>,
   estimator: Estimator,
-  propensities: readonly number[],
+  propensities: EvaluationInput['propensities'],
   clickModels: { pbm: SerializedClickModel; dbn: SerializedClickModel } | null,
   bootstrap: number,
 ): { prediction: Prediction | null; coverage: number } {

@@ -13,6 +13,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { numberOption, option } from '../support/args.js';
+import type { EvaluationInput } from '../../src/offline-eval/index.js';
 import { simulateLog, type LogArm } from './logs.js';
 import { naiveEstimates } from './naive.js';
 import { Report, fixed, thousands } from './report.js';
@@ -112,9 +113,12 @@ for (const { kind, sessions, exploration } of scenarios) {
     const runs = estimators.flatMap((name) => {
       const base = name.replace(/\*$/, '');
       if (!lib.isEstimator(base)) return [];
-      if (!name.endsWith('*')) return [{ name, estimator: base, propensities }];
+      // As the service calls it: re-harvested from the log in every bootstrap replicate.
+      if (!name.endsWith('*')) return [{ name, estimator: base, propensities: { harvest: { maxDepth: propensities.length } } }];
       if (users.kind !== 'pbm') return [];
-      return [{ name, estimator: base, propensities: propensities.map((_, k) => examination(users, k + 1)) }];
+      return [
+        { name, estimator: base, propensities: propensities.map((_, k) => examination(users, k + 1)) as EvaluationInput['propensities'] },
+      ];
     });
     for (const run of runs) {
       const t3 = Date.now();

@@ -98,6 +98,12 @@ export interface CandidateEvaluation {
   /** Added beyond the contract: the settings the figures were computed with. */
   depth: number;
   minCoverage: number;
+  /**
+   * Added beyond the contract: with `propensities: { harvest }` and enough coverage, the harvested
+   * curve and its intervals from the evaluation's own replicates — what harvestPropensities returns
+   * with the same maxDepth, seed and bootstrap, so the caller need not harvest a second time.
+   */
+  propensities?: PropensityEstimate;
 }
 
 export interface ClickModelsInput {
@@ -111,8 +117,14 @@ export interface EvaluationInput {
   candidate: ReadonlyMap<string, readonly string[]>;
   /** Default: each search's own logged list. A query missing here falls back to its logged lists. */
   baseline?: ReadonlyMap<string, readonly string[]>;
-  /** Index 0 = position 1 (= 1); deeper ranks than given reuse the last value. */
-  propensities: readonly number[];
+  /**
+   * Index 0 = position 1 (= 1); deeper ranks than given reuse the last value. Or `{ harvest }`:
+   * the library harvests them itself from `searches` (AllPairs, as harvestPropensities with that
+   * maxDepth, default 10) and again in every bootstrap replicate from the replicate's own session
+   * weights, so the intervals include the propensities' estimation error (fixed propensities
+   * leave it out: ips/snips intervals then cover too rarely, docs/offline-evaluation.md).
+   */
+  propensities: readonly number[] | { harvest: Pick<HarvestOptions, 'maxDepth'> };
   estimator: Estimator;
   metrics: readonly EvalMetric[];
   /** Default 10 (top-k for coverage and metrics). */

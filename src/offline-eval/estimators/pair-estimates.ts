@@ -34,6 +34,9 @@ export interface PairEstimateInputs {
   /** dr: per impression the residual numerators (the denominator is 1). */
   click: Float64Array;
   satisfied: Float64Array;
+  estimator: PairEstimator;
+  /** dr: the click model's prediction per impression (pair order) and ŝ per pair. */
+  dr?: { predicted: Float64Array; satisfiedShare: Float64Array };
 }
 
 /**
@@ -50,6 +53,35 @@ export function pairEstimateInputs(
 ): PairEstimateInputs {
   const n = log.impRank.length;
   const table = { click: new Float64Array(1024), satisfied: new Float64Array(1024), denominator: new Float64Array(1024) };
+  let code: Uint16Array | null = null;
+  if (estimator !== 'dr') {
+    code = new Uint16Array(n);
+    for (let i = 0; i < n; i += 1)
+      code[i] = (log.impRank[i] as number) | ((log.impClick[i] as number) << 8) | ((log.impSat[i] as number) << 9);
+  }
+  const size = estimator === 'dr' ? n : 0;
+  const inputs: PairEstimateInputs = {
+    log,
+    relevant,
+    withSatisfied,
+    code,
+    table,
+    click: new Float64Array(size),
+    satisfied: new Float64Array(size),
+    estimator,
+    ...(dr ? { dr } : {}),
+  };
+  setPropensities(inputs, propensity);
+  return inputs;
+}
+
+/**
+ * (Re)computes the propensity-dependent values: the 1024-entry tables of ips and snips, or dr's
+ * per-impression residuals. Called once per replicate when the propensities are re-harvested in
+ * each replicate (evaluateCandidate's `propensities: { harvest }`).
+ */
+export function setPropensities(inputs: PairEstimateInputs, propensity: Float64Array): void {
+  const { log, table, estimator, dr } = inputs;
   if (estimator !== 'dr') {
     for (let code = 0; code < 1024; code += 1) {
       const e = propensity[code & 255] as number;
@@ -59,13 +91,9 @@ export function pairEstimateInputs(
       table.satisfied[code] = estimator === 'ips' ? s / e : s;
       table.denominator[code] = estimator === 'ips' ? 1 : e;
     }
-    const code = new Uint16Array(n);
-    for (let i = 0; i < n; i += 1)
-      code[i] = (log.impRank[i] as number) | ((log.impClick[i] as number) << 8) | ((log.impSat[i] as number) << 9);
-    return { log, relevant, withSatisfied, code, table, click: new Float64Array(0), satisfied: new Float64Array(0) };
+    return;
   }
-  const click = new Float64Array(n);
-  const satisfied = new Float64Array(n);
+  const { click, satisfied } = inputs;
   for (let p = 0; p < log.pairDoc.length; p += 1) {
     const share = dr?.satisfiedShare[p] ?? 0;
     for (let i = log.pairStart[p] as number; i < (log.pairStart[p + 1] as number); i += 1) {
@@ -76,7 +104,6 @@ export function pairEstimateInputs(
       satisfied[i] = ((c & (log.impSat[i] as number)) - m * share) / e;
     }
   }
-  return { log, relevant, withSatisfied, code: null, table, click, satisfied };
 }
 
 /**

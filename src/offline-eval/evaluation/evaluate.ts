@@ -1,11 +1,12 @@
-import { intervalMethod, percentileInterval, sessionWeights } from '../log/bootstrap.js';
+import { intervalMethod, percentileInterval } from '../log/bootstrap.js';
 import { encodeSearches, MAX_RANKS, type EncodedSearches } from '../log/encode.js';
 import { fitPluginModel, modelTopClick, pluginModel, type PluginModel } from '../estimators/click-model-plugin.js';
 import { observedMetrics, parseMetric, type ParsedMetric } from '../estimators/metrics.js';
-import { estimatePairs, pairEstimateInputs, satisfiedShares } from '../estimators/pair-estimates.js';
+import { estimatePairs, pairEstimateInputs, satisfiedShares, setPropensities } from '../estimators/pair-estimates.js';
 import type { CandidateEvaluation, EvaluationInput, Interval, MetricEvaluation } from '../types.js';
 import { ESTIMATORS } from '../types.js';
 import { expectedInterleaving } from './expected-interleaving.js';
+import { propensitySource } from './propensity-source.js';
 import { buildLists, coverageCounts, type EvaluationLists } from './lists.js';
 import { loggedPredictions, modelPredictions, scoreDirect, scoreDoublyRobust, scorePlugIn, scratch } from './scoring.js';
 
@@ -24,7 +25,9 @@ export function evaluateCandidate(input: EvaluationInput): CandidateEvaluation {
   validate(input, depth, replicates, minCoverage);
   const metrics = input.metrics.map((m) => parseMetric(m, depth));
   const limit = Math.max(depth, ...metrics.map((m) => m.k));
-  const evaluated = input.searches.filter((s) => input.candidate.has(s.queryHash));
+  const evaluatedIndex: number[] = [];
+  input.searches.forEach((s, i) => input.candidate.has(s.queryHash) && evaluatedIndex.push(i));
+  const evaluated = evaluatedIndex.map((i) => input.searches[i] as (typeof input.searches)[number]);
   const log = encodeSearches(evaluated, MAX_RANKS);
   const lists = buildLists(log, input.candidate, input.baseline, limit);
   const frequency = queryFrequency(log);
@@ -48,7 +51,7 @@ export function evaluateCandidate(input: EvaluationInput): CandidateEvaluation {
     sessions: log.sessions,
     coverage,
     observedBaseline,
-    intervalMethod: intervalMethod(replicates),
+    intervalMethod: intervalMethod(replicates) + (Array.isArray(input.propensities) ? '' : ', propensities re-harvested per replicate'),
     depth,
     minCoverage,
   };
@@ -56,8 +59,8 @@ export function evaluateCandidate(input: EvaluationInput): CandidateEvaluation {
     return { ...base, enoughCoverage: false, metrics: [], interleaving: { wins: 0, losses: 0, ties: 0, shareWon: 0.5 } };
   }
 
-  const propensity = new Float64Array(MAX_RANKS + 1);
-  for (let r = 0; r < propensity.length; r += 1) propensity[r] = input.propensities[Math.min(r, input.propensities.length - 1)] as number;
+  const source = propensitySource(input, log, evaluatedIndex);
+  const propensity = Float64Array.from(source.point);
   const scorer = prepareScorer(input, log, lists, metrics, depth, limit, propensity);
 
   const M = metrics.length;
@@ -74,7 +77,7 @@ export function evaluateCandidate(input: EvaluationInput): CandidateEvaluation {
   }));
   const point = metrics.map(() => ({ candidate: 0, baseline: 0 }));
   for (let b = 0; b <= replicates; b += 1) {
-    sessionWeights(log.sessions, b, seed, weights);
+    if (source.draw(b, seed, weights, propensity)) scorer.setPropensities();
     queryWeight.fill(0);
     listWeight.fill(0);
     let total = 0;
@@ -106,6 +109,7 @@ export function evaluateCandidate(input: EvaluationInput): CandidateEvaluation {
     }
   }
 
+  propensity.set(source.point);
   // Metrics reading the same top k (mrr, clicks, ctr@depth …) share one sweep.
   const essByK = new Map<number, number>();
   const ess = (k: number): number => {
@@ -128,10 +132,13 @@ export function evaluateCandidate(input: EvaluationInput): CandidateEvaluation {
     };
   });
   const interleaving = expectedInterleaving(log, lists, frequency, scorer.topClick, propensity, depth);
-  return { ...base, enoughCoverage: true, metrics: results, interleaving };
+  const harvested = source.harvested?.();
+  return { ...base, enoughCoverage: true, metrics: results, interleaving, ...(harvested ? { propensities: harvested } : {}) };
 }
 
 type Scorer = ((weights: Uint8Array, candidate: Float64Array, baseline: Float64Array) => void) & {
+  /** After the shared `propensity` array changed (a re-harvested replicate). */
+  setPropensities: () => void;
   /** γ̂ on the position-1 scale per log pair, at the point estimate (after replicate 0 ran). */
   topClick: (pair: number) => number;
 };
@@ -167,7 +174,7 @@ function prepareScorer(
       c.set(candidate);
       b.set(baseline);
     };
-    return Object.assign(scorer, { topClick: (pair: number) => modelTopClick(fitted, pair) });
+    return Object.assign(scorer, { topClick: (pair: number) => modelTopClick(fitted, pair), setPropensities: () => {} });
   }
   const relevant = relevantPairs(log, lists);
   const click = new Float64Array(log.pairDoc.length);
@@ -198,7 +205,7 @@ function prepareScorer(
   // γ̂ on the rank-1 scale: dr's is the DBN's click at rank 1 plus the residual.
   const topClick = (pair: number): number =>
     pair < 0 || point === undefined ? 0 : (point.click[pair] as number) + (dbn === undefined ? 0 : modelTopClick(dbn, pair));
-  return Object.assign(scorer, { topClick });
+  return Object.assign(scorer, { topClick, setPropensities: () => setPropensities(inputs, propensity) });
 }
 
 function relevantPairs(log: EncodedSearches, lists: EvaluationLists): Int32Array {
@@ -268,7 +275,11 @@ function validate(input: EvaluationInput, depth: number, replicates: number, min
   if (!Number.isInteger(depth) || depth < 1 || depth > MAX_RANKS) throw new RangeError(`depth must be an integer in 1..${MAX_RANKS}`);
   if (!Number.isInteger(replicates) || replicates < 0) throw new RangeError('bootstrap must be a non-negative integer');
   if (!(minCoverage >= 0 && minCoverage <= 1)) throw new RangeError('minCoverage must be in [0, 1]');
-  if (input.propensities.length === 0 || input.propensities.some((p) => !(p > 0) || !Number.isFinite(p))) {
-    throw new RangeError('propensities must be positive finite numbers, index 0 = position 1');
+  const p = input.propensities;
+  const bad = Array.isArray(p)
+    ? (p as readonly number[]).length === 0 || (p as readonly number[]).some((x) => !(x > 0) || !Number.isFinite(x))
+    : typeof (p as { harvest?: unknown } | undefined)?.harvest !== 'object';
+  if (bad) {
+    throw new RangeError('propensities must be positive finite numbers, index 0 = position 1, or { harvest: { maxDepth } }');
   }
 }

@@ -32,6 +32,31 @@ export function harvestPropensities(searches: readonly LoggedSearch[], options: 
   return result;
 }
 
+/** The reported curve: per position the point estimate, its replicates' percentile interval and support. */
+function positionEstimates(point: Float64Array, draws: readonly number[][], support: Int32Array): PositionEstimate[] {
+  const depth = draws.length;
+  const positions: PositionEstimate[] = [{ position: 1, estimate: 1, interval: [1, 1], support: support[0] as number }];
+  let last = 1;
+  for (let k = 1; k < depth; k += 1) {
+    const theta = point[k] as number;
+    if (!Number.isFinite(theta)) {
+      // Not identified: no usable pair ties this position to position 1. The estimate carries the
+      // nearest shallower identified one so the array stays usable, flagged by support 0 and [0, 1].
+      positions.push({ position: k + 1, estimate: last, interval: [0, 1], support: 0 });
+      continue;
+    }
+    const estimate = Math.exp(theta);
+    last = estimate;
+    positions.push({
+      position: k + 1,
+      estimate,
+      interval: percentileInterval(draws[k] as number[], estimate),
+      support: support[k] as number,
+    });
+  }
+  return positions;
+}
+
 /** Harvested pairs and their (pair, position) cells, built once. */
 interface Harvest {
   depth: number;
@@ -157,24 +182,62 @@ function harvestGroup(
     const theta = replicateLogPropensities(h, sessionWeights(log.sessions, b, seed, weights), cellN, cellC);
     for (let k = 1; k < depth; k += 1) if (Number.isFinite(theta[k])) (draws[k] as number[]).push(Math.exp(theta[k] as number));
   }
-  const positions: PositionEstimate[] = [{ position: 1, estimate: 1, interval: [1, 1], support: h.support[0] as number }];
-  let last = 1;
-  for (let k = 1; k < depth; k += 1) {
-    const theta = point[k] as number;
-    if (!Number.isFinite(theta)) {
-      // Not identified: no usable pair ties this position to position 1. The estimate carries the
-      // nearest shallower identified one so the array stays usable, flagged by support 0 and [0, 1].
-      positions.push({ position: k + 1, estimate: last, interval: [0, 1], support: 0 });
-      continue;
-    }
-    const estimate = Math.exp(theta);
-    last = estimate;
-    positions.push({
-      position: k + 1,
-      estimate,
-      interval: percentileInterval(draws[k] as number[], estimate),
-      support: h.support[k] as number,
-    });
-  }
+  const positions = positionEstimates(point, draws, h.support);
   return { positions, harvestedPairs: h.cellStart.length - 1 };
+}
+
+/**
+ * Re-harvesting inside another bootstrap (evaluateCandidate's `propensities: { harvest }`): the
+ * harvest built once over `searches`, then one examination curve per replicate from that
+ * replicate's session weights, so the propensities' own sampling error enters the evaluation's
+ * intervals instead of being treated as known.
+ */
+export interface ReplicateHarvester {
+  /** Sessions of the harvest's encoding: the weights `curve` reads are indexed by these. */
+  readonly sessions: number;
+  /** Per search of `searches` (same order), its session index in that encoding. */
+  readonly searchSession: Int32Array;
+  /**
+   * The curve of one replicate into `into` (0-based rank; into[0] = 1). A position the replicate
+   * cannot tie to position 1 takes `fallback[k]` when given (the full-sample curve), else the
+   * nearest shallower one, as harvestPropensities does; ranks past maxDepth reuse the deepest.
+   */
+  curve(weights: Uint8Array, into: Float64Array, fallback?: Float64Array): void;
+  /**
+   * What harvestPropensities reports (without byContext), from the curves drawn so far: the first
+   * `curve` call is the point (all weights 1), each later one a replicate. With the same seed and
+   * replicate count it equals harvestPropensities' own result, so a caller need not harvest twice.
+   */
+  estimate(): PropensityEstimate;
+}
+
+export function replicateHarvester(searches: readonly LoggedSearch[], maxDepth = 10): ReplicateHarvester {
+  const log = encodeSearches(searches, maxDepth);
+  const depth = Math.max(1, Math.floor(maxDepth));
+  const h = collectHarvest(log, depth);
+  const cellN = new Float64Array(h.cellRank.length);
+  const cellC = new Float64Array(h.cellRank.length);
+  let point: Float64Array | undefined;
+  const draws: number[][] = Array.from({ length: depth }, () => []);
+  return {
+    sessions: log.sessions,
+    searchSession: log.searchSession,
+    curve(weights, into, fallback) {
+      const theta = replicateLogPropensities(h, weights, cellN, cellC);
+      if (point === undefined) point = Float64Array.from(theta);
+      else for (let k = 1; k < depth; k += 1) if (Number.isFinite(theta[k])) (draws[k] as number[]).push(Math.exp(theta[k] as number));
+      let last = 1;
+      into[0] = 1;
+      for (let k = 1; k < into.length; k += 1) {
+        const t = k < depth ? (theta[k] as number) : Number.NaN;
+        if (k < depth && Number.isFinite(t)) last = Math.exp(t);
+        else if (k < depth && fallback !== undefined) last = fallback[k] as number;
+        into[k] = last;
+      }
+    },
+    estimate() {
+      const positions = positionEstimates(point ?? new Float64Array(depth).fill(Number.NaN), draws, h.support);
+      return { method: 'allpairs', positions, harvestedPairs: h.cellStart.length - 1 };
+    },
+  };
 }
