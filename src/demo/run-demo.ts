@@ -180,7 +180,8 @@ export async function runDemo(options: DemoOptions, io: DemoIo): Promise<DemoSum
       // Predicted on clicks the ranker never learned from (on its own training clicks it would look
       // better than it is, and the service would say so): wait for enough of them.
       const deadline = Date.now() + HELD_OUT_MAX_WAIT_MS;
-      while (traffic.stats.sessions < heldOut.sessions + HELD_OUT_SESSIONS && Date.now() < deadline) await sleep(250);
+      const wanted = heldOut.sessions + Math.round(HELD_OUT_SHARE * options.warmup);
+      while (traffic.stats.sessions < wanted && Date.now() < deadline) await sleep(250);
       // Up to the demo's present: a later run of the same window reads the same searches.
       const window = { from: heldOut.from, to: now(Date.now()) + 1 };
       summary.predictions = await predictOffline(api, [RANKER_ID, WORSE_RANKER_ID], window);
@@ -255,6 +256,6 @@ export async function runDemo(options: DemoOptions, io: DemoIo): Promise<DemoSum
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** Sessions logged after the ranker trained before the demo predicts on them, and the longest it waits for them. */
-const HELD_OUT_SESSIONS = 900;
+/** Sessions logged after the ranker trained before the demo predicts on them (a share of --warmup: 600 by default), and the longest it waits for them. */
+const HELD_OUT_SHARE = 0.5;
 const HELD_OUT_MAX_WAIT_MS = 45_000;

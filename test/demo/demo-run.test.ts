@@ -28,7 +28,7 @@ describe('searchloop demo --url against a separately started service', () => {
     url = `${service.url}/`;
     const options = parseDemoOptions(['--url', url, '--key', KEY, '--seed', '7', '--rate', '25', '--warmup', '300', '--ship']);
     summary = await runDemo(
-      { ...options, duration: 40, days: 3, speed: (3 * 86_400) / 40, queries: 30, exit: true },
+      { ...options, duration: 50, days: 3, speed: (3 * 86_400) / 50, queries: 30, exit: true },
       {
         print: (line) => lines.push(line),
         progress: () => {},
@@ -57,6 +57,17 @@ describe('searchloop demo --url against a separately started service', () => {
     expect(summary.ranker).toMatchObject({ modelId: 'demo-ranker', status: 'ready' });
     expect(summary.ranker!.activeVersion).toBeGreaterThanOrEqual(1);
     expect(summary.ndcg!.queries).toBe(30);
+  });
+
+  it('predicts the ranker and the deliberately worse candidate offline before testing, the worse one lower', () => {
+    expect(summary.predictions.map((p) => [p.modelId, p.status])).toEqual([
+      ['demo-ranker', 'done'],
+      ['demo-cheapest-first', 'done'],
+    ]);
+    const [ranker, worse] = summary.predictions;
+    expect(ranker!.summary).toMatch(/^predicted MRR /);
+    expect(worse!.mrr!.estimate).toBeLessThan(ranker!.mrr!.estimate);
+    expect(lines.some((l) => l.includes('Predicted offline, before any user saw them'))).toBe(true);
   });
 
   it('ends with an experiment whose results exist, as the API reports them', async () => {

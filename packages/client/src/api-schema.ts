@@ -2378,6 +2378,8 @@ export interface paths {
                   } | null;
                   intervalMethod: string | null;
                   summary: string;
+                  /** @description What to know before trusting the numbers, e.g. that the candidate version learned from clicks inside this window (its prediction is optimistic). */
+                  warnings: string[];
                 }[];
                 /** @description Pass as cursor for the next page; null on the last page. */
                 nextCursor: string | null;
@@ -2595,6 +2597,8 @@ export interface paths {
                 } | null;
                 intervalMethod: string | null;
                 summary: string;
+                /** @description What to know before trusting the numbers, e.g. that the candidate version learned from clicks inside this window (its prediction is optimistic). */
+                warnings: string[];
               };
             };
           };
@@ -2881,6 +2885,8 @@ export interface paths {
                 } | null;
                 intervalMethod: string | null;
                 summary: string;
+                /** @description What to know before trusting the numbers, e.g. that the candidate version learned from clicks inside this window (its prediction is optimistic). */
+                warnings: string[];
               };
             };
           };
