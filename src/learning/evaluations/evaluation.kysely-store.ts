@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { ACTIONS } from '../../vocabulary/index.js';
 import { newestFirstPage } from '../../storage/newest-first.js';
 import type { Database } from '../../storage/schema.js';
+import { eventTimeWindowPage } from '../../storage/event-time-page.js';
 import type { OfflineEvaluationTable } from '../../storage/tables/learning.js';
 import type { EvaluationRecord, EvaluationStatus, EvaluationStore, WindowCursor, WindowRow } from './evaluation.store.js';
 
@@ -106,35 +107,26 @@ export class KyselyEvaluationStore implements EvaluationStore {
   }
 
   async readWindowPage(window: { start: number; end: number }, after: WindowCursor | undefined, limit: number) {
-    const rows = await this.db
-      .selectFrom('feedback_items')
-      .select([
-        'id',
-        'query_id',
-        'session_id',
-        'query_hash',
-        'result_id',
-        'position',
-        'user_action',
-        'dwell_time',
-        'device_type',
-        'extra_metadata',
-        'event_time',
-      ])
-      .where('event_time', '>=', window.start)
-      .where('event_time', '<', window.end)
-      .$if(after !== undefined, (q) =>
-        q.where((eb) =>
-          eb.or([
-            eb('event_time', '>', (after as WindowCursor).eventTime),
-            eb.and([eb('event_time', '=', (after as WindowCursor).eventTime), eb('id', '>', (after as WindowCursor).id)]),
-          ]),
-        ),
-      )
-      .orderBy('event_time')
-      .orderBy('id')
-      .limit(limit)
-      .execute();
+    const rows = await eventTimeWindowPage(
+      this.db
+        .selectFrom('feedback_items')
+        .select([
+          'id',
+          'query_id',
+          'session_id',
+          'query_hash',
+          'result_id',
+          'position',
+          'user_action',
+          'dwell_time',
+          'device_type',
+          'extra_metadata',
+          'event_time',
+        ]),
+      window,
+      after,
+      limit,
+    ).execute();
     const last = rows[rows.length - 1];
     return {
       rows: rows.map((r): WindowRow => ({

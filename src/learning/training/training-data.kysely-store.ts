@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
+import { eventTimeWindowPage } from '../../storage/event-time-page.js';
 import { pickFeedbackFields } from '../../storage/tables/feedback-row.js';
 import type { FeedbackRow } from './runs/feedback-columns.js';
 import type { FeedbackCursor, TrainingDataStore } from './training-data.store.js';
@@ -28,23 +29,7 @@ export class KyselyTrainingDataStore implements TrainingDataStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async readPage(window: { start: number; end: number }, after: FeedbackCursor | undefined, limit: number) {
-    const rows = await this.db
-      .selectFrom('feedback_items')
-      .select(COLUMNS)
-      .where('event_time', '>=', window.start)
-      .where('event_time', '<', window.end)
-      .$if(after !== undefined, (q) =>
-        q.where((eb) =>
-          eb.or([
-            eb('event_time', '>', (after as FeedbackCursor).eventTime),
-            eb.and([eb('event_time', '=', (after as FeedbackCursor).eventTime), eb('id', '>', (after as FeedbackCursor).id)]),
-          ]),
-        ),
-      )
-      .orderBy('event_time')
-      .orderBy('id')
-      .limit(limit)
-      .execute();
+    const rows = await eventTimeWindowPage(this.db.selectFrom('feedback_items').select(COLUMNS), window, after, limit).execute();
     const last = rows[rows.length - 1];
     return {
       rows: rows.map((r): FeedbackRow => {
