@@ -1,19 +1,26 @@
-import { lazy, Suspense, type ComponentProps, type ComponentType } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 
-// Charts load on demand: the first visit does not download Observable Plot.
+// Charts load on demand: the first visit does not download Observable Plot (the offline
+// evaluation's charts are a chunk of their own, loaded by the Evaluate page only).
 const figures = () => import('./figures');
+const evaluationFigures = () => import('./evaluation-figures');
 
-function deferred<K extends keyof Awaited<ReturnType<typeof figures>>>(name: K) {
-  type P = ComponentProps<Awaited<ReturnType<typeof figures>>[K]>;
-  const Lazy = lazy(async () => ({ default: (await figures())[name] as unknown as ComponentType<P> }));
-  return function Chart(props: P) {
-    return (
-      <Suspense fallback={<div className="plot plot-loading" aria-hidden="true" />}>
-        <Lazy {...(props as P & object)} />
-      </Suspense>
-    );
+function deferredFrom<M extends Record<string, unknown>>(load: () => Promise<M>) {
+  return function deferred<K extends keyof M>(name: K) {
+    type P = M[K] extends ComponentType<infer Q> ? Q : never;
+    const Lazy = lazy(async () => ({ default: (await load())[name] as unknown as ComponentType<P> }));
+    return function Chart(props: P) {
+      return (
+        <Suspense fallback={<div className="plot plot-loading" aria-hidden="true" />}>
+          <Lazy {...(props as P & object)} />
+        </Suspense>
+      );
+    };
   };
 }
+
+const deferred = deferredFrom(figures);
+const deferredEvaluation = deferredFrom(evaluationFigures);
 
 export const ForestPlot = deferred('ForestPlot');
 export const LiftSeriesChart = deferred('LiftSeriesChart');
@@ -27,5 +34,9 @@ export const CtrRelevanceChart = deferred('CtrRelevanceChart');
 export const OutcomeBarsChart = deferred('OutcomeBarsChart');
 export const PreferenceChart = deferred('PreferenceChart');
 export const PreferenceHeatmap = deferred('PreferenceHeatmap');
+export const PredictedLiftPlot = deferredEvaluation('PredictedLiftPlot');
+export const PositionBiasChart = deferredEvaluation('PositionBiasChart');
+export const TrackRecordChart = deferredEvaluation('TrackRecordChart');
 export type { ForestRow, LiftPoint } from './figures';
+export type { BiasPoint, PredictedRow, TrackPoint } from './evaluation-figures';
 export type { HeatCell, OutcomeRow, PreferenceRow } from './figures';

@@ -1,7 +1,7 @@
 // What the Evaluate page computes from the API's answers: the forest plot's rows, verdicts in the
 // metric's direction, the candidate's label, and the text of a lift (the browser test reads the same text).
 import { describeCandidate, type Estimate, type Evaluation, type EvalMetric, type TrackPair } from '../../api/evaluations';
-import type { PredictedRow, TrackPoint } from '../../charts/evaluation';
+import type { PredictedRow, TrackPoint } from '../../charts';
 import { interval, lowerIsBetter, metricShortLabel, percent } from '../../format';
 import type { MetricName } from '../experiments/new/draft';
 

@@ -1,5 +1,5 @@
 import { usePositionBias, type EvalWindow, type PositionBias } from '../../api/evaluations';
-import { PositionBiasChart, type BiasPoint } from '../../charts/evaluation';
+import { PositionBiasChart, type BiasPoint } from '../../charts';
 import { ApiError } from '../../api/client';
 import { EmptyState, ErrorState, Loading } from '../../components/states';
 import { integer, number } from '../../format';

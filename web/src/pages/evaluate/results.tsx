@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { candidateModel, useEvaluationsById, type Evaluation } from '../../api/evaluations';
-import { PredictedLiftPlot } from '../../charts/evaluation';
+import { PredictedLiftPlot } from '../../charts';
 import { ErrorState } from '../../components/states';
 import { capitalised, dateTime, integer, lowerIsBetter, metricLabel, metricShortLabel, number, percent } from '../../format';
 import { COVERAGE_WARNING, forestRows, intervalText, labelsOf, liftText, verdictOf } from './derive';

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { useTrackRecord } from '../../api/evaluations';
-import { TrackRecordChart } from '../../charts/evaluation';
+import { TrackRecordChart } from '../../charts';
 import { EmptyState, ErrorState, Loading } from '../../components/states';
 import { integer, metricShortLabel, number, percent } from '../../format';
 import { intervalText, liftText, trackOutcome, trackPoints } from './derive';
