@@ -45,21 +45,6 @@ function preview(names: readonly string[]): string {
   return names.length <= 5 ? names.join(', ') : `${names.slice(0, 5).join(', ')}, …`;
 }
 
-export function emptyTree(): Tree {
-  return {
-    feature: [],
-    threshold: [],
-    defaultLeft: [],
-    left: [],
-    right: [],
-    gain: [],
-    cover: [],
-    internalValue: [],
-    leafValue: [],
-    leafCover: [],
-  };
-}
-
 /**
  * Fills `internalValue` with each node's cover-weighted mean leaf value (XGBoost's node mean
  * values, what its approximate contributions use), so explain() has a value at every node.

@@ -1,7 +1,7 @@
 import type { Model } from './model.js';
 import { build } from './import-xgboost.js';
-import { emptyTree, lessOrEqualAsLessThan, mapFeatureNames, ModelImportError, type ImportSummary } from './import-common.js';
-import type { Tree } from '../trees/tree.js';
+import { lessOrEqualAsLessThan, mapFeatureNames, ModelImportError, type ImportSummary } from './import-common.js';
+import { emptyTree, type Tree } from '../trees/tree.js';
 
 /**
  * LightGBM's text model (`booster.save_model('model.txt')`, the `tree` / `Tree=N` blocks),

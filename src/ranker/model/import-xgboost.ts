@@ -1,7 +1,7 @@
 import type { Model, ObjectiveName } from './model.js';
 import { xgbToTree, type XgbNode } from './xgboost-json.js';
-import { emptyTree, fillMeanValues, mapFeatureNames, ModelImportError, type ImportSummary } from './import-common.js';
-import type { Tree } from '../trees/tree.js';
+import { fillMeanValues, mapFeatureNames, ModelImportError, type ImportSummary } from './import-common.js';
+import { emptyTree, type Tree } from '../trees/tree.js';
 
 /**
  * XGBoost models trained elsewhere, as searchloop models:

@@ -1,6 +1,6 @@
 import { compileTrees, rowFromMap, scoreRow, type CompiledForest } from './forest.js';
 import type { Model } from './model.js';
-import { rootRef, type Tree } from '../trees/tree.js';
+import { emptyTree, rootRef, type Tree } from '../trees/tree.js';
 
 /**
  * The XGBoost JSON dump (`booster.get_dump(dump_format='json')` as one array), which the
@@ -97,18 +97,7 @@ export function parseXgboostJson(input: string | unknown, featureNames?: readonl
 }
 
 export function xgbToTree(root: XgbNode, column: (name: string) => number, where: string): Tree {
-  const t: Tree = {
-    feature: [],
-    threshold: [],
-    defaultLeft: [],
-    left: [],
-    right: [],
-    gain: [],
-    cover: [],
-    internalValue: [],
-    leafValue: [],
-    leafCover: [],
-  };
+  const t = emptyTree();
   const visit = (n: XgbNode, path: string): number => {
     if (typeof n !== 'object' || n === null || typeof n.nodeid !== 'number') throw new Error(`${path}: not a node`);
     if ('leaf' in n) {

@@ -2,7 +2,7 @@ import type { BinMapper } from '../data/binning.js';
 import { LocalLeafSplitter, type LeafRange, type LeafSplitter, type SplitterData } from './leaf-splitter.js';
 import { ParallelLeafSplitter, type SpawnSplitWorker } from './parallel-splitter.js';
 import type { SplitCandidate, SplitParams } from './split-finder.js';
-import type { Tree } from './tree.js';
+import { emptyTree, type Tree } from './tree.js';
 
 export interface TreeParams extends SplitParams {
   numLeaves: number;
@@ -137,19 +137,7 @@ export class TreeBuilder {
       }
     }
     const h = hq / scale;
-    const tree: Tree = {
-      feature: [],
-      threshold: [],
-      defaultLeft: [],
-      left: [],
-      right: [],
-      gain: [],
-      cover: [],
-      internalValue: [],
-      leafValue: [],
-      leafCover: [],
-      splitBin: [],
-    };
+    const tree: Tree = { ...emptyTree(), splitBin: [] };
     this.splitter.setFeatures(features);
     const root: Leaf = { index: 0, begin: 0, end: n, slot: this.alloc(), g, h, depth: 0, best: null, parent: -1, isLeft: true };
     this.settle(root, this.splitter.root(root.slot, this.range(root)));

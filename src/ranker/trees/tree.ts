@@ -24,6 +24,22 @@ export interface Tree {
   splitBin?: number[];
 }
 
+/** A tree with no nodes yet: what builders and importers fill. */
+export function emptyTree(): Tree {
+  return {
+    feature: [],
+    threshold: [],
+    defaultLeft: [],
+    left: [],
+    right: [],
+    gain: [],
+    cover: [],
+    internalValue: [],
+    leafValue: [],
+    leafCover: [],
+  };
+}
+
 export const rootRef = (t: Tree): number => (t.feature.length > 0 ? 0 : -1);
 
 /** Score one row of raw features (row-major slice starting at `base`). */
