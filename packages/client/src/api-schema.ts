@@ -2973,7 +2973,7 @@ export interface paths {
                   /** @description Harvested pairs informing this position; 0: no evidence (interval [0, 1]). */
                   support: number;
                 }[];
-                /** @description The PBM click model's examination fitted on the same window, normalised so position 1 = 1. */
+                /** @description The PBM click model's examination fitted on the same window, normalised so position 1 = 1, down to the deepest position any search showed (below it PBM has only its prior). */
                 pbm: {
                   position: number;
                   examination: number;

@@ -179,7 +179,8 @@ export const PositionBiasView = Type.Object({
   harvestedPairs: Type.Integer({ description: '(query, result) pairs seen at two or more positions.' }),
   positions: Type.Array(PositionView),
   pbm: Type.Array(Type.Object({ position: Type.Integer(), examination: Type.Number() }), {
-    description: "The PBM click model's examination fitted on the same window, normalised so position 1 = 1.",
+    description:
+      "The PBM click model's examination fitted on the same window, normalised so position 1 = 1, down to the deepest position any search showed (below it PBM has only its prior).",
   }),
   byDimension: Type.Optional(
     Type.Object({

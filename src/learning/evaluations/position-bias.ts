@@ -26,13 +26,15 @@ export async function positionBias(store: EvaluationStore, now: number, query: P
     { algorithm: 'pbm', maxDepth: DEPTH },
   );
   const first = pbm.examination[0] ?? 0;
+  // Below the deepest position anyone was shown, PBM's γ is its prior alone: not a measurement.
+  const deepest = searches.reduce((d, s) => Math.max(d, s.resultIds.length), 0);
   return {
     method: 'allpairs',
     window: { from: toIso(window.start), to: toIso(window.end) },
     searches: searches.length,
     harvestedPairs: harvested.harvestedPairs,
     positions: harvested.positions,
-    pbm: pbm.examination.map((e, i) => ({ position: i + 1, examination: first > 0 ? e / first : 0 })),
+    pbm: pbm.examination.slice(0, deepest).map((e, i) => ({ position: i + 1, examination: first > 0 ? e / first : 0 })),
     ...(byContext
       ? {
           byDimension: {
