@@ -181,6 +181,7 @@ describeOnEveryDatabase('feedback API', (kind) => {
         experimentSearches: 0,
         experimentCovariates: 0,
         interleavedQueries: 0,
+        explorationLists: 0,
         experimentSlices: 0,
         analyticsSearches: 0,
         analyticsSessions: 0,
