@@ -1,6 +1,7 @@
 import { isClick, isImpression, isSatisfiedClick } from '../../vocabulary/index.js';
 import type { WindowRow } from './evaluation.store.js';
 import type { LoggedSearch } from '../../offline-eval/index.js';
+import { clientFeatures } from '../model/feature-rows.js';
 
 interface OpenSearch {
   queryHash: string | null;
@@ -26,19 +27,6 @@ export interface LoggedWindow {
   queries: Map<string, LoggedQuery>;
   /** Searches without impressions, without a queryHash or without position 1: not usable offline. */
   dropped: number;
-}
-
-function clientFeatures(extra: string | null): Record<string, number> | undefined {
-  if (extra === null) return undefined;
-  try {
-    const features = (JSON.parse(extra) as { features?: unknown }).features;
-    if (features === null || typeof features !== 'object' || Array.isArray(features)) return undefined;
-    const out: Record<string, number> = {};
-    for (const [k, v] of Object.entries(features)) if (typeof v === 'number' && Number.isFinite(v)) out[k] = v;
-    return out;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -56,3 +56,17 @@ export function encodeExamples(examples: readonly EngagementExample[], vocab: Re
   });
   return out;
 }
+
+/** The numeric `features` a client logged in customMetadata (the item's extra JSON), or undefined. */
+export function clientFeatures(extra: string | null): Record<string, number> | undefined {
+  if (extra === null) return undefined;
+  try {
+    const features = (JSON.parse(extra) as { features?: unknown }).features;
+    if (features === null || typeof features !== 'object' || Array.isArray(features)) return undefined;
+    const out: Record<string, number> = {};
+    for (const [k, v] of Object.entries(features)) if (typeof v === 'number' && Number.isFinite(v)) out[k] = v;
+    return out;
+  } catch {
+    return undefined;
+  }
+}

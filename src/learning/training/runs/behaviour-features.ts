@@ -3,6 +3,7 @@ import { isClick, isSatisfiedClick } from '../../../vocabulary/index.js';
 import type { FeedbackColumns } from './feedback-columns.js';
 import { isUnknownResult } from '../../model/artifacts.js';
 import type { BehaviourTable } from '../../model/artifacts.js';
+import { clientFeatures } from '../../model/feature-rows.js';
 
 /**
  * Behavioural features computed from feedback, Metarank-style: per (query, result) and per
@@ -44,19 +45,6 @@ const newAcc = (): PairAcc => ({
   positionN: 0,
   featuresAt: -Infinity,
 });
-
-function clientFeatures(extra: string | null): Record<string, number> | undefined {
-  if (extra === null) return undefined;
-  try {
-    const features = (JSON.parse(extra) as { features?: unknown }).features;
-    if (features === null || typeof features !== 'object' || Array.isArray(features)) return undefined;
-    const out: Record<string, number> = {};
-    for (const [k, v] of Object.entries(features)) if (typeof v === 'number' && Number.isFinite(v)) out[k] = v;
-    return out;
-  } catch {
-    return undefined;
-  }
-}
 
 const ratio = (a: number, b: number): number | null => (b > 0 ? a / b : null);
 
