@@ -27,7 +27,7 @@ export interface ClickObjectiveOptions {
   weights?: Float64Array;
   /** unbiased-lambdamart: Hu et al.'s p; t± = (ratio)^(1/(p+1)). */
   biasNorm?: number;
-  /** unbiased-lambdamart: t± are floored here in the pair weights (not in the reported curve). */
+  /** unbiased-lambdamart: t+ is floored here in the pair weights (t− at 1; not in the reported curve). */
   clip?: number;
   truncationLevel?: number;
   sigma?: number;
@@ -44,7 +44,7 @@ export interface ClickObjective extends Objective {
  * LambdaMART on a ClickLog. For every ordered pair (a above b) of a group the weight is
  *   none:                 C[a][b]                       (sessions with a clicked, b not)
  *   ips:                  clicks[a] / max(p_pos(a), clip) (Joachims et al. 2017: a clicked against every other b)
- *   unbiased-lambdamart:  C[a][b] / (t+_pos(a) · t−_pos(b)) (Hu et al. 2019, t± re-estimated after every call)
+ *   unbiased-lambdamart:  C[a][b] / (max(t+_pos(a), clip) · max(t−_pos(b), 1)) (Hu et al. 2019, t± re-estimated after every call)
  * times |ΔDCG| of swapping a and b in the current score order with gains click 1 / no click 0,
  * and the logistic pair loss. Gains are 0/1 per session and the normaliser is the ideal DCG of one
  * click (1): a per-session ideal DCG would need each session's click count and would make the IPS
@@ -108,9 +108,12 @@ export function clickObjective(log: ClickLog, opts: ClickObjectiveOptions): Clic
       grad.fill(0);
       hess.fill(0);
       if (learn) {
+        // A non-click at position 1 (always examined) is the most telling one, so a lower
+        // position's non-click is never weighted up: t− is floored at 1 (README; without it t−
+        // fed back on itself under strong bias, falling to 0.08 at position 10).
         for (let k = 0; k < maxPos; k++) {
           ua[k] = 1 / Math.max(tPlus[k]!, clip);
-          ub[k] = 1 / Math.max(tMinus[k]!, clip);
+          ub[k] = 1 / Math.max(tMinus[k]!, 1);
         }
         lossPlus.fill(0);
         lossMinus.fill(0);

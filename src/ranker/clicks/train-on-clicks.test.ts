@@ -56,6 +56,20 @@ describe('trainOnClicks on a position-biased log', () => {
     expect(unbiased).toBeGreaterThan(none + 0.02);
   });
 
+  it('still beats naive clicks under strong bias, e_k = (1/k)², where t− must not weight low non-clicks up', () => {
+    const strong = inverseRank(10, 2);
+    const biased = buildClickLog(
+      simulatePbmSessions(trainQueries, { sessions: 20_000, examination: strong, order: 'logger', seed: 2, epsMinus: 0.1 }),
+      corpusFeatures(trainQueries),
+      SIM_FEATURES,
+    );
+    const ndcg = (debiasing: 'none' | 'unbiased-lambdamart') =>
+      heldOutNdcg(trainOnClicks(biased, { numTrees: 100, seed: 1 }, { debiasing }).model, test);
+    // Measured: none 0.814, unbiased-lambdamart 0.839 (seeds 1–5: 0.018–0.034 above none; 0.812
+    // without the floor of t− at 1).
+    expect(ndcg('unbiased-lambdamart')).toBeGreaterThan(ndcg('none') + 0.01);
+  });
+
   it('monitors click NDCG on a query split, early-stops, and exports a model an independent walker scores identically', () => {
     const res = trainOnClicks(
       log,
