@@ -105,6 +105,18 @@ function walk(node: XgbNode, value: (name: string) => number): number {
   );
 }
 
+describe('trainOnClicks input', () => {
+  it('names what is wrong', () => {
+    const log = buildClickLog([{ queryKey: 'q', docKeys: ['a', 'b'], clicks: [true, false] }], () => [0], ['x']);
+    const empty = buildClickLog([], () => [0], ['x']);
+    expect(() => trainOnClicks(log, {}, { debiasing: 'ips' })).toThrow(/ips needs propensities/);
+    expect(() => trainOnClicks(log, {}, { debiasing: 'fair' as never })).toThrow(/debiasing must be one of/);
+    expect(() => trainOnClicks(log, {}, { debiasing: 'none', biasNorm: -1 })).toThrow(/biasNorm/);
+    expect(() => trainOnClicks(log, { objective: 'binary' }, { debiasing: 'none' })).toThrow(/lambdarank/);
+    expect(() => trainOnClicks(empty, {}, { debiasing: 'none' })).toThrow(/no sessions/);
+  });
+});
+
 describe('clickNdcg', () => {
   it('is the session-weighted NDCG of IPS-weighted click rates, by hand', () => {
     // One group, 2 sessions, rows at positions 1, 2, 3 clicked 2, 0, 1 times; weights 1, 2, 4.
