@@ -99,6 +99,30 @@ describe('pair weights of one group, by hand', () => {
   });
 });
 
+describe('collapsing is exact', () => {
+  it('gives the mean of the per-session gradients, also for dependent (cascade) clicks', () => {
+    const rng = createRng(7);
+    const docs = ['a', 'b', 'c', 'd'];
+    const sessions: ClickSession[] = Array.from({ length: 60 }, () => {
+      // Cascade user: scans down, clicks with probability 0.4, and stops after a click half the time.
+      let stopped = false;
+      const clicks = docs.map(() => {
+        if (stopped) return false;
+        const click = rng.uniform() < 0.4;
+        if (click && rng.uniform() < 0.5) stopped = true;
+        return click;
+      });
+      return { queryKey: 'q', docKeys: docs, clicks };
+    });
+    const scores = [0.1, 0.7, -0.3, 0.2];
+    for (const opts of [{ debiasing: 'none' as const }, { debiasing: 'ips' as const, weights: Float64Array.from([1, 2, 4, 8]) }]) {
+      const collapsed = gradientOf(buildClickLog(sessions, features, ['x']), scores, { ...opts, normalize: true });
+      const perSession = sessions.map((one) => gradientOf(buildClickLog([one], features, ['x']), scores, { ...opts, normalize: true }));
+      collapsed.forEach((g, i) => expect(g).toBeCloseTo(perSession.reduce((sum, x) => sum + x[i]!, 0) / sessions.length, 12));
+    }
+  });
+});
+
 describe('IPS gradient expectation (PBM clicks, known relevance)', () => {
   // One query, five results shown in a fixed order; examination e_k and attraction γ known.
   const e = [1, 0.6, 0.4, 0.25, 0.15];
