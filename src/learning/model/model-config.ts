@@ -1,4 +1,5 @@
 import { CLICK_MODEL_ALGORITHMS } from '../../click-models/index.js';
+import { DEFAULT_PROPENSITY_CLIP } from '../../ranker/index.js';
 import { ValidationError, type ErrorDetail } from '../../common/errors.js';
 import type { ModelType } from './model-types.js';
 import { DAY_MS, HOUR_MS } from '../../common/time.js';
@@ -51,8 +52,6 @@ export interface TreeSettings {
 /** How a clicks ranker corrects for position bias (src/ranker/clicks). */
 export const DEBIASING_MODES = ['none', 'ips', 'unbiased-lambdamart'] as const;
 export type DebiasingMode = (typeof DEBIASING_MODES)[number];
-/** Propensities are floored at this by default (weights at most 10); src/ranker/clicks/README.md says why. */
-export const DEFAULT_CLICKS_PROPENSITY_CLIP = 0.1;
 
 export interface RankerSettings extends CommonConfig {
   kind: 'ranker';
@@ -220,7 +219,7 @@ function clicksSettings(r: Reader, trainingData: RankerSettings['trainingData'])
   return {
     debiasing,
     ...(propensities === undefined ? {} : { propensities }),
-    propensityClip: propensityClip ?? DEFAULT_CLICKS_PROPENSITY_CLIP,
+    propensityClip: propensityClip ?? DEFAULT_PROPENSITY_CLIP,
   };
 }
 
