@@ -10,6 +10,7 @@ import { useTitle } from '../../components/title';
 import { dateTime, integer, number, relativeTime, words } from '../../format';
 import { TrainingMode } from './training-mode';
 import { keyMetric, num, readTraining, type Metrics } from './training-read';
+import './model-page.css';
 
 export function ModelDetailPage() {
   const { modelId = '' } = useParams();
@@ -162,7 +163,7 @@ function RankerQuality({ metrics }: { metrics: Metrics }) {
       )}
       {rows.length > 0 && <NdcgChart rows={rows} />}
       <div className="table-wrap">
-        <table className="table compact" data-testid="ndcg-table">
+        <table className="table compact stack-narrow" data-testid="ndcg-table">
           <caption className="sr-only">NDCG at k</caption>
           <thead>
             <tr>
@@ -179,7 +180,9 @@ function RankerQuality({ metrics }: { metrics: Metrics }) {
               <tr key={system}>
                 <th scope="row">{system}</th>
                 {ks.map((k) => (
-                  <td key={k}>{number(rows.find((r) => r.system === system && r.k === k)?.value)}</td>
+                  <td key={k} data-label={`NDCG@${k}`}>
+                    {number(rows.find((r) => r.system === system && r.k === k)?.value)}
+                  </td>
                 ))}
               </tr>
             ))}
@@ -210,7 +213,7 @@ function Versions({ model, items }: { model: Model; items: ModelVersion[] }) {
     <>
       {chart.length > 1 && <VersionsChart rows={chart} metric={newest.label} />}
       <div className="table-wrap">
-        <table className="table" data-testid="versions-table">
+        <table className="table versions-table" data-testid="versions-table">
           <caption className="sr-only">Versions, newest first</caption>
           <thead>
             <tr>

@@ -3,7 +3,6 @@ import type { Model, ModelVersion } from '../../api/types';
 import { TrainingBiasChart, type CurveRow } from '../../charts';
 import { integer, number } from '../../format';
 import { configMode, modeWords, readTraining, type Metrics, type TrainingView } from './training-read';
-import './training-mode.css';
 
 /** What each mode did, in one sentence (the mode's name alone does not say it to someone new to learning to rank). */
 function modeSentence(view: TrainingView): string {
@@ -59,41 +58,43 @@ function Curve({ view }: { view: TrainingView }) {
       <p className="small" data-testid="curve-sentence">
         {curveSentence(curve)}
       </p>
-      <figure className="figure" data-testid="training-curve-chart" data-points={curve.positions.length}>
-        <figcaption>
-          {learned
-            ? 't+ (clicked, solid) and t− (unclicked, dashed) by position, position 1 = 1'
-            : `Propensity by position, position 1 = 1; clip ${clip ?? '—'} dashed`}
-        </figcaption>
-        <TrainingBiasChart rows={curveRows(curve)} clip={clip} />
-      </figure>
-      <details open={wide}>
-        <summary>{learned ? 'Per position: t+ and t−' : 'Per position: propensity and the weight of a click'}</summary>
-        <div className="table-wrap">
-          <table className="table compact training-curve" data-testid="training-curve-table">
-            <caption className="sr-only">{learned ? 'Learned position bias per position' : 'Propensity per position'}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Position</th>
-                <th scope="col">{learned ? 't+ clicked' : 'Propensity'}</th>
-                <th scope="col">{learned ? 't− unclicked' : 'Click weight'}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {curve.positions.map((p) => (
-                <tr key={p.position} data-position={p.position}>
-                  <th scope="row">{p.position}</th>
-                  <td data-field="clicked">{number(p.clicked)}</td>
-                  {/* ips: the weight training gave a click here, 1 / max(propensity, clip), as the service computes it. */}
-                  <td data-field={learned ? 'unclicked' : 'weight'}>
-                    {learned ? number(p.unclicked) : number(1 / Math.max(p.clicked, clip ?? 0))}
-                  </td>
+      <div className="curve-grid">
+        <figure className="figure" data-testid="training-curve-chart" data-points={curve.positions.length}>
+          <figcaption>
+            {learned
+              ? 't+ (clicked, solid) and t− (unclicked, dashed) by position, position 1 = 1'
+              : `Propensity by position, position 1 = 1; clip ${clip ?? '—'} dashed`}
+          </figcaption>
+          <TrainingBiasChart rows={curveRows(curve)} clip={clip} />
+        </figure>
+        <details open={wide}>
+          <summary>{learned ? 'Per position: t+ and t−' : 'Per position: propensity and the weight of a click'}</summary>
+          <div className="table-wrap">
+            <table className="table compact training-curve" data-testid="training-curve-table">
+              <caption className="sr-only">{learned ? 'Learned position bias per position' : 'Propensity per position'}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Position</th>
+                  <th scope="col">{learned ? 't+ clicked' : 'Propensity'}</th>
+                  <th scope="col">{learned ? 't− unclicked' : 'Click weight'}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </details>
+              </thead>
+              <tbody>
+                {curve.positions.map((p) => (
+                  <tr key={p.position} data-position={p.position}>
+                    <th scope="row">{p.position}</th>
+                    <td data-field="clicked">{number(p.clicked)}</td>
+                    {/* ips: the weight training gave a click here, 1 / max(propensity, clip), as the service computes it. */}
+                    <td data-field={learned ? 'unclicked' : 'weight'}>
+                      {learned ? number(p.unclicked) : number(1 / Math.max(p.clicked, clip ?? 0))}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </details>
+      </div>
     </>
   );
 }
