@@ -16,10 +16,10 @@ const MODELS = '/api/nous/learn/models';
 const ULM = 'ranker-ulm';
 const IPS = 'ranker-ips';
 const LETOR = 'ranker-letor';
-const QUERIES = 12;
+const QUERIES = 20;
 const DOCS = 10;
 const SHOWN = 8;
-const SESSIONS = 960;
+const SESSIONS = 1200;
 const TREES = { numTrees: 20, learningRate: 0.1, numLeaves: 7, minDataInLeaf: 3, seed: 7 };
 
 function ok<T = any>(res: { status: number; body: any }, status: number, what: string): T {
@@ -67,7 +67,23 @@ async function logTraffic(server: DashboardServer) {
   }
 }
 
-/** Two clicks rankers registered (which queues their first run) and trained again over the API: two versions each. */
+/** Explicit ratings (grades 0–4 from the hidden attractiveness) of four results of every query. */
+async function rateResults(server: DashboardServer) {
+  for (const [q, docs] of catalogue().entries()) {
+    const feedback = docs.slice(0, 4).map((doc) => ({
+      queryId: `rate-${q}`,
+      rating: Math.round(4 * doc.attract),
+      metadata: { resultId: doc.resultId, queryHash: `query-${q}`, userAction: 'rate' },
+    }));
+    ok(await server.api('POST', '/api/cortex/feedback', { sessionId: `rater-${q}`, feedback }), 201, 'ratings');
+  }
+}
+
+/**
+ * Two clicks rankers registered (which queues their first run) and trained again over the API: two
+ * versions each. Unbiased LambdaMART trains before any rating is given, IPS after: one page shows
+ * the held-out NDCG@10 on ratings, the other says the window had none.
+ */
 async function prepare(server: DashboardServer) {
   await logTraffic(server);
   const training = server.container.learning.services.trainingService;
@@ -75,6 +91,7 @@ async function prepare(server: DashboardServer) {
     [ULM, 'unbiased-lambdamart'],
     [IPS, 'ips'],
   ] as const) {
+    if (modelId === IPS) await rateResults(server);
     const config = { trainingData: 'clicks', debiasing, ...TREES };
     ok(await server.api('POST', MODELS, { modelId, name: `Clicks, ${debiasing}`, type: 'ranker', config }), 201, `register ${modelId}`);
     await training.runUntilIdle();
@@ -123,7 +140,7 @@ describe.skipIf(!chromiumPath)('the model page of rankers trained on clicks, in 
     const training = active.metrics.training;
     const section = w.page.getByTestId('training-mode');
     await expect.poll(() => section.getByTestId('training-mode-text').textContent()).toBe(mode);
-    expect(await section.getByRole('heading', { level: 2 }).textContent()).toBe(`How v${active.version} was trained`);
+    await expect.poll(() => section.getByRole('heading', { level: 2 }).textContent()).toBe(`How v${active.version} was trained`);
 
     const positions = training.positionBias.positions as { position: number; clicked: number; unclicked: number | null }[];
     expect(positions.length).toBeGreaterThanOrEqual(SHOWN);
@@ -152,9 +169,18 @@ describe.skipIf(!chromiumPath)('the model page of rankers trained on clicks, in 
     expect(await clicksRow.locator('[data-field="support"]').textContent()).toBe(
       `${integer(held.clicks.groups)} lists · ${integer(held.clicks.sessions)} sessions`,
     );
-    // The log holds no ratings: the page says so instead of a row of dashes.
-    expect(held.judgments).toBeNull();
-    expect(await section.getByTestId('no-judgments').textContent()).toContain('No ratings in the training window');
+    if (held.judgments === null) {
+      // No ratings: the page says so instead of a row of dashes.
+      expect(await section.getByTestId('held-out-judgments').count()).toBe(0);
+      expect(await section.getByTestId('no-judgments').textContent()).toContain('No ratings in the training window');
+    } else {
+      const row = section.getByTestId('held-out-judgments');
+      expect(await row.locator('th').textContent()).toBe('NDCG@10 on ratings');
+      expect(await row.locator('[data-field="model"]').textContent()).toBe(number(held.judgments.model));
+      expect(await row.locator('[data-field="logged"]').textContent()).toBe(number(held.judgments.logged));
+      expect(await row.locator('[data-field="support"]').textContent()).toBe(`${integer(held.judgments.queries)} queries`);
+      expect(await section.getByTestId('no-judgments').count()).toBe(0);
+    }
 
     // The versions compete on IPS-NDCG@10, and the table says so.
     const table = w.page.getByTestId('versions-table');
@@ -175,6 +201,8 @@ describe.skipIf(!chromiumPath)('the model page of rankers trained on clicks, in 
       await w.page.goto(`/models/${ULM}`);
       const training = await expectTrainingOf(w, ULM, 'Clicks · Unbiased LambdaMART');
       expect(training).toMatchObject({ data: 'clicks', debiasing: 'unbiased-lambdamart', positionBias: { source: 'learned' } });
+      // Trained before the ratings: no held-out judgments.
+      expect((await versionsOf(ULM)).active.metrics.heldOut.judgments).toBeNull();
       expect(await w.page.getByTestId('curve-sentence').textContent()).toContain('t+');
       await screenshot(w.page, 'model-clicks-ulm-desktop');
       await w.page.getByTestId('training-mode').screenshot({ path: path.join(ARTIFACTS, 'model-clicks-ulm-section-desktop.png') });
@@ -191,6 +219,8 @@ describe.skipIf(!chromiumPath)('the model page of rankers trained on clicks, in 
       const training = await expectTrainingOf(w, IPS, 'Clicks · IPS (clip 0.1)');
       expect(training).toMatchObject({ data: 'clicks', debiasing: 'ips', propensityClip: 0.1, positionBias: { source: 'harvested' } });
       expect(training.positionBias.harvestedPairs).toBeGreaterThan(0);
+      // Trained after the ratings: NDCG@10 on them, shown above.
+      expect((await versionsOf(IPS)).active.metrics.heldOut.judgments).toMatchObject({ metric: 'ndcg@10', source: 'ratings' });
       expect(await w.page.getByTestId('curve-sentence').textContent()).toContain(
         `harvested from ${integer(training.positionBias.harvestedPairs)} (query, result) pairs`,
       );

@@ -29,7 +29,7 @@ function modeSentence(view: TrainingView): string {
 /** The one sentence a reader needs to read the curve. */
 function curveSentence(curve: NonNullable<TrainingView['curve']>): string {
   if (curve.source === 'learned') {
-    return 'How likely a result is clicked (t+) or left unclicked (t−) at each position compared with the same result at position 1, for no reason but its position: the lower t+, the fewer people look there, so the more a click there counted in training.';
+    return 'How likely a result is clicked (t+) or left unclicked (t−) at each position, compared with the same result at position 1, for no reason but its position: a click where t+ is low (few people look there) counted for more in training, and a result left unclicked where t− is high counted for less.';
   }
   const from =
     curve.source === 'config'
@@ -155,7 +155,8 @@ function HeldOut({ heldOut }: { heldOut: NonNullable<TrainingView['heldOut']> })
       </div>
       {!judgments && (
         <p className="muted small" data-testid="no-judgments">
-          No ratings in the training window, so no NDCG@10 on judgments: the clicks are the only held-out evidence.
+          No ratings in the training window for the held-out queries (NDCG@10 on judgments needs a query with two rated results), so the
+          clicks are the only held-out evidence.
         </p>
       )}
     </>
@@ -167,7 +168,10 @@ export function TrainingMode({ model, versions }: { model: Model; versions: Mode
   const pickId = useId();
   const [picked, setPicked] = useState<number | null>(null);
   const trained = versions ?? [];
-  const shown = trained.find((v) => v.version === picked) ?? trained.find((v) => v.version === model.activeVersion) ?? trained[0] ?? null;
+  // Until the versions arrive, the model's own metrics are its active version's: the card shows them at once.
+  const activeMetrics = model.activeVersion === null ? null : { version: model.activeVersion, metrics: model.metrics };
+  const shown =
+    trained.find((v) => v.version === picked) ?? trained.find((v) => v.version === model.activeVersion) ?? trained[0] ?? activeMetrics;
   const view = shown ? readTraining(shown.metrics as Metrics) : null;
   const next = configMode(model.config as Metrics);
   const nextWords = modeWords(next);
