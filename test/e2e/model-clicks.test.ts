@@ -16,6 +16,8 @@ const MODELS = '/api/nous/learn/models';
 const ULM = 'ranker-ulm';
 const IPS = 'ranker-ips';
 const LETOR = 'ranker-letor';
+const NAIVE = 'ranker-naive';
+const JUDGED = 'ranker-judged';
 const QUERIES = 20;
 const DOCS = 10;
 const SHOWN = 8;
@@ -96,6 +98,14 @@ async function prepare(server: DashboardServer) {
     ok(await server.api('POST', MODELS, { modelId, name: `Clicks, ${debiasing}`, type: 'ranker', config }), 201, `register ${modelId}`);
     await training.runUntilIdle();
     ok(await server.api('POST', `${MODELS}/${modelId}/train`, { force: true }), 202, `train ${modelId}`);
+    await training.runUntilIdle();
+  }
+  // The other modes, trained once each: naive clicks, and click-model judgments (a PBM fitted in the run).
+  for (const [modelId, config] of [
+    [NAIVE, { trainingData: 'clicks', debiasing: 'none', ...TREES }],
+    [JUDGED, { trainingData: 'feedback', minImpressions: 5, ...TREES }],
+  ] as const) {
+    ok(await server.api('POST', MODELS, { modelId, name: modelId, type: 'ranker', config }), 201, `register ${modelId}`);
     await training.runUntilIdle();
   }
   const config = { trainingData: 'dataset', ...TREES };
@@ -234,17 +244,32 @@ describe.skipIf(!chromiumPath)('the model page of rankers trained on clicks, in 
     }
   });
 
-  it('a ranker from an uploaded dataset says so, with no curve', async () => {
-    const w = await t.open(DESKTOP);
-    try {
-      await w.page.goto(`/models/${LETOR}`);
-      const section = w.page.getByTestId('training-mode');
-      await expect.poll(() => section.getByTestId('training-mode-text').textContent()).toBe('Uploaded dataset');
-      expect(await section.getByTestId('training-curve-table').count()).toBe(0);
-      await w.page.getByTestId('ndcg-table').waitFor();
-      await check(w);
-    } finally {
-      await w.close();
+  it('naive clicks, click-model judgments and an uploaded dataset say so, with no curve', async () => {
+    for (const [modelId, mode, data] of [
+      [NAIVE, 'Clicks · naive', 'clicks'],
+      [JUDGED, 'Click-model judgments', 'feedback'],
+      [LETOR, 'Uploaded dataset', 'dataset'],
+    ] as const) {
+      const { active } = await versionsOf(modelId);
+      expect(active.metrics.training.data).toBe(data);
+      const w = await t.open(DESKTOP);
+      try {
+        await w.page.goto(`/models/${modelId}`);
+        const section = w.page.getByTestId('training-mode');
+        await expect.poll(() => section.getByTestId('training-mode-text').textContent()).toBe(mode);
+        // Naive clicks used no curve (all 1): nothing to draw. The other two have none.
+        expect(await section.getByTestId('training-curve-table').count()).toBe(0);
+        expect(await section.getByTestId('held-out-table').count()).toBe(data === 'clicks' ? 1 : 0);
+        const key = data === 'clicks' ? 'held-out IPS-NDCG@10 (clicks)' : 'held-out NDCG@10';
+        expect(await w.page.getByTestId('versions-table').locator('thead').textContent()).toContain(key);
+        expect(await w.page.getByTestId(`version-${active.version}`).locator('[data-field=key-metric]').textContent()).toBe(
+          number(active.metrics.comparedOn.value),
+        );
+        await w.page.getByTestId('ndcg-table').waitFor();
+        await check(w);
+      } finally {
+        await w.close();
+      }
     }
   });
 
