@@ -214,6 +214,16 @@ describe.skipIf(!chromiumPath)('the model page of rankers trained on clicks, in 
       // Trained before the ratings: no held-out judgments.
       expect((await versionsOf(ULM)).active.metrics.heldOut.judgments).toBeNull();
       expect(await w.page.getByTestId('curve-sentence').textContent()).toContain('t+');
+      // Any version can be read: picking v1 shows v1's own curve.
+      const v1 = (await versionsOf(ULM)).versions.find((v) => v.version === 1)!;
+      const section = w.page.getByTestId('training-mode');
+      await section.getByLabel('Version').selectOption('1');
+      await expect.poll(() => section.getByRole('heading', { level: 2 }).textContent()).toBe('How v1 was trained');
+      const first = v1.metrics.training.positionBias.positions[1];
+      const row = section.getByTestId('training-curve-table').locator('tbody tr').nth(1);
+      expect(await row.locator('[data-field="clicked"]').textContent()).toBe(number(first.clicked));
+      expect(await row.locator('[data-field="unclicked"]').textContent()).toBe(number(first.unclicked));
+      await section.getByLabel('Version').selectOption('2');
       await screenshot(w.page, 'model-clicks-ulm-desktop');
       await w.page.getByTestId('training-mode').screenshot({ path: path.join(ARTIFACTS, 'model-clicks-ulm-section-desktop.png') });
       await check(w);

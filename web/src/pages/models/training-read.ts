@@ -101,7 +101,7 @@ export function readTraining(metrics: Metrics): TrainingView {
   };
 }
 
-/** "Clicks · IPS (clip 0.1)": the training mode in words, from a version's metrics or (`fromConfig`) a ranker's config. */
+/** "Clicks · IPS (clip 0.1)": the training mode in words, of a version (readTraining) or of a ranker's config (configMode). */
 export function modeWords(view: Pick<TrainingView, 'data' | 'debiasing' | 'clip'>): string {
   switch (view.data) {
     case 'clicks':
