@@ -1,9 +1,11 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 
 // Charts load on demand: the first visit does not download Observable Plot (the offline
-// evaluation's charts are a chunk of their own, loaded by the Evaluate page only).
+// evaluation's charts are a chunk of their own, loaded by the Evaluate page only; so is the model
+// page's training curve).
 const figures = () => import('./figures');
 const evaluationFigures = () => import('./evaluation-figures');
+const trainingFigures = () => import('./training-figures');
 
 function deferredFrom<M extends Record<string, unknown>>(load: () => Promise<M>) {
   return function deferred<K extends keyof M>(name: K) {
@@ -21,6 +23,7 @@ function deferredFrom<M extends Record<string, unknown>>(load: () => Promise<M>)
 
 const deferred = deferredFrom(figures);
 const deferredEvaluation = deferredFrom(evaluationFigures);
+const deferredTraining = deferredFrom(trainingFigures);
 
 export const ForestPlot = deferred('ForestPlot');
 export const LiftSeriesChart = deferred('LiftSeriesChart');
@@ -37,6 +40,8 @@ export const PreferenceHeatmap = deferred('PreferenceHeatmap');
 export const PredictedLiftPlot = deferredEvaluation('PredictedLiftPlot');
 export const PositionBiasChart = deferredEvaluation('PositionBiasChart');
 export const TrackRecordChart = deferredEvaluation('TrackRecordChart');
+export const TrainingBiasChart = deferredTraining('TrainingBiasChart');
 export type { ForestRow, LiftPoint } from './figures';
 export type { BiasPoint, PredictedRow, TrackPoint } from './evaluation-figures';
 export type { HeatCell, OutcomeRow, PreferenceRow } from './figures';
+export type { CurveRow } from './training-figures';

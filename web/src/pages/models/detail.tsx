@@ -8,17 +8,9 @@ import { Downloads, TrainButton } from './actions';
 import { ModelAliases } from './aliases';
 import { useTitle } from '../../components/title';
 import { dateTime, integer, number, relativeTime, words } from '../../format';
-
-type Metrics = Record<string, unknown>;
-
-/** The figure each model type is judged by when a new version competes with the active one. */
-export const KEY_METRIC: Record<Model['type'], { label: string; read: (m: Metrics) => number | null }> = {
-  click_model: { label: 'held-out log-likelihood', read: (m) => num(m.logLikelihood) },
-  ranker: { label: 'held-out NDCG@10', read: (m) => num((m.ndcg as Metrics | undefined)?.['10']) },
-  engagement_predictor: { label: 'held-out log-loss', read: (m) => num(m.logLoss) },
-};
-
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+import { TrainingMode } from './training-mode';
+import { keyMetric, num, readTraining, type Metrics } from './training-read';
+import './model-page.css';
 
 export function ModelDetailPage() {
   const { modelId = '' } = useParams();
@@ -110,6 +102,7 @@ export function ModelDetailPage() {
           <ExaminationTable examination={metrics.examination as unknown[]} />
         </section>
       )}
+      {m.type === 'ranker' && <TrainingMode model={m} versions={versions.data?.items} />}
       {m.type === 'ranker' && metrics.ndcg !== undefined && <RankerQuality metrics={metrics} />}
       {m.type === 'ranker' && <ModelAliases model={m} />}
       <section className="card" aria-labelledby="versions-title">
@@ -165,9 +158,12 @@ function RankerQuality({ metrics }: { metrics: Metrics }) {
   return (
     <section className="card" aria-labelledby="ranker-title">
       <h2 id="ranker-title">Ranking quality on held-out queries</h2>
+      {readTraining(metrics).data === 'clicks' && (
+        <p className="muted small">Gains here are the held-out results’ click rates with the position bias taken out, not judgments.</p>
+      )}
       {rows.length > 0 && <NdcgChart rows={rows} />}
       <div className="table-wrap">
-        <table className="table compact" data-testid="ndcg-table">
+        <table className="table compact stack-narrow" data-testid="ndcg-table">
           <caption className="sr-only">NDCG at k</caption>
           <thead>
             <tr>
@@ -184,7 +180,9 @@ function RankerQuality({ metrics }: { metrics: Metrics }) {
               <tr key={system}>
                 <th scope="row">{system}</th>
                 {ks.map((k) => (
-                  <td key={k}>{number(rows.find((r) => r.system === system && r.k === k)?.value)}</td>
+                  <td key={k} data-label={`NDCG@${k}`}>
+                    {number(rows.find((r) => r.system === system && r.k === k)?.value)}
+                  </td>
                 ))}
               </tr>
             ))}
@@ -202,23 +200,26 @@ function RankerQuality({ metrics }: { metrics: Metrics }) {
 }
 
 function Versions({ model, items }: { model: Model; items: ModelVersion[] }) {
-  const key = KEY_METRIC[model.type];
   if (items.length === 0) return <p>No version yet: every training run that learns something adds one, with its held-out metrics.</p>;
+  // Each version's figure is the one it competed on (a ranker on clicks: IPS-NDCG@10); the chart keeps the newest one's kind only.
+  const keys = new Map(items.map((v) => [v.version, keyMetric(model.type, v.metrics as Metrics)]));
+  const newest = keys.get(Math.max(...items.map((v) => v.version)))!;
+  const mixed = [...keys.values()].some((k) => k.metric !== newest.metric);
   const chart = items
-    .map((v) => ({ version: v.version, value: key.read(v.metrics as Metrics), active: v.active }))
-    .filter((r): r is { version: number; value: number; active: boolean } => r.value !== null)
+    .map((v) => ({ version: v.version, value: keys.get(v.version)!.value, metric: keys.get(v.version)!.metric, active: v.active }))
+    .filter((r): r is { version: number; value: number; metric: string; active: boolean } => r.value !== null && r.metric === newest.metric)
     .sort((a, b) => a.version - b.version);
   return (
     <>
-      {chart.length > 1 && <VersionsChart rows={chart} metric={key.label} />}
+      {chart.length > 1 && <VersionsChart rows={chart} metric={newest.label} />}
       <div className="table-wrap">
-        <table className="table" data-testid="versions-table">
+        <table className="table versions-table" data-testid="versions-table">
           <caption className="sr-only">Versions, newest first</caption>
           <thead>
             <tr>
               <th scope="col">Version</th>
               <th scope="col">Outcome</th>
-              <th scope="col">{key.label}</th>
+              <th scope="col">{mixed ? 'held-out figure' : newest.label}</th>
               <th scope="col" className="hide-narrow">
                 Data
               </th>
@@ -237,7 +238,10 @@ function Versions({ model, items }: { model: Model; items: ModelVersion[] }) {
                   <OutcomeBadge outcome={v.outcome} />
                   {v.message && <div className="muted small">{v.message}</div>}
                 </td>
-                <td data-field="key-metric">{number(key.read(v.metrics as Metrics))}</td>
+                <td>
+                  <span data-field="key-metric">{number(keys.get(v.version)!.value)}</span>
+                  {mixed && <div className="muted small">{keys.get(v.version)!.label}</div>}
+                </td>
                 <td className="hide-narrow small">
                   {Object.entries(v.counts)
                     .slice(0, 4)
