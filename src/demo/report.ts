@@ -1,5 +1,6 @@
 import type { ApiCounters } from './api-client.js';
 import type { DemoExperiment } from './experiments.js';
+import { describeClicksRanker, describeHeadToHead, trainingMode } from './head-to-head.js';
 import { RANKER_ID } from './models.js';
 import type { DemoSummary } from './run-demo.js';
 import type { TrafficStats } from './traffic.js';
@@ -52,9 +53,11 @@ export function formatSummary(s: DemoSummary): string[] {
         `weighted by traffic ${s.ndcg.engineWeighted.toFixed(3)} → ${s.ndcg.rankerWeighted.toFixed(3)}.`,
     );
   }
+  if (s.clicksRanker) lines.push(...describeClicksRanker(s.clicksRanker, s.clicksNdcg, s.ndcg));
   lines.push(...predictionBesideOutcome(s));
   for (const e of s.experiments) {
     lines.push(`${e.name}: ${e.summary}`);
+    if (e.headToHead) lines.push(`  ${describeHeadToHead(e, s.clicksRanker ? trainingMode(s.clicksRanker) : null)}`);
     for (const m of e.metrics) {
       const values = Object.entries(m.values)
         .map(([v, x]) => `${v} ${x === null ? '–' : m.metric === 'mrr' || m.metric === 'ctr' ? x.toFixed(3) : pct(x)}`)
