@@ -49,7 +49,7 @@ export function describeClicksRanker(view: ModelView, ndcg?: NdcgReport, judgmen
   if (bias?.positions?.length) {
     const clicked = bias.positions.map((q) => q.clicked);
     const unclicked = bias.positions.map((q) => q.unclicked);
-    const harvested = bias.harvestedPairs === undefined ? '' : ` from ${int(bias.harvestedPairs)} harvested pairs`;
+    const harvested = bias.harvestedPairs === undefined ? '' : ` from ${int(bias.harvestedPairs)} pairs swapped between positions`;
     lines.push(
       `  position bias (${bias.source ?? '?'}${harvested}), positions 1–${clicked.length}: clicked ${curve(clicked)}` +
         (unclicked.every((u): u is number => u !== null) ? `; unclicked ${curve(unclicked)}` : ''),
