@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExperimentReport, InterleavedPair } from '../../src/demo/experiments.js';
 import { describeClicksRanker, describeHeadToHead, trainingMode } from '../../src/demo/head-to-head.js';
 import type { ModelView } from '../../src/demo/models.js';
+import { formatProgress } from '../../src/demo/report.js';
 
 /** The head-to-head's sentence and the clicks ranker's lines, from hand-made results (the real ones: demo-run.test.ts). */
 const pair = (over: Partial<InterleavedPair>): ExperimentReport => ({
@@ -93,5 +94,31 @@ describe("the clicks ranker's lines", () => {
 
   it('say why there is no version', () => {
     expect(describeClicksRanker(view({}, null))).toEqual(['Ranker demo-ranker-clicks: failed, no version (no data); no head-to-head.']);
+  });
+});
+
+describe('the progress line', () => {
+  it("names the head-to-head's interleaved arm apart from the engine interleaving's", () => {
+    const line = formatProgress({
+      seconds: 80,
+      rate: 30,
+      phase: 'experimenting',
+      stats: {
+        sessions: 2000,
+        searches: 3000,
+        clicks: 3100,
+        feedbackItems: 40000,
+        failedSessions: 0,
+        arms: { engine: 1500, 'e1:ranker': 97, 'e2:interleaved': 81, 'e3:interleaved': 76 },
+      },
+      api: { requests: 3000, throttled: 0, failed: 0 },
+      simNow: Date.UTC(2026, 10, 24, 20),
+      experiments: [
+        { experimentId: 'e1', name: 'ab', type: 'ab' },
+        { experimentId: 'e2', name: 'il', type: 'interleaving' },
+        { experimentId: 'e3', name: 'duel', type: 'interleaving', headToHead: true },
+      ],
+    });
+    expect(line).toContain(' · ab + interleaving + head-to-head running (ranker 97 / interleaved 81 / head-to-head 76) · ');
   });
 });
