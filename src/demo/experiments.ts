@@ -1,5 +1,5 @@
 import type { ApiClient } from './api-client.js';
-import { RANKER_ID } from './models.js';
+import { CLICKS_DEBIASING, CLICKS_RANKER_ID, RANKER_ID } from './models.js';
 import { abRanking, nousRanking, type Ranking } from './ranking.js';
 
 export interface Capabilities {
@@ -21,6 +21,8 @@ export interface DemoExperiment {
   experimentId: string;
   name: string;
   type: 'ab' | 'interleaving';
+  /** The two learned rankers against each other (the others test demo-ranker against the engine's order). */
+  headToHead?: boolean;
 }
 
 export const EXPERIMENT_PREFIX = 'Demo · ';
@@ -49,16 +51,26 @@ export async function stopEarlierDemoExperiments(api: ApiClient): Promise<number
   return earlier.length;
 }
 
+/** The layer the ranking experiments share: slices that do not overlap never share a unit. */
+const layer = (range: [number, number]) => ({ id: 'demo-ranking', range });
+/** Where the layer is cut: the A/B test below the first, then engine interleaving, then the head-to-head. */
+const AB_END = 0.5;
+/** The head-to-head takes the top quarter from the engine interleaving (which decided at p < 0.001 with half). */
+const HEAD_TO_HEAD_START = 0.75;
+
 /**
  * The learned ranker against the engine's order. With POST /api/nous/rank the A/B test's ranker
  * arm is model-backed, and an interleaving experiment takes the other half of a layer (the
  * service lets one ranking experiment decide a query); without it, an A/B test through assign,
- * the ranker arm reranked through the model's own rank route.
+ * the ranker arm reranked through the model's own rank route. With `headToHead` (the clicks
+ * ranker has a version) and interleaving, a second interleaving experiment in the top quarter of
+ * the layer tests the two learned rankers against each other.
  */
 export async function startExperiments(
   api: ApiClient,
   capabilities: Capabilities,
   tag: string,
+  options: { headToHead?: boolean } = {},
 ): Promise<{ experiments: DemoExperiment[]; ranking: Ranking }> {
   const description = `Started by \`searchloop demo\` (${tag}): the engine's own order against the learned ranker ${RANKER_ID}.`;
   const analysis = { method: 'fixed', alpha: 0.05, correction: 'holm' };
@@ -78,12 +90,11 @@ export async function startExperiments(
     });
     return { experiments: [{ experimentId, name, type: 'ab' }], ranking: abRanking(api, experimentId, { ranker: RANKER_ID }) };
   }
-  const layer = (range: [number, number]) => ({ id: 'demo-ranking', range });
   const variants = [
     { id: 'original', name: 'Engine order', weight: 0.5 },
     { id: 'ranker', name: `Learned ranker (${RANKER_ID})`, weight: 0.5, model: { modelId: RANKER_ID } },
   ];
-  // Concluding either with ship moves `production` to the ranker, as a team shipping it would.
+  // Concluding either with ship moves \`production\` to the ranker, as a team shipping it would.
   const promote = { alias: PRODUCTION_ALIAS };
   const experiments: DemoExperiment[] = [];
   const abName = `${EXPERIMENT_PREFIX}learned ranker vs engine order (A/B) · ${tag}`;
@@ -96,13 +107,14 @@ export async function startExperiments(
         targetMetrics: TARGET_METRICS,
         analysis,
         promote,
-        ...(capabilities.interleaving ? { layer: layer([0, 0.5]) } : {}),
+        ...(capabilities.interleaving ? { layer: layer([0, AB_END]) } : {}),
       },
     }),
     name: abName,
     type: 'ab',
   });
   if (capabilities.interleaving) {
+    const headToHead = options.headToHead ?? false;
     const name = `${EXPERIMENT_PREFIX}learned ranker vs engine order (interleaving) · ${tag}`;
     experiments.push({
       experimentId: await createAndStart(api, {
@@ -112,15 +124,50 @@ export async function startExperiments(
           type: 'interleaving',
           interleaving: { method: 'team-draft', depth: 10 },
           variants,
-          layer: layer([0.5, 1]),
+          layer: layer([AB_END, headToHead ? HEAD_TO_HEAD_START : 1]),
           promote,
         },
       }),
       name,
       type: 'interleaving',
     });
+    if (headToHead) experiments.push(await startHeadToHead(api, tag));
   }
   return { experiments, ranking: nousRanking(api) };
+}
+
+/** The variant ids of the head-to-head: the judgment-based ranker first (the share is its side's). */
+export const HEAD_TO_HEAD_VARIANTS = { judgments: 'judgments', clicks: 'clicks' } as const;
+
+/**
+ * demo-ranker (click-model judgments) against demo-ranker-clicks (the clicks, debiased), team-draft
+ * interleaved: every query of a unit in the slice shows both rankers' results, so a few hundred
+ * sessions decide what an A/B test between two similar rankers would need thousands for. No
+ * `promote`: what ships is the A/B test's decision.
+ */
+async function startHeadToHead(api: ApiClient, tag: string): Promise<DemoExperiment> {
+  const name = `${EXPERIMENT_PREFIX}ranker from clicks vs ranker from judgments (interleaving) · ${tag}`;
+  const experimentId = await createAndStart(api, {
+    name,
+    description:
+      `Started by \`searchloop demo\` (${tag}): the two learned rankers against each other, ${RANKER_ID} (click-model judgments) ` +
+      `and ${CLICKS_RANKER_ID} (the clicks, debiasing ${CLICKS_DEBIASING}).`,
+    configuration: {
+      type: 'interleaving',
+      interleaving: { method: 'team-draft', depth: 10 },
+      variants: [
+        { id: HEAD_TO_HEAD_VARIANTS.judgments, name: `Ranker from judgments (${RANKER_ID})`, weight: 0.5, model: { modelId: RANKER_ID } },
+        {
+          id: HEAD_TO_HEAD_VARIANTS.clicks,
+          name: `Ranker from clicks (${CLICKS_RANKER_ID}, ${CLICKS_DEBIASING})`,
+          weight: 0.5,
+          model: { modelId: CLICKS_RANKER_ID },
+        },
+      ],
+      layer: layer([HEAD_TO_HEAD_START, 1]),
+    },
+  });
+  return { experimentId, name, type: 'interleaving', headToHead: true };
 }
 
 export interface ExperimentReport extends DemoExperiment {
@@ -136,7 +183,25 @@ export interface ExperimentReport extends DemoExperiment {
     /** Significant and in the metric's better direction (false: significantly worse; null: no verdict). */
     improved: boolean | null;
   }[];
+  /** An interleaving experiment's pair, from the first variant's side (results.interleaving.pairs[0]). */
+  pair?: InterleavedPair;
   results: unknown;
+}
+
+export interface InterleavedPair {
+  variantId: string;
+  opponentVariantId: string;
+  /** Queries with a list; wins + losses of them were decided by a click (ties: no click or equal credit). */
+  queries: number;
+  wins: number;
+  losses: number;
+  ties: number;
+  /** wins / (wins + losses), with its 95 % interval; null before any decided query. */
+  share: number | null;
+  shareCi: [number, number] | null;
+  pValue: number | null;
+  significant: boolean;
+  winner: string | null;
 }
 
 interface AbResults {
@@ -153,6 +218,7 @@ interface AbResults {
       improved?: boolean | null;
     }[];
   }[];
+  interleaving?: { pairs: InterleavedPair[] };
 }
 
 export async function readResults(api: ApiClient, experiment: DemoExperiment): Promise<ExperimentReport> {
@@ -169,5 +235,19 @@ export async function readResults(api: ApiClient, experiment: DemoExperiment): P
       improved: c?.improved ?? null,
     };
   });
-  return { ...experiment, summary: results.summary, trustworthy: results.trustworthy, metrics, results };
+  const p = results.interleaving?.pairs[0];
+  const pair: InterleavedPair | undefined = p && {
+    variantId: p.variantId,
+    opponentVariantId: p.opponentVariantId,
+    queries: p.queries,
+    wins: p.wins,
+    losses: p.losses,
+    ties: p.ties,
+    share: p.share,
+    shareCi: p.shareCi,
+    pValue: p.pValue,
+    significant: p.significant,
+    winner: p.winner,
+  };
+  return { ...experiment, summary: results.summary, trustworthy: results.trustworthy, metrics, ...(pair ? { pair } : {}), results };
 }

@@ -37,13 +37,18 @@ async function waitForRun(api: ApiClient, modelId: string, since: string | undef
 /** Queues a run (force: the new version replaces the active one) and waits for it. */
 async function trainAndWait(api: ApiClient, model: ModelView, timeoutMs: number): Promise<ModelView> {
   const since = model.lastTraining?.at;
+  await queueRun(api, model.modelId);
+  return waitForRun(api, model.modelId, since, timeoutMs);
+}
+
+/** POST …/train with force (the new version replaces the active one). */
+async function queueRun(api: ApiClient, modelId: string): Promise<void> {
   try {
-    await api.post(`/api/nous/learn/models/${encodeURIComponent(model.modelId)}/train`, { force: true }, [409]);
+    await api.post(`/api/nous/learn/models/${encodeURIComponent(modelId)}/train`, { force: true }, [409]);
   } catch (error) {
     // A run already queued or running (the schedule's own) is as good.
     if (!(error instanceof ApiError && error.status === 409)) throw error;
   }
-  return waitForRun(api, model.modelId, since, timeoutMs);
 }
 
 /**
@@ -76,15 +81,56 @@ export async function trainDefaultClickModel(api: ApiClient, timeoutMs = 120_000
   return trainAndWait(api, model, timeoutMs);
 }
 
-/** A LambdaMART ranker trained from the feedback, its pairs labelled by the `default` click model. */
-export async function trainRanker(api: ApiClient, seed: number, timeoutMs = 180_000): Promise<ModelView> {
-  const existing = await getModel(api, RANKER_ID);
-  if (existing) return trainAndWait(api, existing, timeoutMs);
-  const created = await api.post<ModelView>('/api/nous/learn/models', {
-    modelId: RANKER_ID,
+/**
+ * The clicks ranker's debiasing (`config.debiasing` of `trainingData: "clicks"`): one constant, so
+ * the mode the benchmark (`npm run bench:unbiased-ltr`) finds best is changed in one place.
+ */
+export const CLICKS_DEBIASING = 'unbiased-lambdamart';
+export const CLICKS_RANKER_ID = 'demo-ranker-clicks';
+
+/** The demo's two learned rankers: registration bodies by model id. */
+const RANKERS: Record<string, (seed: number) => { name: string; config: Record<string, unknown> }> = {
+  // LambdaMART on the feedback, its pairs labelled by the `default` click model.
+  [RANKER_ID]: (seed) => ({
     name: 'Demo learned ranker',
-    type: 'ranker',
     config: { algorithm: 'lambdamart', trainingData: 'feedback', clickModel: 'default', seed, minImpressions: 5 },
-  });
-  return waitForRun(api, RANKER_ID, created.lastTraining?.at, timeoutMs);
+  }),
+  // LambdaMART on the clicks themselves, position bias removed by CLICKS_DEBIASING: no click model between.
+  [CLICKS_RANKER_ID]: (seed) => ({
+    name: 'Demo ranker learned from clicks',
+    config: { algorithm: 'lambdamart', trainingData: 'clicks', debiasing: CLICKS_DEBIASING, seed },
+  }),
+};
+
+/** A run queued for a model: what to wait for (a run recorded after `since`). */
+export interface QueuedRun {
+  modelId: string;
+  since: string | undefined;
+}
+
+/**
+ * Registers one of the demo's rankers (the service queues its first run with it) or, when an
+ * earlier demo run registered it, queues a retrain on all the feedback. Returns without waiting,
+ * so two rankers can be queued back to back and learn from nearly the same window.
+ */
+export async function queueRanker(api: ApiClient, modelId: string, seed: number): Promise<QueuedRun> {
+  const body = RANKERS[modelId];
+  if (!body) throw new Error(`not one of the demo's rankers: ${modelId}`);
+  const existing = await getModel(api, modelId);
+  if (existing) {
+    await queueRun(api, modelId);
+    return { modelId, since: existing.lastTraining?.at };
+  }
+  const created = await api.post<ModelView>('/api/nous/learn/models', { modelId, type: 'ranker', ...body(seed) });
+  return { modelId, since: created.lastTraining?.at };
+}
+
+/** Waits for a queued run: the model with its new version, or why there is none. */
+export function waitForRanker(api: ApiClient, run: QueuedRun, timeoutMs = 180_000): Promise<ModelView> {
+  return waitForRun(api, run.modelId, run.since, timeoutMs);
+}
+
+/** The feedback-trained ranker `demo-ranker`: queued and waited for. */
+export async function trainRanker(api: ApiClient, seed: number, timeoutMs = 180_000): Promise<ModelView> {
+  return waitForRanker(api, await queueRanker(api, RANKER_ID, seed), timeoutMs);
 }

@@ -1,5 +1,6 @@
 import type { ApiCounters } from './api-client.js';
 import type { DemoExperiment } from './experiments.js';
+import { describeClicksRanker, describeHeadToHead, trainingMode } from './head-to-head.js';
 import { RANKER_ID } from './models.js';
 import type { DemoSummary } from './run-demo.js';
 import type { TrafficStats } from './traffic.js';
@@ -21,11 +22,14 @@ export interface ProgressState {
 
 /** The one-line progress display: rate, sessions, requests, 429s, phase and the experiments' arms. */
 export function formatProgress(s: ProgressState): string {
+  // Arms are "<experimentId>:<arm>"; the head-to-head's interleaved arm is named apart from the engine interleaving's.
+  const duel = s.experiments.find((e) => e.headToHead)?.experimentId;
   const arms = Object.entries(s.stats.arms)
     .filter(([arm]) => arm !== 'engine')
-    .map(([arm, n]) => `${arm.replace(/^[^:]*:/, '')} ${int(n)}`)
+    .map(([arm, n]) => `${duel && arm.startsWith(`${duel}:`) ? 'head-to-head' : arm.replace(/^[^:]*:/, '')} ${int(n)}`)
     .join(' / ');
-  const experiments = s.experiments.length ? ` · ${s.experiments.map((e) => e.type).join(' + ')} running${arms ? ` (${arms})` : ''}` : '';
+  const kinds = s.experiments.map((e) => (e.headToHead ? 'head-to-head' : e.type));
+  const experiments = s.experiments.length ? ` · ${kinds.join(' + ')} running${arms ? ` (${arms})` : ''}` : '';
   return (
     `[${String(Math.round(s.seconds)).padStart(4)} s] ${s.rate.toFixed(1)} sessions/s · ${int(s.stats.sessions)} sessions · ` +
     `${int(s.api.requests)} requests · ${s.api.throttled} throttled · ${s.phase}${experiments} · event time ${new Date(s.simNow).toISOString().slice(0, 13)}h`
@@ -52,9 +56,11 @@ export function formatSummary(s: DemoSummary): string[] {
         `weighted by traffic ${s.ndcg.engineWeighted.toFixed(3)} → ${s.ndcg.rankerWeighted.toFixed(3)}.`,
     );
   }
+  if (s.clicksRanker) lines.push(...describeClicksRanker(s.clicksRanker, s.clicksNdcg, s.ndcg));
   lines.push(...predictionBesideOutcome(s));
   for (const e of s.experiments) {
     lines.push(`${e.name}: ${e.summary}`);
+    if (e.headToHead) lines.push(`  ${describeHeadToHead(e, s.clicksRanker ? trainingMode(s.clicksRanker) : null)}`);
     for (const m of e.metrics) {
       const values = Object.entries(m.values)
         .map(([v, x]) => `${v} ${x === null ? '–' : m.metric === 'mrr' || m.metric === 'ctr' ? x.toFixed(3) : pct(x)}`)

@@ -10,7 +10,7 @@ import {
   type DemoExperiment,
   type ExperimentReport,
 } from './experiments.js';
-import { RANKER_ID, trainDefaultClickModel, trainRanker, type ModelView } from './models.js';
+import { CLICKS_RANKER_ID, queueRanker, RANKER_ID, trainDefaultClickModel, waitForRanker, type ModelView } from './models.js';
 import { formatPredictions, importWorseRanker, predictOffline, WORSE_RANKER_ID, type OfflinePrediction } from './offline.js';
 import type { DemoOptions } from './options.js';
 import { formatProgress, formatSummary } from './report.js';
@@ -54,6 +54,9 @@ export interface DemoSummary {
   clickModel?: ModelView;
   ranker?: ModelView;
   ndcg?: NdcgReport;
+  /** demo-ranker-clicks: trained on the clicks themselves (trainingData "clicks"), and its true NDCG. */
+  clicksRanker?: ModelView;
+  clicksNdcg?: NdcgReport;
   /** The learned ranker and a deliberately worse one, predicted from the logs before the online test. */
   predictions: OfflinePrediction[];
   experiments: ExperimentReport[];
@@ -68,6 +71,7 @@ type Phase =
   | 'training ranker'
   | 'evaluating'
   | 'predicting offline'
+  | 'training clicks ranker'
   | 'starting experiments'
   | 'experimenting'
   | 'failed';
@@ -164,8 +168,15 @@ export async function runDemo(options: DemoOptions, io: DemoIo): Promise<DemoSum
     enter('training default');
     summary.clickModel = await trainDefaultClickModel(api);
     enter('training ranker');
+    let clicksRun: Promise<ModelView | Error> | undefined;
     for (let attempt = 1; ; attempt += 1) {
-      summary.ranker = await trainRanker(api, options.seed);
+      const run = await queueRanker(api, RANKER_ID, options.seed);
+      // Queued right behind demo-ranker (the service trains one at a time), so both learn from
+      // nearly the same window; it trains while the demo evaluates and predicts.
+      clicksRun ??= queueRanker(api, CLICKS_RANKER_ID, options.seed)
+        .then((queued) => waitForRanker(api, queued, CLICKS_RANKER_TIMEOUT_MS))
+        .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+      summary.ranker = await waitForRanker(api, run);
       if (summary.ranker.activeVersion !== null || attempt === 3) break;
       await sleep(10_000); // more feedback, then again
     }
@@ -190,8 +201,16 @@ export async function runDemo(options: DemoOptions, io: DemoIo): Promise<DemoSum
       // A service without offline evaluation (an older one behind --url) still runs the experiments.
       io.print(`\npredicting offline failed: ${error instanceof Error ? error.message : String(error)}`);
     }
+    enter('training clicks ranker');
+    const clicks = (await clicksRun) ?? new Error('not queued');
+    if (clicks instanceof Error) io.print(`\n${CLICKS_RANKER_ID} did not train: ${clicks.message}; no head-to-head.`);
+    else {
+      summary.clicksRanker = clicks;
+      if (clicks.activeVersion !== null) summary.clicksNdcg = await evaluateRanker(api, catalogue, CLICKS_RANKER_ID);
+    }
     enter('starting experiments');
-    const started = await startExperiments(api, capabilities, tag);
+    const headToHead = typeof summary.clicksRanker?.activeVersion === 'number';
+    const started = await startExperiments(api, capabilities, tag, { headToHead });
     experiments = started.experiments;
     traffic.ranking = started.ranking;
     enter('experimenting');
@@ -259,3 +278,5 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /** Sessions logged after the ranker trained before the demo predicts on them (a share of --warmup: 600 by default), and the longest it waits for them. */
 const HELD_OUT_SHARE = 0.5;
 const HELD_OUT_MAX_WAIT_MS = 45_000;
+/** How long the demo waits for demo-ranker-clicks, queued behind demo-ranker. */
+const CLICKS_RANKER_TIMEOUT_MS = 240_000;

@@ -24,7 +24,9 @@ export async function chooseTarget(options: DemoOptions, env: NodeJS.ProcessEnv 
     return {
       kind: 'existing',
       url: new URL('/', options.url).href,
-      notice: [`The demo writes simulated feedback, models (default, demo-ranker) and experiments into the database of ${options.url}.`],
+      notice: [
+        `The demo writes simulated feedback, models (default, demo-ranker, demo-ranker-clicks) and experiments into the database of ${options.url}.`,
+      ],
     };
   }
   const local = `http://127.0.0.1:${options.port}/`;
@@ -35,7 +37,7 @@ export async function chooseTarget(options: DemoOptions, env: NodeJS.ProcessEnv 
       kind: 'existing',
       url: local,
       notice: [
-        `A service already answers at ${local}: the demo drives it and writes simulated feedback, models (default, demo-ranker) ` +
+        `A service already answers at ${local}: the demo drives it and writes simulated feedback, models (default, demo-ranker, demo-ranker-clicks) ` +
           'and experiments into ITS database (the one `npm start` serves, ./data/searchloop.db unless DATABASE_URL says otherwise).',
         startOver,
       ],

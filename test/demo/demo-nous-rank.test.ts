@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/demo/api-client.js';
 import { probeCapabilities, startExperiments } from '../../src/demo/experiments.js';
+import { CLICKS_RANKER_ID } from '../../src/demo/models.js';
 import { buildCatalogue } from '../../src/demo/world/catalogue.js';
 import { planSession } from '../../src/demo/world/session.js';
 import { firstPage } from '../../src/demo/ranking.js';
@@ -89,5 +90,30 @@ describe('the demo with POST /api/nous/rank and interleaving', () => {
         .reverse(),
     );
     expect(state.arm).toBe('e2:ranker');
+  });
+
+  it('with the clicks ranker trained, adds a head-to-head interleaving of the two learned rankers in the top quarter of the layer', async () => {
+    received.length = 0;
+    const { experiments } = await startExperiments(api, { nousRank: true, interleaving: true }, 'test', { headToHead: true });
+    expect(experiments.map((e) => [e.experimentId, e.type, e.headToHead ?? false])).toEqual([
+      ['e1', 'ab', false],
+      ['e2', 'interleaving', false],
+      ['e3', 'interleaving', true],
+    ]);
+    const created = received.filter((r) => r.url === '/api/nous/ab-testing/experiments').map((r) => r.body.configuration);
+    // Disjoint slices: the service lets one ranking experiment decide a unit's query.
+    expect(created.map((c) => c.layer)).toEqual([
+      { id: 'demo-ranking', range: [0, 0.5] },
+      { id: 'demo-ranking', range: [0.5, 0.75] },
+      { id: 'demo-ranking', range: [0.75, 1] },
+    ]);
+    expect(created[2]).toMatchObject({ type: 'interleaving', interleaving: { method: 'team-draft', depth: 10 } });
+    expect(created[2].variants.map((v: { id: string; model: unknown }) => [v.id, v.model])).toEqual([
+      ['judgments', { modelId: 'demo-ranker' }],
+      ['clicks', { modelId: CLICKS_RANKER_ID }],
+    ]);
+    // Shipping stays the A/B test's decision: the head-to-head moves no alias.
+    expect(created[2].promote).toBeUndefined();
+    expect(received.filter((r) => r.url.endsWith('/start')).map((r) => r.url)).toContain('/api/nous/ab-testing/experiments/e3/start');
   });
 });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLICKS_DEBIASING, CLICKS_RANKER_ID } from '../../src/demo/models.js';
 import { parseDemoOptions } from '../../src/demo/options.js';
 import { runDemo, type DemoSummary } from '../../src/demo/run-demo.js';
 import { spawnService, type ServiceProcess } from '../support/service-process.js';
@@ -57,6 +58,38 @@ describe('searchloop demo --url against a separately started service', () => {
     expect(summary.ranker).toMatchObject({ modelId: 'demo-ranker', status: 'ready' });
     expect(summary.ranker!.activeVersion).toBeGreaterThanOrEqual(1);
     expect(summary.ndcg!.queries).toBe(30);
+  });
+
+  it('trains the ranker from clicks beside it, the debiasing mode in its version metrics', () => {
+    expect(summary.clicksRanker).toMatchObject({ modelId: CLICKS_RANKER_ID, status: 'ready' });
+    expect(summary.clicksRanker!.activeVersion).toBeGreaterThanOrEqual(1);
+    const metrics = summary.clicksRanker!.metrics as { training: any; heldOut: any };
+    expect(metrics.training).toMatchObject({ data: 'clicks', debiasing: CLICKS_DEBIASING });
+    expect(metrics.heldOut.clicks.sessions).toBeGreaterThan(0);
+    expect(summary.clicksNdcg!.queries).toBe(30);
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^Ranker ${CLICKS_RANKER_ID} \\(clicks, ${CLICKS_DEBIASING}\\): ready, version \\d+; held-out ips-ndcg@10`),
+      ),
+    );
+  });
+
+  it('tests the two learned rankers against each other and prints the outcome as the API reports it', async () => {
+    const duel = summary.experiments.find((e) => e.headToHead)!;
+    expect(duel).toMatchObject({ type: 'interleaving' });
+    const response = await fetch(`${url}api/nous/ab-testing/experiments/${duel.experimentId}/results`, {
+      headers: { authorization: `Bearer ${KEY}` },
+    });
+    const results = (await response.json()).data;
+    const pair = results.interleaving.pairs[0];
+    expect([pair.variantId, pair.opponentVariantId]).toEqual(['judgments', 'clicks']);
+    // Traffic reached it (a quarter of the layer), and the summary carries the API's counts.
+    expect(pair.queries).toBeGreaterThan(0);
+    expect(duel.pair).toMatchObject({ queries: pair.queries, wins: pair.wins, losses: pair.losses, share: pair.share });
+    const words = lines.find((l) => l.startsWith('  Head to head'));
+    expect(words).toBeDefined();
+    if (pair.share !== null) expect(words).toMatch(/ won \d+ of \d+ decided queries .* — (significant|not significant)/);
+    else expect(words).toMatch(/no query decided yet/);
   });
 
   it('predicts the ranker and the deliberately worse candidate offline before testing, the worse one lower', () => {
