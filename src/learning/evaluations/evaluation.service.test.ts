@@ -7,9 +7,9 @@ import type { WindowRow } from './evaluation.store.js';
 import { FakeEvaluationStore } from './fake-evaluation.store.js';
 
 /** Two queries, each shown in two orders over 40 searches; users click rank 1 always and rank 2 half the time. */
-function feedback(): (WindowRow & { id: string })[] {
+function feedback(searches = 40): (WindowRow & { id: string })[] {
   const rows: (WindowRow & { id: string })[] = [];
-  for (let s = 0; s < 40; s += 1) {
+  for (let s = 0; s < searches; s += 1) {
     const q = s % 2;
     const list = s % 4 < 2 ? ['a', 'b', 'c'] : ['b', 'a', 'c'];
     list.forEach((doc, i) => {
@@ -141,6 +141,26 @@ describe('EvaluationService over the fake stores', () => {
     const unseen = await lateService.create({ candidate: { modelId: 'ltr' }, from: 0, to: 5000, metrics: ['mrr'] }, 'test');
     if (unseen.status !== 201) throw new Error('expected 201');
     expect(unseen.view.warnings).toEqual([]);
+  });
+
+  it('says "under 1 %" when a handful of the window\'s searches fed the training, not a "0 %" that reads as none', async () => {
+    const ports: CandidateScoring = {
+      ...NO_PORTS,
+      checkRankable: async () => ({ ok: true, activeVersion: 1 }),
+      // Only search 0 (event time 1000) is inside: 1 of 200.
+      trainingWindow: async () => ({ start: 0, end: 1001, readBy: 1001 }),
+      scoreVersion: async (_m, _v, input) => input.results.map((_, i) => -i),
+    };
+    const service = new EvaluationService({
+      store: new FakeEvaluationStore(() => feedback(200)),
+      ports,
+      outcomes: NO_ONLINE_OUTCOMES,
+      clock,
+      options: { ...DEFAULT_EVALUATION_OPTIONS, thread: false },
+    });
+    const answer = await service.create({ candidate: { modelId: 'ltr' }, from: 0, to: 5000, metrics: ['mrr'] }, 'test');
+    if (answer.status !== 201) throw new Error('expected 201');
+    expect(answer.view.warnings).toEqual([expect.stringContaining('which holds under 1 % of this window')]);
   });
 });
 

@@ -191,7 +191,9 @@ export class EvaluationService {
     // What the run read: logged in its window and already received when it ran.
     const seen = await this.deps.store.countSearches(overlap, trained.readBy);
     if (seen === 0) return [];
-    const share = Math.round((100 * seen) / searches);
+    // A few overlapping searches would round to "0 %", which reads as no overlap at all.
+    const percent = (100 * seen) / searches;
+    const share = percent < 1 ? 'under 1' : String(Math.round(percent));
     return [
       `v${candidate.version} of ${candidate.modelId} learned from the feedback of ${toIso(trained.start)} – ${toIso(trained.end)}, ` +
         `which holds ${share} % of this window's searches: it is scored on clicks it was trained on, so the prediction is optimistic. ` +
