@@ -115,13 +115,26 @@ export function LiftSeriesChart({
   return <PlotFigure make={make} height={240} label={`Cumulative ${scale} lift of ${metric} by exposure ${step} with its interval band`} />;
 }
 
+/**
+ * Versions retrained on the same data can score exactly alike: Plot then draws a zero-height axis
+ * with one tick at full precision ("0.875294"). Give a flat series a small band around its value.
+ */
+function paddedIfFlat(values: number[]): { domain?: [number, number] } {
+  if (values.length === 0) return {};
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  if (high - low > 1e-9) return {};
+  const pad = Math.max(0.01, Math.abs(low) * 0.05);
+  return { domain: [low - pad, high + pad] };
+}
+
 /** A model's key metric across its versions; the active one ringed. */
 export function VersionsChart({ rows, metric }: { rows: { version: number; value: number; active: boolean }[]; metric: string }) {
   const make = useCallback(
     () => ({
       marginLeft: 64,
       x: { type: 'point' as const, label: 'version →', domain: rows.map((r) => r.version), tickFormat: (d: number) => `v${d}` },
-      y: { label: metric, grid: true, zero: false },
+      y: { label: metric, grid: true, zero: false, ...paddedIfFlat(rows.map((r) => r.value)) },
       marks: [
         Plot.lineY(rows, { x: 'version', y: 'value', stroke: '#1f4e79' }),
         Plot.dot(rows, { x: 'version', y: 'value', fill: '#1f4e79', r: 3 }),
