@@ -1,0 +1,17 @@
+import { worldOf, xgbMethods } from './cell.ts';
+import { featureMaps, feedbackColumns } from './service.ts';
+import { simulateLog, collapse } from './simulate.ts';
+import { makeLogger, ndcg10 } from './world.ts';
+import { trainVariant, TODAY } from './feedback-variants.ts';
+import { xgbOnClicks } from './xgb.ts';
+const { world, split, features } = worldOf(1, featureMaps);
+const logger = makeLogger(world, split, 'good', 1);
+const log = simulateLog(world, logger, { kind: 'pbm', eta: 1 }, 100000, 1);
+const cols = feedbackColumns(world, log, features);
+const shown = new Uint8Array(world.grade.length); for (const r of log.shown) if (r >= 0) shown[r] = 1;
+const bottom = (s: Float64Array) => s.map((x, r) => shown[r] ? x : -1e9);
+const today = trainVariant(world, cols, TODAY, features);
+const nob = trainVariant(world, cols, { ...TODAY, behaviour: 'none' }, features);
+const x = xgbOnClicks(world, collapse(log), { plain: Array(10).fill(1) }, 1).plain;
+for (const [n, s] of [['today', today], ['nobehav', nob], ['xgb', x]] as const) console.log(n, ndcg10(world, s, split.test).toFixed(3), 'unshown to bottom', ndcg10(world, bottom(s), split.test).toFixed(3));
+console.log('shown share', shown.reduce((a,b)=>a+b,0)/shown.length);

@@ -1,0 +1,10 @@
+import { runAblations, ABLATIONS } from './ablations.ts';
+import { methodTable } from './table.ts';
+import type { CellSpec } from './cell.ts';
+const specs: CellSpec[] = [];
+for (const sessions of [10000, 100000]) for (const eta of [1, 2]) for (const logger of ['weak', 'good'] as const) for (const seed of [1, 2, 3]) specs.push({ users: { kind: 'pbm', eta }, logger, sessions, seed });
+const rs = runAblations(specs, (s) => console.error(s));
+const names = ['logger', 'skyline (true labels)', ...ABLATIONS.map(a => a[0])];
+console.log('valid'); console.log(methodTable(rs, names, s => s.valid));
+console.log('test'); console.log(methodTable(rs, names, s => s.test));
+console.log('tail'); console.log(methodTable(rs, names, s => s.tail, true));
