@@ -66,3 +66,7 @@ export {
   baseRate,
   binaryReport,
 } from './metrics/metrics.js';
+export { type ClickSession, type ClickLog, buildClickLog, subsetClickLogQueries, splitClickLogByQuery } from './clicks/click-log.js';
+export { type Debiasing, type PositionBiasCurve, DEFAULT_PROPENSITY_CLIP, ipsWeights } from './clicks/click-objective.js';
+export { type ClickTrainOptions, type ClickTrainResult, DEFAULT_BIAS_NORM, trainOnClicks } from './clicks/train-on-clicks.js';
+export { type ClickNdcg, clickNdcg } from './clicks/click-ndcg.js';

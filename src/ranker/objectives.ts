@@ -132,7 +132,7 @@ export function lambdaRankObjective(labels: Float32Array, groups: Int32Array, op
  * row: a total order, so the result does not depend on the order it starts from. Insertion sort
  * for short lists (the previous iteration's order is nearly sorted), a typed-array sort beyond.
  */
-function sortByScoreDesc(rank: Int32Array, start: number, cnt: number, scores: Float64Array): void {
+export function sortByScoreDesc(rank: Int32Array, start: number, cnt: number, scores: Float64Array): void {
   if (cnt > 48) {
     rank.subarray(start, start + cnt).sort((a, b) => scores[b]! - scores[a]! || a - b);
     return;
@@ -152,7 +152,7 @@ function sortByScoreDesc(rank: Int32Array, start: number, cnt: number, scores: F
 }
 
 /** Linear interpolation in the table at position t (value, slope interleaved). */
-function sigInterp(table: Float64Array, t: number): number {
+export function sigInterp(table: Float64Array, t: number): number {
   const i = t | 0;
   const k = 2 * i;
   return table[k]! + table[k + 1]! * (t - i);
@@ -164,7 +164,7 @@ function sigInterp(table: Float64Array, t: number): number {
  * interleaved, 64 KB, so it stays in cache; LightGBM's 2^20-entry step table is 8 MB and its
  * misses were most of the pair loop), error < 1e-5; outside, the curve is flat.
  */
-function sigmoidTable(sigma: number): { table: Float64Array; lo: number; factor: number } {
+export function sigmoidTable(sigma: number): { table: Float64Array; lo: number; factor: number } {
   const cached = sigmoidTables.get(sigma);
   if (cached) return cached;
   const built = buildSigmoidTable(sigma);

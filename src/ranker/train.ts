@@ -114,7 +114,7 @@ export function train(
   runtime: TrainRuntime = {},
 ): TrainResult {
   const p: TrainParams = { ...DEFAULT_PARAMS, ...params };
-  if (!Number.isInteger(p.threads) || p.threads < 1) throw new RangeError(`threads must be a positive integer, got ${p.threads}`);
+  checkThreads(p);
   let trainSet = data;
   let validSet = validation;
   if (!validSet && p.validationFraction > 0)
@@ -129,12 +129,48 @@ export function train(
         normalize: p.normalizeLambdas,
       })
     : binaryObjective(trainSet.labels);
-  const { mapper, colBins } = binData(trainSet, p.maxBins);
-  const n = trainSet.numRows;
-  const F = trainSet.numFeatures;
-  const builder = new TreeBuilder(colBins, n, F, mapper, p, p.threads, runtime.spawnSplitWorker);
+  const v = validSet;
+  const monitor: BoostValidation | undefined = v && {
+    features: v.features,
+    numRows: v.numRows,
+    higherIsBetter: ranking,
+    evaluate: ranking
+      ? (scores) => ndcgAt(v.labels, scores, v.groups!, p.evalAt)
+      : (scores) => logLoss(v.labels, Array.from(scores, sigmoid)),
+  };
+  return boostWith(trainSet, p, objective, ranking ? `ndcg@${p.evalAt}` : 'logloss', monitor, runtime);
+}
+
+function checkThreads(p: TrainParams): void {
+  if (!Number.isInteger(p.threads) || p.threads < 1) throw new RangeError(`threads must be a positive integer, got ${p.threads}`);
+}
+
+/** A validation set and its metric, evaluated after every tree (early stopping when `earlyStoppingRounds` > 0). */
+export interface BoostValidation {
+  features: Float32Array;
+  numRows: number;
+  higherIsBetter: boolean;
+  evaluate(scores: Float64Array): number;
+}
+
+/**
+ * The boosting loop with any objective: `train` passes LambdaRank or log-loss, src/ranker/clicks
+ * its click objective. `data` gives the features to bin and the labels `initScore` reads.
+ * Internal to src/ranker (index.ts does not export it).
+ */
+export function boostWith(
+  data: Dataset,
+  p: TrainParams,
+  objective: Objective,
+  metric: string,
+  validation: BoostValidation | undefined,
+  runtime: TrainRuntime = {},
+): TrainResult {
+  checkThreads(p);
+  const { mapper, colBins } = binData(data, p.maxBins);
+  const builder = new TreeBuilder(colBins, data.numRows, data.numFeatures, mapper, p, p.threads, runtime.spawnSplitWorker);
   try {
-    return boost(p, objective, trainSet, validSet, mapper, builder);
+    return boost(p, objective, metric, data, validation, mapper, builder);
   } finally {
     builder.close();
   }
@@ -143,12 +179,12 @@ export function train(
 function boost(
   p: TrainParams,
   objective: Objective,
+  metric: string,
   trainSet: Dataset,
-  validSet: Dataset | undefined,
+  validSet: BoostValidation | undefined,
   mapper: BinMapper,
   builder: TreeBuilder,
 ): TrainResult {
-  const ranking = p.objective === 'lambdarank';
   const n = trainSet.numRows;
   const F = trainSet.numFeatures;
   const usable = Int32Array.from([...Array(F).keys()].filter((f) => mapper.numBins[f]! >= 2));
@@ -169,7 +205,7 @@ function boost(
     params: modelParams(p),
   };
   const history: IterationLog[] = [];
-  const higherIsBetter = ranking;
+  const higherIsBetter = validSet?.higherIsBetter ?? true;
   let best = higherIsBetter ? -Infinity : Infinity;
   let bestIter = 0;
 
@@ -185,9 +221,7 @@ function boost(
       continue;
     }
     for (let r = 0; r < validSet.numRows; r++) validScores[r]! += predictTree(tree, validSet.features, r * F);
-    const v = ranking
-      ? ndcgAt(validSet.labels, validScores, validSet.groups!, p.evalAt)
-      : logLoss(validSet.labels, Array.from(validScores, sigmoid));
+    const v = validSet.evaluate(validScores);
     history.push({ iteration: it + 1, valid: v });
     if (higherIsBetter ? v > best : v < best) {
       best = v;
@@ -198,7 +232,7 @@ function boost(
   model.bestIteration = validSet && p.earlyStoppingRounds > 0 ? bestIter : model.trees.length;
   return {
     model,
-    metric: ranking ? `ndcg@${p.evalAt}` : 'logloss',
+    metric,
     history,
     ...(validSet ? { bestScore: best } : {}),
     trainRows: n,
