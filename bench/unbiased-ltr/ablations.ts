@@ -17,6 +17,8 @@ export const ABLATIONS: [string, Variant][] = [
   ['no behaviour, min 1', { ...TODAY, behaviour: 'none', minImpressions: 1 }],
   ['no behaviour, linear', { ...TODAY, behaviour: 'none', grades: 'linear' }],
   ['no behaviour, min 1, linear', { minImpressions: 1, behaviour: 'none', grades: 'linear' }],
+  ['impressions only, min 1', { ...TODAY, behaviour: 'impressions', minImpressions: 1 }],
+  ['impressions only', { ...TODAY, behaviour: 'impressions' }],
 ];
 
 export function ablationMethods(): Record<string, Method> {

@@ -17,7 +17,7 @@ export interface Variant {
   /** fixed thresholds (today), quantile grades, or the relevance itself as a gain-linear label. */
   grades: 'fixed' | 'quantile' | 'linear';
   /** all (today); none: client features only; crossfit: behaviour of training rows from the other half of the sessions. */
-  behaviour: 'all' | 'none' | 'crossfit';
+  behaviour: 'all' | 'none' | 'crossfit' | 'impressions';
 }
 
 export const TODAY: Variant = { minImpressions: 10, grades: 'fixed', behaviour: 'all' };
@@ -25,10 +25,16 @@ export const TODAY: Variant = { minImpressions: 10, grades: 'fixed', behaviour: 
 /** Gain 2^label − 1 = 15 × relevance: a result's gain proportional to the click model's relevance (its click probability when examined). */
 export const linearLabel = (relevance: number): number => Math.log2(1 + 15 * Math.max(0, Math.min(1, relevance)));
 
-function stripBehaviour(table: BehaviourTable): BehaviourTable {
+/** The table with only the named behaviour columns (client features kept). */
+function keepBehaviour(table: BehaviourTable, names: readonly string[]): BehaviourTable {
+  const keep = names.map((n) => table.names.indexOf(n)).filter((j) => j >= 0);
   const pairs: BehaviourTable['pairs'] = {};
-  for (const q of Object.keys(table.pairs)) pairs[q] = {};
-  return { ...table, names: [], pairs };
+  for (const [q, results] of Object.entries(table.pairs)) {
+    const out: Record<string, (number | null)[]> = {};
+    for (const [r, values] of Object.entries(results)) out[r] = keep.map((j) => values[j] ?? null);
+    pairs[q] = out;
+  }
+  return { ...table, names: keep.map((j) => table.names[j]!), pairs };
 }
 
 export function trainVariant(world: World, cols: FeedbackColumns, v: Variant, features: Record<string, number>[], seed = 1): Float64Array {
@@ -37,7 +43,7 @@ export function trainVariant(world: World, cols: FeedbackColumns, v: Variant, fe
   const model = fitClickModel(labelSessions, { algorithm: 'pbm' });
   const list = toJudgments(model, { minImpressions: v.minImpressions, mapping: { method: v.grades === 'quantile' ? 'quantile' : 'fixed' } });
   const full = buildBehaviourTable(cols, sessions);
-  const served = v.behaviour === 'none' ? stripBehaviour(full) : full;
+  const served = v.behaviour === 'none' ? keepBehaviour(full, []) : v.behaviour === 'impressions' ? keepBehaviour(full, ['impressions']) : full;
   const trained =
     v.behaviour === 'crossfit'
       ? buildBehaviourTable(
@@ -60,7 +66,7 @@ export function trainVariant(world: World, cols: FeedbackColumns, v: Variant, fe
     }
     sizes[sizes.length - 1]! += 1;
     labels.push(v.grades === 'linear' ? linearLabel(j.relevance) : j.grade);
-    for (const x of behaviourRow(v.behaviour === 'none' ? served : trained, j.queryHash, j.resultId)) feats.push(x);
+    for (const x of behaviourRow(v.behaviour === 'crossfit' ? trained : served, j.queryHash, j.resultId)) feats.push(x);
   }
   const groups = new Int32Array(sizes.length + 1);
   sizes.forEach((s, i) => (groups[i + 1] = groups[i]! + s));

@@ -1,0 +1,52 @@
+/** Every method of the side-by-side table, in the order the table prints them. */
+import { buildClickLog, trainOnClicks, type ClickSession } from '../../src/ranker/index.js';
+import { trainParams } from '../../src/learning/training/runs/tree-params.js';
+import { feedbackMethod, xgbMethods, type CellContext, type Method } from './cell.js';
+import { forEachSession } from './simulate.js';
+import { settingsOf } from './service.js';
+import { scoreAll } from './world.js';
+
+export const METHOD_ORDER = [
+  'logger',
+  'skyline (true labels)',
+  'feedback (judgments)',
+  'clicks none',
+  'clicks ips (harvested)',
+  'clicks unbiased-lambdamart',
+  'ips (true propensities)',
+  'xgb naive',
+  'xgb ips (harvested)',
+];
+
+/** The log as A's ClickLog over the sample's features (sessions with the same query and list collapse). */
+export function clickLogOf(ctx: CellContext) {
+  const { world } = ctx;
+  const sessions: ClickSession[] = [];
+  forEachSession(ctx.log, (_, q, rows, clicked) =>
+    sessions.push({ queryKey: world.queryHashes[q]!, docKeys: rows.map((r) => world.docIds[r]!), clicks: clicked }),
+  );
+  const F = world.data.numFeatures;
+  const rowOf = new Map(world.docIds.map((d, r) => [d, r]));
+  return buildClickLog(
+    sessions,
+    (_, doc) => world.data.features.subarray(rowOf.get(doc)! * F, (rowOf.get(doc)! + 1) * F),
+    world.data.featureNames.map((n) => `f${n}`),
+  );
+}
+
+/** A's trainOnClicks with PBM's true examination curve (clip 0.1), the service's default trees, on the whole log. */
+const trueIps: Method = (ctx) => {
+  if (!ctx.propensities) return { test: Number.NaN, tail: Number.NaN, valid: Number.NaN, seconds: Number.NaN, note: 'DBN has no position curve' };
+  const t = performance.now();
+  const tree = settingsOf({ trainingData: 'dataset' }).tree;
+  const result = trainOnClicks(clickLogOf(ctx), trainParams(tree), { debiasing: 'ips', propensities: ctx.propensities });
+  return ctx.evaluate(scoreAll(ctx.world, result.model), (performance.now() - t) / 1000);
+};
+
+export function allMethods(): Record<string, Method> {
+  return {
+    'feedback (judgments)': feedbackMethod(),
+    'ips (true propensities)': trueIps,
+    ...xgbMethods(),
+  };
+}
