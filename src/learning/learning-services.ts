@@ -105,8 +105,10 @@ export function createEvaluationService(
       return view === undefined ? undefined : { modelId: view.modelId, version: view.servingVersion };
     },
     trainingWindow: async (modelId, version) => {
-      // A dataset-trained version's window is when it ran, not clicks it learned from.
-      if ((await stores.models.get(modelId))?.config.trainingData !== 'feedback') return null;
+      // A dataset-trained version's window is when it ran, not clicks it learned from ('feedback' is the default).
+      const model = await stores.models.get(modelId);
+      const trainingData = model?.type === 'ranker' ? (model.config.trainingData ?? 'feedback') : undefined;
+      if (trainingData !== 'feedback' && trainingData !== 'clicks') return null;
       const [found] = await stores.versions.listVersions(modelId, 1, version + 1);
       if (found?.version !== version || found.windowStart === null || found.windowEnd === null) return null;
       return { start: found.windowStart, end: found.windowEnd, readBy: found.createdAt };

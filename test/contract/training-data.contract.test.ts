@@ -64,4 +64,19 @@ describeContract('TrainingDataStore', learningWorld, (world) => {
     const third = await world().trainingData.readPage(window, second.last, 2);
     expect(third).toEqual({ rows: [], last: undefined });
   });
+
+  it('hasImpressions: only an impression with a queryHash and a position inside the window counts', async () => {
+    expect(await world().trainingData.hasImpressions({ start: 0, end: 10_000 })).toBe(false);
+    await world().feedback.insertSubmissions([
+      submission('s1', 9000, [
+        { queryId: 'q1', eventTime: 1000, userAction: 'click', queryHash: 'shoes', resultId: 'd1', position: 1 },
+        { queryId: 'q1', eventTime: 1000, userAction: 'impression', resultId: 'd1', position: 1 },
+        { queryId: 'q2', eventTime: 2000, userAction: 'impression', queryHash: 'shoes', resultId: 'd1' },
+        { queryId: 'q3', eventTime: 5000, userAction: 'impression', queryHash: 'shoes', resultId: 'd1', position: 3 },
+      ]),
+    ]);
+    expect(await world().trainingData.hasImpressions({ start: 0, end: 5000 })).toBe(false);
+    expect(await world().trainingData.hasImpressions({ start: 5000, end: 5001 })).toBe(true);
+    expect(await world().trainingData.hasImpressions({ start: 5001, end: 10_000 })).toBe(false);
+  });
 });

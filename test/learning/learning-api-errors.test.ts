@@ -27,6 +27,14 @@ describeOnEveryDatabase('learning API errors', (kind) => {
     ['ranker', { threads: -1 }, '/config/threads'],
     ['engagement_predictor', { threads: 1.5 }, '/config/threads'],
     ['ranker', { trainingData: 'csv' }, '/config/trainingData'],
+    ['ranker', { trainingData: 'clicks', debiasing: 'dr' }, '/config/debiasing'],
+    ['ranker', { debiasing: 'ips' }, '/config/debiasing'],
+    ['ranker', { trainingData: 'dataset', propensities: [1, 0.5] }, '/config/propensities'],
+    ['ranker', { trainingData: 'clicks', debiasing: 'none', propensityClip: 0.2 }, '/config/propensityClip'],
+    ['ranker', { trainingData: 'clicks', debiasing: 'ips', propensities: [0.9, 0.5] }, '/config/propensities'],
+    ['ranker', { trainingData: 'clicks', debiasing: 'ips', propensities: [1, 0] }, '/config/propensities'],
+    ['ranker', { trainingData: 'clicks', debiasing: 'ips', propensities: [1] }, '/config/propensities'],
+    ['ranker', { trainingData: 'clicks', debiasing: 'ips', propensityClip: 0.001 }, '/config/propensityClip'],
     ['ranker', { replaceIfWorse: 'yes' }, '/config/replaceIfWorse'],
     ['ranker', { depth: 3 }, '/config/depth'],
     ['engagement_predictor', { target: 'purchase' }, '/config/target'],
@@ -60,6 +68,8 @@ describeOnEveryDatabase('learning API errors', (kind) => {
       algorithm: 'lambdamart',
     };
     expect((await postJson(t.app, URL, { name: 'full-ranker', type: 'ranker', config: ranker })).statusCode).toBe(201);
+    const clicks = { trainingData: 'clicks', debiasing: 'ips', propensities: [1, 0.6, 0.4], propensityClip: 0.2, numTrees: 20 };
+    expect((await postJson(t.app, URL, { name: 'full-clicks', type: 'ranker', config: clicks })).statusCode).toBe(201);
     const click = { algorithm: 'ubm', maxDepth: 5, iterations: 20, examinationMinImpressions: 10, retrainEvery: '24h', window: '30d' };
     expect((await postJson(t.app, URL, { name: 'full-click', type: 'click_model', config: click })).statusCode).toBe(201);
     expect(

@@ -74,6 +74,7 @@ describeOnEveryDatabase('ranker from an uploaded LETOR file', (kind) => {
     const model = (await getJson(t.app, `${URL}/ltr`)).body.data;
     expect(model.status, model.error).toBe('ready');
     const m = model.metrics;
+    expect(m.training).toEqual({ data: 'dataset' });
     expect(m.ndcg['10']).toBeGreaterThan(m.baseline.random.ndcg['10'] + 0.1);
     expect(m.ndcg['10']).toBeGreaterThan(m.baseline.original.ndcg['10'] + 0.1);
     for (const k of ['1', '3', '5', '10']) expect(m.ndcg[k]).toBeGreaterThan(0);

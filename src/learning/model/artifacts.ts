@@ -5,11 +5,11 @@ export interface RankerArtifact {
   format: 'searchloop.ranker';
   version: 1;
   /** `import`: a model file trained elsewhere (POST …/versions/import); it scores request features by name, like `dataset`. */
-  source: 'dataset' | 'feedback' | 'import';
+  source: 'dataset' | 'feedback' | 'clicks' | 'import';
   model: Model;
   /** import: what the file was. */
   imported?: ImportedModelInfo;
-  /** feedback-trained: behavioural features per (queryHash, resultId) and per result, at training time. */
+  /** feedback- and clicks-trained: behavioural features per (queryHash, resultId) and per result, at training time. */
   behaviour?: BehaviourTable;
 }
 

@@ -1,4 +1,5 @@
 import { CLICK_MODEL_ALGORITHMS } from '../../click-models/index.js';
+import { DEFAULT_PROPENSITY_CLIP } from '../../ranker/index.js';
 import { ValidationError, type ErrorDetail } from '../../common/errors.js';
 import type { ModelType } from './model-types.js';
 import { DAY_MS, HOUR_MS } from '../../common/time.js';
@@ -48,11 +49,24 @@ export interface TreeSettings {
   threads?: number;
 }
 
+/** How a clicks ranker corrects for position bias (src/ranker/clicks). */
+export const DEBIASING_MODES = ['none', 'ips', 'unbiased-lambdamart'] as const;
+export type DebiasingMode = (typeof DEBIASING_MODES)[number];
+
 export interface RankerSettings extends CommonConfig {
   kind: 'ranker';
   tree: TreeSettings;
-  /** `dataset`: the uploaded LETOR file; `feedback`: click-model judgments + behavioural features. */
-  trainingData: 'dataset' | 'feedback';
+  /**
+   * `dataset`: the uploaded LETOR file; `feedback`: click-model judgments + behavioural features;
+   * `clicks`: LambdaMART on the logged clicks themselves, debiased per `debiasing`.
+   */
+  trainingData: 'dataset' | 'feedback' | 'clicks';
+  /** clicks only (set exactly then). */
+  debiasing?: DebiasingMode;
+  /** ips only: an explicit examination curve, position 1 first (= 1); absent = harvested from the window. */
+  propensities?: number[];
+  /** ips only (set exactly then): propensities are floored here. */
+  propensityClip?: number;
   /** feedback: a click_model whose active version labels the pairs; absent = fit a PBM in the run. */
   clickModel?: string;
   /** LETOR: what an absent sparse entry means. */
@@ -135,6 +149,22 @@ class Reader {
     return ms;
   }
 
+  /** An array of `min`–`max` numbers, each in (lo, hi]. */
+  numbers(key: string, min: number, max: number, lo: number, hi: number): number[] | undefined {
+    this.used.add(key);
+    const v = this.config[key];
+    if (v === undefined) return undefined;
+    if (!Array.isArray(v) || v.length < min || v.length > max) return this.fail(key, `must be an array of ${min} to ${max} numbers`);
+    const bad = v.findIndex((x) => typeof x !== 'number' || !Number.isFinite(x) || x <= lo || x > hi);
+    if (bad >= 0) return this.fail(key, `item ${bad} must be a number in (${lo}, ${hi}]`);
+    return v as number[];
+  }
+
+  /** A problem across fields, reported at `key`. */
+  reject(key: string, message: string): void {
+    this.fail(key, message);
+  }
+
   rejectUnknown(): void {
     for (const key of Object.keys(this.config)) if (!this.used.has(key)) this.fail(key, 'is not a known setting for this model type');
   }
@@ -167,6 +197,32 @@ function tree(r: Reader): TreeSettings {
   return out;
 }
 
+/** debiasing, propensities and propensityClip: each only where the mode uses it, so a setting is never silently ignored. */
+function clicksSettings(r: Reader, trainingData: RankerSettings['trainingData']): Partial<RankerSettings> {
+  const given = r.oneOf('debiasing', DEBIASING_MODES);
+  const propensities = r.numbers('propensities', 2, 50, 0, 1);
+  const propensityClip = r.number('propensityClip', 0.01, 1);
+  if (propensities !== undefined && propensities[0] !== 1) r.reject('propensities', 'item 0 (position 1) must be 1');
+  if (trainingData !== 'clicks') {
+    if (given !== undefined) r.reject('debiasing', 'applies only with trainingData "clicks"');
+    if (propensities !== undefined) r.reject('propensities', 'applies only with trainingData "clicks" and debiasing "ips"');
+    if (propensityClip !== undefined) r.reject('propensityClip', 'applies only with trainingData "clicks" and debiasing "ips"');
+    return {};
+  }
+  // The lead may change this default after the benchmark (bench/unbiased-ltr).
+  const debiasing = given ?? 'unbiased-lambdamart';
+  if (debiasing !== 'ips') {
+    if (propensities !== undefined) r.reject('propensities', 'applies only with debiasing "ips"');
+    if (propensityClip !== undefined) r.reject('propensityClip', 'applies only with debiasing "ips"');
+    return { debiasing };
+  }
+  return {
+    debiasing,
+    ...(propensities === undefined ? {} : { propensities }),
+    propensityClip: propensityClip ?? DEFAULT_PROPENSITY_CLIP,
+  };
+}
+
 /** Validates and resolves `config` for `type`; throws a 400 naming every bad field. */
 export function resolveSettings(type: ModelType, config: Record<string, unknown>): ModelSettings {
   const r = new Reader(config);
@@ -186,10 +242,12 @@ export function resolveSettings(type: ModelType, config: Record<string, unknown>
   } else if (type === 'ranker') {
     r.oneOf('algorithm', ['lambdamart'] as const);
     const clickModel = r.string('clickModel', /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'a modelId');
+    const trainingData = r.oneOf('trainingData', ['dataset', 'feedback', 'clicks'] as const) ?? 'feedback';
     settings = {
       kind: 'ranker',
       tree: tree(r),
-      trainingData: r.oneOf('trainingData', ['dataset', 'feedback'] as const) ?? 'feedback',
+      trainingData,
+      ...clicksSettings(r, trainingData),
       ...(clickModel === undefined ? {} : { clickModel }),
       missing: r.oneOf('missing', ['nan', 'zero'] as const) ?? 'nan',
       minImpressions: r.number('minImpressions', 1, 1_000_000, { integer: true }) ?? 10,

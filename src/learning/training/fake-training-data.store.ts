@@ -1,3 +1,4 @@
+import { isImpression } from '../../vocabulary/index.js';
 import type { FeedbackRow } from './runs/feedback-columns.js';
 import type { FeedbackCursor, TrainingDataStore } from './training-data.store.js';
 
@@ -22,5 +23,12 @@ export class FakeTrainingDataStore implements TrainingDataStore {
       rows: rows.map(({ id: _id, ...row }) => row),
       last: last ? { eventTime: last.eventTime, id: last.id } : undefined,
     };
+  }
+
+  async hasImpressions(window: { start: number; end: number }) {
+    return this.feedback().some(
+      (r) =>
+        r.eventTime >= window.start && r.eventTime < window.end && isImpression(r.action) && r.queryHash !== null && r.position !== null,
+    );
   }
 }

@@ -1,7 +1,18 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { moduleWorker } from '../../common/worker-threads.js';
-import { train, type Dataset, type ObjectiveName, type SplitWorkerData, type TrainParams, type TrainResult } from '../../ranker/index.js';
+import {
+  train,
+  trainOnClicks,
+  type ClickLog,
+  type ClickTrainOptions,
+  type ClickTrainResult,
+  type Dataset,
+  type ObjectiveName,
+  type SplitWorkerData,
+  type TrainParams,
+  type TrainResult,
+} from '../../ranker/index.js';
 
 /** `threads` as configured: 0 = every core. */
 export function resolveThreads(threads: number): number {
@@ -49,4 +60,10 @@ export function trainThreaded(
 ): TrainResult {
   const threads = resolveThreads(params.threads ?? 1);
   return train(data, { ...params, threads }, validation, { spawnSplitWorker: splitWorkerSpawner() });
+}
+
+/** `trainOnClicks` with `threads` honoured the same way (src/ranker/clicks: LambdaMART on a click log). */
+export function trainOnClicksThreaded(log: ClickLog, params: Partial<TrainParams>, options: ClickTrainOptions): ClickTrainResult {
+  const threads = resolveThreads(params.threads ?? 1);
+  return trainOnClicks(log, { ...params, threads }, options, { spawnSplitWorker: splitWorkerSpawner() });
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { eventTimeWindowPage } from '../../storage/event-time-page.js';
 import { pickFeedbackFields } from '../../storage/tables/feedback-row.js';
+import { ACTIONS } from '../../vocabulary/index.js';
 import type { FeedbackRow } from './runs/feedback-columns.js';
 import type { FeedbackCursor, TrainingDataStore } from './training-data.store.js';
 
@@ -38,5 +39,19 @@ export class KyselyTrainingDataStore implements TrainingDataStore {
       }),
       last: last ? { eventTime: last.event_time, id: last.id } : undefined,
     };
+  }
+
+  async hasImpressions(window: { start: number; end: number }): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('feedback_items')
+      .select('id')
+      .where('event_time', '>=', window.start)
+      .where('event_time', '<', window.end)
+      .where('user_action', '=', ACTIONS.impression)
+      .where('query_hash', 'is not', null)
+      .where('position', 'is not', null)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 }

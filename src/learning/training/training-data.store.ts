@@ -13,4 +13,10 @@ export interface TrainingDataStore {
     after: FeedbackCursor | undefined,
     limit: number,
   ): Promise<{ rows: FeedbackRow[]; last: FeedbackCursor | undefined }>;
+  /**
+   * Whether the window holds at least one impression with a queryHash and a position: the least a
+   * search needs to be a logged list that position bias can be estimated from. One indexed probe,
+   * so POST …/train can refuse an ips ranker with nothing to harvest before queueing it.
+   */
+  hasImpressions(window: { start: number; end: number }): Promise<boolean>;
 }

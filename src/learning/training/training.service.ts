@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { toIso, type Clock } from '../../common/clock.js';
 import { SILENT_EVENTS, type DomainEventLog } from '../../common/domain-events.js';
 import { newId } from '../../common/ids.js';
-import { ConflictError, NotFoundError } from '../../common/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../common/errors.js';
 import type { DatasetReads } from '../ports/dataset-reads.js';
 import type { ModelLookup, ModelVersionReads, RetrainSchedule } from '../ports/model-registry.js';
 import { resolveSettings, type ModelSettings } from '../model/model-config.js';
@@ -45,7 +45,12 @@ export const DEFAULT_TRAINING_OPTIONS: Omit<TrainingOptions, 'owner'> = {
 const FUTURE_SKEW_MS = 5 * 60_000;
 
 function needsFeedback(s: ModelSettings): boolean {
-  return s.kind !== 'ranker' || s.trainingData === 'feedback';
+  return s.kind !== 'ranker' || s.trainingData !== 'dataset';
+}
+
+/** The window a run started now reads. */
+function trainingWindow(settings: ModelSettings, now: number): { start: number; end: number } {
+  return { start: now - settings.windowMs, end: now + FUTURE_SKEW_MS };
 }
 
 const fmt = (x: number | null): string => (x === null ? 'n/a' : x.toPrecision(5));
@@ -97,6 +102,17 @@ export class TrainingService {
     if (settings.kind === 'ranker' && settings.trainingData === 'dataset' && !(await this.deps.datasets.getInfo(modelId))) {
       throw new ConflictError(
         `ranker ${modelId} trains from an uploaded dataset and none was uploaded: POST it to /api/nous/learn/models/${modelId}/dataset`,
+      );
+    }
+    if (
+      settings.kind === 'ranker' &&
+      settings.debiasing === 'ips' &&
+      settings.propensities === undefined &&
+      !(await this.deps.data.hasImpressions(trainingWindow(settings, this.deps.clock.now())))
+    ) {
+      throw ValidationError.field(
+        '/config/propensities',
+        `ranker ${modelId} debiases clicks by ips with propensities harvested from its training window, and the window holds no search with impressions to estimate them from: set config.propensities, or send impressions (with positions) first`,
       );
     }
     const job = this.newJob(modelId, 'manual', body.force ?? false);
@@ -183,7 +199,7 @@ export class TrainingService {
         settings.retrainEveryMs,
       ));
     }
-    const window = { start: now - settings.windowMs, end: now + FUTURE_SKEW_MS };
+    const window = trainingWindow(settings, now);
     const input: TrainingInput = { settings, window };
     try {
       if (needsFeedback(settings)) input.feedback = await this.readWindow(window);

@@ -18,6 +18,7 @@ import { finiteOrNull, type TrainingInput, type TrainingOutput } from './protoco
 import type { RankerArtifact } from '../../model/artifacts.js';
 import { buildSessions } from './sessions.js';
 import { trainParams } from './tree-params.js';
+import { trainingBlock } from './training-block.js';
 import { behaviourRow, featureNamesOf } from '../../model/feature-rows.js';
 import { type BehaviourTable, isUnknownResult } from '../../model/artifacts.js';
 
@@ -59,6 +60,7 @@ function fitAndReport(
   };
   const metrics = {
     source,
+    training: trainingBlock(settings),
     ndcg: report.model.ndcg,
     map: report.model.map,
     mrr: report.model.mrr,

@@ -18,9 +18,15 @@ export interface SessionStats {
 /**
  * Feedback → click-model sessions. A search (queryId) with impressions keeps ranks 1..k
  * down to the first rank nobody logged; a search with clicks but no impressions keeps the
- * ranks down to its deepest click (cascade assumption, CMWS §3.4) and is flagged.
+ * ranks down to its deepest click (cascade assumption, CMWS §3.4) and is flagged — or, with
+ * `clickOnly: 'drop'`, is dropped (counted in searchesDropped): training on clicks needs the list
+ * exactly as shown, and a list cut at its deepest click has lost every unclicked result below it.
  */
-export function buildSessions(cols: FeedbackColumns, maxDepth: number): { sessions: SearchSession[]; stats: SessionStats } {
+export function buildSessions(
+  cols: FeedbackColumns,
+  maxDepth: number,
+  options: { clickOnly?: 'infer' | 'drop' } = {},
+): { sessions: SearchSession[]; stats: SessionStats } {
   const sessions: SearchSession[] = [];
   const stats: SessionStats = { searches: 0, sessions: 0, inferredSearches: 0, impressions: 0, impressionsInferred: 0, searchesDropped: 0 };
   for (const rows of groupBySearch(cols)) {
@@ -60,7 +66,7 @@ export function buildSessions(cols: FeedbackColumns, maxDepth: number): { sessio
       stats.impressions += resultIds.length;
       continue;
     }
-    if (deepestClick === 0) {
+    if (deepestClick === 0 || options.clickOnly === 'drop') {
       stats.searchesDropped += 1;
       continue;
     }
