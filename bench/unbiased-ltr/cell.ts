@@ -84,7 +84,11 @@ export function harvest(world: World, log: SimLog): number[] {
   return harvestPropensities(searches, { maxDepth: 10, bootstrap: 0 }).positions.map((p) => p.estimate);
 }
 
-export function runCell(spec: CellSpec, methods: Record<string, Method>, featureMapsOf: (w: World) => Record<string, number>[]): CellResult {
+export function runCell(
+  spec: CellSpec,
+  methods: Record<string, Method>,
+  featureMapsOf: (w: World) => Record<string, number>[],
+): CellResult {
   const { world, split, skyline, features } = worldOf(spec.seed, featureMapsOf);
   const logger = makeLogger(world, split, spec.logger, spec.seed);
   const log = simulateLog(world, logger, spec.users, spec.sessions, spec.seed);

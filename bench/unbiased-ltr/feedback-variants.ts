@@ -41,9 +41,13 @@ export function trainVariant(world: World, cols: FeedbackColumns, v: Variant, fe
   const { sessions } = buildSessions(cols, 10);
   const labelSessions: SearchSession[] = v.behaviour === 'crossfit' ? sessions.filter((_, i) => i % 2 === 0) : sessions;
   const model = fitClickModel(labelSessions, { algorithm: 'pbm' });
-  const list = toJudgments(model, { minImpressions: v.minImpressions, mapping: { method: v.grades === 'quantile' ? 'quantile' : 'fixed' } });
+  const list = toJudgments(model, {
+    minImpressions: v.minImpressions,
+    mapping: { method: v.grades === 'quantile' ? 'quantile' : 'fixed' },
+  });
   const full = buildBehaviourTable(cols, sessions);
-  const served = v.behaviour === 'none' ? keepBehaviour(full, []) : v.behaviour === 'impressions' ? keepBehaviour(full, ['impressions']) : full;
+  const served =
+    v.behaviour === 'none' ? keepBehaviour(full, []) : v.behaviour === 'impressions' ? keepBehaviour(full, ['impressions']) : full;
   const trained =
     v.behaviour === 'crossfit'
       ? buildBehaviourTable(

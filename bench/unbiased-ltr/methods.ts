@@ -2,6 +2,7 @@
 import { buildClickLog, trainOnClicks, type ClickSession } from '../../src/ranker/index.js';
 import { trainParams } from '../../src/learning/training/runs/tree-params.js';
 import { feedbackMethod, xgbMethods, type CellContext, type Method } from './cell.js';
+import { trainService } from './service.js';
 import { forEachSession } from './simulate.js';
 import { settingsOf } from './service.js';
 import { scoreAll } from './world.js';
@@ -36,16 +37,25 @@ export function clickLogOf(ctx: CellContext) {
 
 /** A's trainOnClicks with PBM's true examination curve (clip 0.1), the service's default trees, on the whole log. */
 const trueIps: Method = (ctx) => {
-  if (!ctx.propensities) return { test: Number.NaN, tail: Number.NaN, valid: Number.NaN, seconds: Number.NaN, note: 'DBN has no position curve' };
+  if (!ctx.propensities)
+    return { test: Number.NaN, tail: Number.NaN, valid: Number.NaN, seconds: Number.NaN, note: 'DBN has no position curve' };
   const t = performance.now();
   const tree = settingsOf({ trainingData: 'dataset' }).tree;
   const result = trainOnClicks(clickLogOf(ctx), trainParams(tree), { debiasing: 'ips', propensities: ctx.propensities });
   return ctx.evaluate(scoreAll(ctx.world, result.model), (performance.now() - t) / 1000);
 };
 
+/** The service's clicks path (runTraining, `trainingData: "clicks"`) with one debiasing mode, its defaults otherwise. */
+export function clicksMethod(debiasing: 'none' | 'ips' | 'unbiased-lambdamart'): Method {
+  return (ctx) => ctx.evaluateRun(trainService(ctx.world, ctx.cols(), settingsOf({ trainingData: 'clicks', debiasing }), ctx.features));
+}
+
 export function allMethods(): Record<string, Method> {
   return {
     'feedback (judgments)': feedbackMethod(),
+    'clicks none': clicksMethod('none'),
+    'clicks ips (harvested)': clicksMethod('ips'),
+    'clicks unbiased-lambdamart': clicksMethod('unbiased-lambdamart'),
     'ips (true propensities)': trueIps,
     ...xgbMethods(),
   };

@@ -64,11 +64,11 @@ grid.forEach((spec, i) => {
 const methods = METHOD_ORDER.filter((m) => results.some((r) => r.scores[m]));
 say(`# bench:unbiased-ltr — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores${quick ? ', --quick' : ''}`);
 say();
-say(
-  `World: LightGBM lambdarank sample (201 queries, 3 005 documents, grades 0–4), queries split 60/20/20 train/validation/test per seed;`,
-);
+say(`World: LightGBM lambdarank sample (201 queries, 3 005 documents, grades 0–4), queries split 60/20/20 train/validation/test per seed;`);
 say(`Zipf(${ZIPF}) query popularity; top 10 shown, ${SWAP_RATE * 100} % of sessions swap one random adjacent pair (RandPair-style);`);
-say(`clicks: PBM (1/k)^η × (ε− + (ε+−ε−)(2^y−1)/15), ε+ = 1, ε− = 0.1; DBN same attractiveness, satisfaction (2^y−1)/15, γ = ${DBN_GAMMA}.`);
+say(
+  `clicks: PBM (1/k)^η × (ε− + (ε+−ε−)(2^y−1)/15), ε+ = 1, ε− = 0.1; DBN same attractiveness, satisfaction (2^y−1)/15, γ = ${DBN_GAMMA}.`,
+);
 say(`NDCG@10 on the test queries' true labels (mean ± sd over seeds where seeds > 1); tail = test queries with < 20 sessions in the log.`);
 say();
 say('## NDCG@10, test queries');

@@ -72,7 +72,12 @@ export interface ServiceRun {
   scores: Float64Array;
 }
 
-export function trainService(world: World, cols: FeedbackColumns, settings: RankerSettings, features: Record<string, number>[]): ServiceRun {
+export function trainService(
+  world: World,
+  cols: FeedbackColumns,
+  settings: RankerSettings,
+  features: Record<string, number>[],
+): ServiceRun {
   const t = performance.now();
   const output = runTraining({ settings, window: { start: 0, end: Date.UTC(2027, 0, 1) }, feedback: cols });
   const seconds = (performance.now() - t) / 1000;

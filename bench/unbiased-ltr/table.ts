@@ -26,7 +26,12 @@ export function render(headers: string[], rows: string[][]): string {
 }
 
 /** Cells with the same label (seeds) are one row; `pick` chooses the figure shown. */
-export function methodTable(results: readonly CellResult[], methods: readonly string[], pick: (s: Score) => number, withTail = false): string {
+export function methodTable(
+  results: readonly CellResult[],
+  methods: readonly string[],
+  pick: (s: Score) => number,
+  withTail = false,
+): string {
   const byLabel = new Map<string, CellResult[]>();
   for (const r of results) {
     const list = byLabel.get(r.label) ?? [];

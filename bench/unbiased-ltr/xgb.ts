@@ -26,7 +26,16 @@ export function xgbOnClicks(world: World, log: Collapsed, weights: Record<string
   writeFileSync(join(dir, 'weights.json'), JSON.stringify(weights));
   const script = new URL('./xgb_clicks.py', import.meta.url).pathname;
   const p = XGB_PARAMS;
-  const args = [script, dir, String(data.numRows), String(data.numFeatures), String(p.rounds), String(p.eta), String(p.maxDepth), String(seed)];
+  const args = [
+    script,
+    dir,
+    String(data.numRows),
+    String(data.numFeatures),
+    String(p.rounds),
+    String(p.eta),
+    String(p.maxDepth),
+    String(seed),
+  ];
   execFileSync(PYTHON, args, { encoding: 'utf8' });
   const out: Record<string, Float64Array> = {};
   for (const name of Object.keys(weights)) {
