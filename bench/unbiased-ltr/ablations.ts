@@ -1,14 +1,13 @@
 /**
  * The investigation's ablations of the judgment pipeline (feedback-variants.ts), one switch at a
- * time and combined, on the PBM cells: npm run bench:unbiased-ltr -- --ablations. Choices are made on
+ * time and combined, run beside the methods on the PBM cells (run.ts). Choices are made on
  * the validation queries; the test figures are reported beside them.
  */
-import { type CellResult, type CellSpec, type Method, runCell } from './cell.js';
+import type { Method } from './cell.js';
 import { trainVariant, TODAY, type Variant } from './feedback-variants.js';
-import { featureMaps } from './service.js';
 
 export const ABLATIONS: [string, Variant][] = [
-  ['today', TODAY],
+  ['today (replica)', TODAY],
   ['minImpressions 1', { ...TODAY, minImpressions: 1 }],
   ['quantile grades', { ...TODAY, grades: 'quantile' }],
   ['linear gains', { ...TODAY, grades: 'linear' }],
@@ -25,12 +24,4 @@ export function ablationMethods(): Record<string, Method> {
   return Object.fromEntries(
     ABLATIONS.map(([name, v]) => [name, (ctx) => ctx.evaluate(trainVariant(ctx.world, ctx.cols(), v, ctx.features))] as [string, Method]),
   );
-}
-
-export function runAblations(specs: readonly CellSpec[], log: (s: string) => void): CellResult[] {
-  return specs.map((spec, i) => {
-    const r = runCell(spec, ablationMethods(), featureMaps);
-    log(`[ablation ${i + 1}/${specs.length}] ${r.label} seed ${spec.seed}`);
-    return r;
-  });
 }

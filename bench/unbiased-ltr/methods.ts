@@ -17,6 +17,7 @@ export const METHOD_ORDER = [
   'ips (true propensities)',
   'xgb naive',
   'xgb ips (harvested)',
+  'clicks unbiased-lambdamart, every core',
 ];
 
 /** The log as A's ClickLog over the sample's features (sessions with the same query and list collapse). */
@@ -46,8 +47,9 @@ const trueIps: Method = (ctx) => {
 };
 
 /** The service's clicks path (runTraining, `trainingData: "clicks"`) with one debiasing mode, its defaults otherwise. */
-export function clicksMethod(debiasing: 'none' | 'ips' | 'unbiased-lambdamart'): Method {
-  return (ctx) => ctx.evaluateRun(trainService(ctx.world, ctx.cols(), settingsOf({ trainingData: 'clicks', debiasing }), ctx.features));
+export function clicksMethod(debiasing: 'none' | 'ips' | 'unbiased-lambdamart', config: Record<string, unknown> = {}): Method {
+  return (ctx) =>
+    ctx.evaluateRun(trainService(ctx.world, ctx.cols(), settingsOf({ trainingData: 'clicks', debiasing, ...config }), ctx.features));
 }
 
 export function allMethods(): Record<string, Method> {

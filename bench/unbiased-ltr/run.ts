@@ -7,8 +7,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { runCell, type CellResult, type CellSpec } from './cell.js';
-import { allMethods, METHOD_ORDER } from './methods.js';
+import { runCell, type CellResult, type CellSpec, type Method } from './cell.js';
+import { allMethods, clicksMethod, METHOD_ORDER } from './methods.js';
+import { ABLATIONS, ablationMethods } from './ablations.js';
 import { featureMaps } from './service.js';
 import { DBN_GAMMA, SWAP_RATE, type Users } from './simulate.js';
 import { methodTable, render } from './table.js';
@@ -33,13 +34,20 @@ function specs(): CellSpec[] {
   for (const sessions of sizes)
     for (const users of USERS)
       for (const logger of ['weak', 'good'] as const) {
-        // Five seeds where the goals are judged (PBM at 100 000), one elsewhere.
-        const n = sessions === 100_000 && users.kind === 'pbm' ? seeds : 1;
+        // Five seeds where the goals are judged (PBM at 100 000), three elsewhere (one with --quick).
+        const n = sessions === 100_000 && users.kind === 'pbm' ? seeds : quick ? 1 : 3;
         for (let seed = 1; seed <= n; seed++) out.push({ users, logger, sessions, seed });
       }
   if (quick) for (let seed = 1; seed <= seeds; seed++) out.push({ ...HEADLINE, seed });
   if (with1m) out.push({ ...HEADLINE, sessions: 1_000_000, seed: 1 });
   return out;
+}
+
+/** The ablations run beside the methods on the PBM cells' first three seeds (not at 1 000 000: the table's point is the feedback path's choices). */
+const withAblations = (spec: CellSpec) => spec.users.kind === 'pbm' && spec.seed <= 3 && spec.sessions <= 100_000;
+
+function withAblationsResult(r: CellResult): boolean {
+  return withAblations(r.spec);
 }
 
 const lines: string[] = [];
@@ -53,7 +61,10 @@ const results: CellResult[] = [];
 const grid = specs();
 grid.forEach((spec, i) => {
   const t = performance.now();
-  const r = runCell(spec, allMethods(), featureMaps);
+  const extra: Record<string, Method> = withAblations(spec) ? ablationMethods() : {};
+  // At 1 000 000 sessions the training time is the question: the clicks path once more on every core (config threads: 0).
+  if (spec.sessions >= 1_000_000) extra['clicks unbiased-lambdamart, every core'] = clicksMethod('unbiased-lambdamart', { threads: 0 });
+  const r = runCell(spec, { ...allMethods(), ...extra }, featureMaps);
   results.push(r);
   const brief = METHOD_ORDER.filter((m) => r.scores[m])
     .map((m) => `${m} ${r.scores[m]!.test.toFixed(3)}`)
@@ -80,6 +91,21 @@ say();
 say('## Training seconds (one run, this machine)');
 say(methodTable(results, methods, (s) => s.seconds ?? Number.NaN).replace(/(\d\.\d{3})±\d\.\d{3}/g, '$1'));
 say();
+const ablated = results.filter(withAblationsResult);
+if (ablated.length > 0) {
+  const names = ['feedback (judgments)', ...ABLATIONS.map(([n]) => n)];
+  say('## Judgment pipeline ablations (PBM cells, seeds 1–3): "today" is the pipeline before issue 27 (replica),');
+  say('## "feedback (judgments)" the service after it (impressions the only behaviour feature when client features exist)');
+  say('### NDCG@10, validation queries (the choice was made on these)');
+  say(methodTable(ablated, names, (s) => s.valid));
+  say();
+  say('### NDCG@10, test queries');
+  say(methodTable(ablated, names, (s) => s.test));
+  say();
+  say('### NDCG@10, tail test queries');
+  say(methodTable(ablated, names, (s) => s.tail));
+  say();
+}
 say('## Harvested propensities (AllPairs, point estimates) against the true PBM curve, seed 1');
 const curves = results.filter((r) => r.spec.seed === 1 && r.spec.users.kind === 'pbm');
 say(
@@ -89,5 +115,15 @@ say(
   ),
 );
 say();
+const failures = results.flatMap((r) =>
+  Object.entries(r.scores)
+    .filter(([, s]) => s.note !== undefined && !s.note.startsWith('DBN'))
+    .map(([m, s]) => `- ${r.label}, seed ${r.spec.seed}, ${m}: ${s.note}`),
+);
+if (failures.length > 0) {
+  say('## Runs that trained nothing (shown as — above; a mean is over the seeds that trained)');
+  failures.forEach((f) => say(f));
+  say();
+}
 say(`Total ${((performance.now() - started) / 60000).toFixed(1)} min.`);
 if (!quick) writeFileSync(new URL('./last-run.txt', import.meta.url), lines.join('\n') + '\n');

@@ -79,7 +79,13 @@ export function trainService(
   features: Record<string, number>[],
 ): ServiceRun {
   const t = performance.now();
-  const output = runTraining({ settings, window: { start: 0, end: Date.UTC(2027, 0, 1) }, feedback: cols });
+  let output: TrainingOutput;
+  try {
+    output = runTraining({ settings, window: { start: 0, end: Date.UTC(2027, 0, 1) }, feedback: cols });
+  } catch (e) {
+    // A run that throws is a failed version in the service; the table shows it as such ("—" and a note).
+    output = { kind: 'no-data', message: `run threw: ${(e as Error).message}`, counts: {} };
+  }
   const seconds = (performance.now() - t) / 1000;
   const scores = new Float64Array(world.grade.length).fill(Number.NaN);
   if (output.kind === 'trained') scoreArtifact(world, output.artifact, features, scores);
