@@ -56,6 +56,20 @@ describe('trainOnClicks on a position-biased log', () => {
     expect(unbiased).toBeGreaterThan(none + 0.02);
   });
 
+  it('still beats naive clicks under strong bias, e_k = (1/k)², where t− must not weight low non-clicks up', () => {
+    const strong = inverseRank(10, 2);
+    const biased = buildClickLog(
+      simulatePbmSessions(trainQueries, { sessions: 20_000, examination: strong, order: 'logger', seed: 2, epsMinus: 0.1 }),
+      corpusFeatures(trainQueries),
+      SIM_FEATURES,
+    );
+    const ndcg = (debiasing: 'none' | 'unbiased-lambdamart') =>
+      heldOutNdcg(trainOnClicks(biased, { numTrees: 100, seed: 1 }, { debiasing }).model, test);
+    // Measured: none 0.814, unbiased-lambdamart 0.839 (seeds 1–5: 0.018–0.034 above none; 0.812
+    // without the floor of t− at 1).
+    expect(ndcg('unbiased-lambdamart')).toBeGreaterThan(ndcg('none') + 0.01);
+  });
+
   it('monitors click NDCG on a query split, early-stops, and exports a model an independent walker scores identically', () => {
     const res = trainOnClicks(
       log,
@@ -90,6 +104,18 @@ function walk(node: XgbNode, value: (name: string) => number): number {
     value,
   );
 }
+
+describe('trainOnClicks input', () => {
+  it('names what is wrong', () => {
+    const log = buildClickLog([{ queryKey: 'q', docKeys: ['a', 'b'], clicks: [true, false] }], () => [0], ['x']);
+    const empty = buildClickLog([], () => [0], ['x']);
+    expect(() => trainOnClicks(log, {}, { debiasing: 'ips' })).toThrow(/ips needs propensities/);
+    expect(() => trainOnClicks(log, {}, { debiasing: 'fair' as never })).toThrow(/debiasing must be one of/);
+    expect(() => trainOnClicks(log, {}, { debiasing: 'none', biasNorm: -1 })).toThrow(/biasNorm/);
+    expect(() => trainOnClicks(log, { objective: 'binary' }, { debiasing: 'none' })).toThrow(/lambdarank/);
+    expect(() => trainOnClicks(empty, {}, { debiasing: 'none' })).toThrow(/no sessions/);
+  });
+});
 
 describe('clickNdcg', () => {
   it('is the session-weighted NDCG of IPS-weighted click rates, by hand', () => {

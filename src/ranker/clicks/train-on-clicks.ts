@@ -51,6 +51,7 @@ export function trainOnClicks(
   if (params.objective !== undefined && params.objective !== 'lambdarank')
     throw new RangeError(`trainOnClicks trains lambdarank models, got objective ${params.objective}`);
   const p: TrainParams = { ...DEFAULT_PARAMS, ...params, objective: 'lambdarank' };
+  if (log.sessions.length === 0) throw new RangeError('the click log has no sessions to learn from');
   const clip = options.clip ?? DEFAULT_PROPENSITY_CLIP;
   const biasNorm = options.biasNorm ?? DEFAULT_BIAS_NORM;
   if (!(biasNorm >= 0 && Number.isFinite(biasNorm))) throw new RangeError(`biasNorm must be a finite number ≥ 0, got ${biasNorm}`);
