@@ -1,19 +1,21 @@
-import { DEFAULT_PROPENSITY_CLIP, type ClickTrainOptions } from '../../../ranker/index.js';
 import {
+  DEFAULT_PROPENSITY_CLIP,
   buildClickLog,
+  compareToBaselines,
   compileModel,
   deserializeModel,
   featureImportance,
   ipsWeights,
+  scoreBatch,
   splitClickLogByQuery,
   type ClickSession,
+  type ClickTrainOptions,
 } from '../../../ranker/index.js';
 import { harvestPropensities, type LoggedSearch } from '../../../offline-eval/index.js';
 import type { SearchSession } from '../../../click-models/index.js';
 import type { RankerSettings } from '../../model/model-config.js';
 import type { RankerArtifact } from '../../model/artifacts.js';
 import { behaviourRow, featureNamesOf } from '../../model/feature-rows.js';
-import { compareToBaselines, scoreBatch } from '../../../ranker/index.js';
 import { trainOnClicksThreaded } from '../ranker-threads.js';
 import { buildBehaviourTable } from './behaviour-features.js';
 import { CLICKS_BEHAVIOUR_FEATURES, selectBehaviour } from './clicks-features.js';
@@ -136,11 +138,14 @@ export function runRankerFromClicks(
   const artifact: RankerArtifact = { format: 'searchloop.ranker', version: 1, source: 'clicks', model: result.model, behaviour: table };
   const metrics = {
     source: 'clicks',
-    training: trainingBlock(settings, {
-      source: bias.source,
-      ...(bias.harvestedPairs === undefined ? {} : { harvestedPairs: bias.harvestedPairs }),
-      positions,
-    }),
+    training: trainingBlock(
+      { ...settings, debiasing, propensityClip: clip },
+      {
+        source: bias.source,
+        ...(bias.harvestedPairs === undefined ? {} : { harvestedPairs: bias.harvestedPairs }),
+        positions,
+      },
+    ),
     heldOut: { clicks, judgments },
     ndcg: report.model.ndcg,
     map: report.model.map,
