@@ -12,7 +12,7 @@ import { allMethods, clicksMethod, METHOD_ORDER } from './methods.js';
 import { ABLATIONS, ablationMethods } from './ablations.js';
 import { featureMaps } from './service.js';
 import { DBN_GAMMA, SWAP_RATE, type Users } from './simulate.js';
-import { methodTable, render } from './table.js';
+import { methodTable, pairedTable, render } from './table.js';
 import { ZIPF } from './world.js';
 import { numberOption } from '../support/args.js';
 
@@ -87,6 +87,24 @@ say(methodTable(results, methods, (s) => s.test));
 say();
 say('## NDCG@10, tail test queries (< 20 sessions)');
 say(methodTable(results, methods, (s) => s.tail, true));
+say();
+const CLICK_MODES = ['clicks none', 'clicks ips (harvested)', 'clicks unbiased-lambdamart'];
+const PAIRS: [string[], string[], string][] = [
+  [['clicks ips (harvested)'], ['clicks none'], 'ips − none'],
+  [['clicks unbiased-lambdamart'], ['clicks none'], 'ulm − none'],
+  [['whole log: unbiased-lambdamart'], ['whole log: none'], 'whole log: ulm − none'],
+  [['xgb ips (harvested)'], ['xgb naive'], 'xgb: ips − naive'],
+  [CLICK_MODES, ['xgb naive', 'xgb ips (harvested)'], 'best click mode − best xgb'],
+  [CLICK_MODES, ['today (replica)'], 'best click mode − judgments before'],
+  [CLICK_MODES, ['feedback (judgments)'], 'best click mode − judgments after'],
+];
+say(
+  '## Paired differences over seeds (same log and split per seed), NDCG@10 on test queries; "best" = the best on validation queries per seed',
+);
+say(pairedTable(results, PAIRS, (s) => s.test));
+say();
+say('## The same on the tail test queries');
+say(pairedTable(results, PAIRS, (s) => s.tail));
 say();
 say('## Training seconds (one run, this machine)');
 say(methodTable(results, methods, (s) => s.seconds ?? Number.NaN).replace(/(\d\.\d{3})±\d\.\d{3}/g, '$1'));

@@ -47,3 +47,34 @@ export function methodTable(
   ]);
   return render(headers, rows);
 }
+
+/**
+ * Paired differences a − b over the seeds of each cell (same log, same split): mean ± sd, the
+ * run-to-run spread the goals compare against. `a` may name several methods: the best of them per
+ * seed, chosen on the validation queries (so the choice never sees the test labels).
+ */
+export function pairedTable(
+  results: readonly CellResult[],
+  pairs: readonly [string[], string[], string][],
+  pick: (s: Score) => number,
+): string {
+  const byLabel = new Map<string, CellResult[]>();
+  for (const r of results) byLabel.set(r.label, [...(byLabel.get(r.label) ?? []), r]);
+  const bestOf = (c: CellResult, names: string[]): number => {
+    const scored = names.map((n) => c.scores[n]).filter((s): s is Score => s !== undefined && Number.isFinite(s.valid));
+    if (scored.length === 0) return Number.NaN;
+    return pick(scored.reduce((a, b) => (b.valid > a.valid ? b : a)));
+  };
+  const headers = ['users, logger, sessions', 'seeds', ...pairs.map((p) => p[2])];
+  const rows = [...byLabel]
+    .filter(([, cells]) => cells.length > 1)
+    .map(([label, cells]) => [
+      label,
+      String(cells.length),
+      ...pairs.map(([a, b]) => {
+        const d = cells.map((c) => bestOf(c, a) - bestOf(c, b)).filter((x) => Number.isFinite(x));
+        return d.length === 0 ? '—' : `${mean(d) >= 0 ? '+' : ''}${mean(d).toFixed(3)}±${sd(d).toFixed(3)}`;
+      }),
+    ]);
+  return render(headers, rows);
+}
