@@ -56,17 +56,8 @@ describeOnEveryDatabase('models trained from feedback', (kind) => {
     const model = (await getJson(t.app, `${URL}/fb-ranker`)).body.data;
     expect(model.status, model.error).toBe('ready');
     expect(model.metrics.source).toBe('feedback');
-    expect(model.metrics.featureNames).toEqual([
-      'queryResultCtr',
-      'resultCtr',
-      'impressions',
-      'meanDwellMs',
-      'satisfiedClickShare',
-      'meanRating',
-      'meanPosition',
-      'freshness',
-      'price',
-    ]);
+    // With client features, impressions is the only behaviour feature (behaviour-features.ts, feedbackBehaviour).
+    expect(model.metrics.featureNames).toEqual(['impressions', 'freshness', 'price']);
     expect(model.metrics.counts.labelsFromJudgments).toBe(48);
     expect(model.metrics.ndcg['10']).toBeGreaterThanOrEqual(model.metrics.baseline.random.ndcg['10']);
     const q = sim.sessions[0]!.queryHash;

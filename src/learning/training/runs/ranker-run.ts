@@ -12,7 +12,8 @@ import {
   type Dataset,
 } from '../../../ranker/index.js';
 import { trainThreaded } from '../ranker-threads.js';
-import { buildBehaviourTable } from './behaviour-features.js';
+import { buildBehaviourTable, feedbackBehaviour } from './behaviour-features.js';
+import { selectBehaviour } from './clicks-features.js';
 import { emptyColumns } from './feedback-columns.js';
 import { finiteOrNull, type TrainingInput, type TrainingOutput } from './protocol.js';
 import type { RankerArtifact } from '../../model/artifacts.js';
@@ -100,10 +101,16 @@ export function gradeOfRating(mean: number): number {
 
 /**
  * Pairs labelled by click-model judgments (the referenced click model's active version, or a
- * PBM fitted on the same window), explicit ratings where no judgment exists, with behavioural
- * and client features. Within a query, rows follow the mean position shown (the original order).
+ * PBM fitted on the same window), explicit ratings where no judgment exists, with client features
+ * and the behaviour features feedbackBehaviour keeps. Within a query, rows follow the mean position
+ * shown (the original order).
  */
-export function runRankerFromFeedback(input: TrainingInput, settings: RankerSettings): TrainingOutput {
+export function runRankerFromFeedback(
+  input: TrainingInput,
+  settings: RankerSettings,
+  /** Which behaviour features the rows carry; default feedbackBehaviour's choice (the tests measure others). */
+  behaviourFeatures?: readonly string[],
+): TrainingOutput {
   const cols = input.feedback ?? emptyColumns();
   const { sessions } = buildSessions(cols, 10);
   const clickModel = input.judgmentsArtifact
@@ -118,16 +125,18 @@ export function runRankerFromFeedback(input: TrainingInput, settings: RankerSett
       if (!isUnknownResult(j.resultId)) grades.set(key(j.queryHash, j.resultId), j.grade);
     }
   }
-  const table = buildBehaviourTable(cols, sessions);
-  const ratingIndex = table.names.indexOf('meanRating');
-  const positionIndex = table.names.indexOf('meanPosition');
+  // Labels and row order read the full table; the rows' features are the ones feedbackBehaviour keeps.
+  const full = buildBehaviourTable(cols, sessions);
+  const table = behaviourFeatures ? selectBehaviour(full, behaviourFeatures) : feedbackBehaviour(full);
+  const ratingIndex = full.names.indexOf('meanRating');
+  const positionIndex = full.names.indexOf('meanPosition');
   const names = featureNamesOf(table);
   const features: number[] = [];
   const labels: number[] = [];
   const sizes: number[] = [];
   let fromJudgments = 0;
   let fromRatings = 0;
-  for (const [q, results] of Object.entries(table.pairs)) {
+  for (const [q, results] of Object.entries(full.pairs)) {
     const rows: { r: string; label: number; pos: number }[] = [];
     for (const [r, values] of Object.entries(results)) {
       const judged = grades.get(key(q, r));
