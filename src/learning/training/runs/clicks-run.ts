@@ -4,7 +4,6 @@ import {
   compareToBaselines,
   compileModel,
   deserializeModel,
-  featureImportance,
   ipsWeights,
   scoreBatch,
   splitClickLogByQuery,
@@ -22,13 +21,12 @@ import { CLICKS_BEHAVIOUR_FEATURES, selectBehaviour } from './clicks-features.js
 import { heldOutClicks, heldOutJudgments, weightedClickLabels } from './clicks-metrics.js';
 import { trainingBlock, type PositionBiasRow } from './training-block.js';
 import { emptyColumns } from './feedback-columns.js';
-import { finiteOrNull, type TrainingInput, type TrainingOutput } from './protocol.js';
+import { type TrainingInput, type TrainingOutput } from './protocol.js';
 import { buildSessions } from './sessions.js';
 import { trainParams } from './tree-params.js';
+import { rankerReport } from './ranker-run.js';
 
 const MAX_DEPTH = 10;
-const TOP_FEATURES = 25;
-
 type Bias = { source: 'harvested' | 'config' | 'learned' | 'none'; harvestedPairs?: number; curve: number[]; unclicked?: number[] };
 
 /**
@@ -160,16 +158,8 @@ export function runRankerFromClicks(
       },
     ),
     heldOut: { clicks, judgments },
-    ndcg: report.model.ndcg,
-    map: report.model.map,
-    mrr: report.model.mrr,
-    baseline: { original: report.original, random: report.random },
+    ...rankerReport(report, result),
     heldOutQueries: heldOutKeys.size,
-    featureNames: result.model.featureNames,
-    featureImportance: featureImportance(result.model).slice(0, TOP_FEATURES),
-    trees: result.model.trees.length,
-    bestIteration: result.model.bestIteration,
-    validationNdcg: finiteOrNull(result.bestScore),
   };
   return {
     kind: 'trained',

@@ -10,6 +10,7 @@ import {
   scoreBatch,
   splitForValidation,
   type Dataset,
+  type TrainResult,
 } from '../../../ranker/index.js';
 import { trainThreaded } from '../ranker-threads.js';
 import { buildBehaviourTable, feedbackBehaviour } from './behaviour-features.js';
@@ -24,6 +25,21 @@ import { behaviourRow, featureNamesOf } from '../../model/feature-rows.js';
 import { type BehaviourTable, isUnknownResult } from '../../model/artifacts.js';
 
 const TOP_FEATURES = 25;
+
+/** What every ranker version reports of its held-out ranking and its trees, whatever it learned from. */
+export function rankerReport(report: ReturnType<typeof compareToBaselines>, result: Pick<TrainResult, 'model' | 'bestScore'>) {
+  return {
+    ndcg: report.model.ndcg,
+    map: report.model.map,
+    mrr: report.model.mrr,
+    baseline: { original: report.original, random: report.random },
+    featureNames: result.model.featureNames,
+    featureImportance: featureImportance(result.model).slice(0, TOP_FEATURES),
+    trees: result.model.trees.length,
+    bestIteration: result.model.bestIteration,
+    validationNdcg: finiteOrNull(result.bestScore),
+  };
+}
 
 /** LambdaMART on held-in queries; NDCG/MAP/MRR on held-out queries next to the original and a random order. */
 function fitAndReport(
@@ -62,16 +78,8 @@ function fitAndReport(
   const metrics = {
     source,
     training: trainingBlock(settings),
-    ndcg: report.model.ndcg,
-    map: report.model.map,
-    mrr: report.model.mrr,
-    baseline: { original: report.original, random: report.random },
+    ...rankerReport(report, result),
     heldOutQueries: report.model.numQueries,
-    featureNames: result.model.featureNames,
-    featureImportance: featureImportance(result.model).slice(0, TOP_FEATURES),
-    trees: result.model.trees.length,
-    bestIteration: result.model.bestIteration,
-    validationNdcg: finiteOrNull(result.bestScore),
   };
   return {
     kind: 'trained',
