@@ -942,7 +942,7 @@ export interface paths {
             name: string;
             /** @enum {string} */
             type: 'click_model' | 'ranker' | 'engagement_predictor';
-            /** @description Algorithm and hyper-parameters (≤ 16 KiB serialized). */
+            /** @description Algorithm and hyper-parameters (≤ 16 KiB serialized); unknown keys are 400s naming /config/<key>. A ranker learns from trainingData "feedback" (click-model judgments, the default), "clicks" (the clicks themselves; debiasing "none" | "ips" | "unbiased-lambdamart" (default), with ips optionally propensities and propensityClip) or "dataset". Every setting of each type: src/learning/README.md#config-names and docs/api/learning-and-aliases.md. */
             config?: {
               [key: string]: unknown;
             };

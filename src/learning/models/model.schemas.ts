@@ -18,7 +18,13 @@ export const ModelCreateBody = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 200 }),
     type: ModelTypeSchema,
     config: Type.Optional(
-      Type.Record(Type.String(), Type.Unknown(), { description: 'Algorithm and hyper-parameters (≤ 16 KiB serialized).' }),
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'Algorithm and hyper-parameters (≤ 16 KiB serialized); unknown keys are 400s naming /config/<key>. ' +
+          'A ranker learns from trainingData "feedback" (click-model judgments, the default), "clicks" (the clicks themselves; ' +
+          'debiasing "none" | "ips" | "unbiased-lambdamart" (default), with ips optionally propensities and propensityClip) or "dataset". ' +
+          'Every setting of each type: src/learning/README.md#config-names and docs/api/learning-and-aliases.md.',
+      }),
     ),
   },
   { additionalProperties: false },
