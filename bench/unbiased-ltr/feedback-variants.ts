@@ -6,8 +6,8 @@
 import { fitClickModel, toJudgments, type SearchSession } from '../../src/click-models/index.js';
 import { buildSessions } from '../../src/learning/training/runs/sessions.js';
 import { buildBehaviourTable } from '../../src/learning/training/runs/behaviour-features.js';
+import { selectBehaviour } from '../../src/learning/training/runs/clicks-features.js';
 import { behaviourRow, featureNamesOf } from '../../src/learning/model/feature-rows.js';
-import type { BehaviourTable } from '../../src/learning/model/artifacts.js';
 import type { FeedbackColumns } from '../../src/learning/training/runs/feedback-columns.js';
 import { compileModel, scoreRow, splitForValidation, train, type Dataset } from '../../src/ranker/index.js';
 import type { World } from './world.js';
@@ -25,18 +25,6 @@ export const TODAY: Variant = { minImpressions: 10, grades: 'fixed', behaviour: 
 /** Gain 2^label − 1 = 15 × relevance: a result's gain proportional to the click model's relevance (its click probability when examined). */
 export const linearLabel = (relevance: number): number => Math.log2(1 + 15 * Math.max(0, Math.min(1, relevance)));
 
-/** The table with only the named behaviour columns (client features kept). */
-function keepBehaviour(table: BehaviourTable, names: readonly string[]): BehaviourTable {
-  const keep = names.map((n) => table.names.indexOf(n)).filter((j) => j >= 0);
-  const pairs: BehaviourTable['pairs'] = {};
-  for (const [q, results] of Object.entries(table.pairs)) {
-    const out: Record<string, (number | null)[]> = {};
-    for (const [r, values] of Object.entries(results)) out[r] = keep.map((j) => values[j] ?? null);
-    pairs[q] = out;
-  }
-  return { ...table, names: keep.map((j) => table.names[j]!), pairs };
-}
-
 export function trainVariant(world: World, cols: FeedbackColumns, v: Variant, features: Record<string, number>[], seed = 1): Float64Array {
   const { sessions } = buildSessions(cols, 10);
   const labelSessions: SearchSession[] = v.behaviour === 'crossfit' ? sessions.filter((_, i) => i % 2 === 0) : sessions;
@@ -47,7 +35,7 @@ export function trainVariant(world: World, cols: FeedbackColumns, v: Variant, fe
   });
   const full = buildBehaviourTable(cols, sessions);
   const served =
-    v.behaviour === 'none' ? keepBehaviour(full, []) : v.behaviour === 'impressions' ? keepBehaviour(full, ['impressions']) : full;
+    v.behaviour === 'none' ? selectBehaviour(full, []) : v.behaviour === 'impressions' ? selectBehaviour(full, ['impressions']) : full;
   const trained =
     v.behaviour === 'crossfit'
       ? buildBehaviourTable(

@@ -1,32 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { compileModel, ndcgAt, scoreBatch } from '../../src/ranker/index.js';
 import { resolveSettings, type RankerSettings } from '../../src/learning/model/model-config.js';
 import type { RankerArtifact } from '../../src/learning/model/artifacts.js';
-import { behaviourRow } from '../../src/learning/model/feature-rows.js';
 import { BEHAVIOUR_FEATURES } from '../../src/learning/training/runs/behaviour-features.js';
 import { CLICKS_BEHAVIOUR_FEATURES } from '../../src/learning/training/runs/clicks-features.js';
 import { runRankerFromClicks } from '../../src/learning/training/runs/clicks-run.js';
-import { columnsOf, simulateClicks, type ClickSim } from './support/simulated-clicks.js';
+import { columnsOf, simulateClicks, trueNdcg } from './support/simulated-clicks.js';
 
 const START = Date.UTC(2026, 10, 1);
 const options = { queries: 60, docs: 10, depth: 8, searches: 6000, start: START, featureNoise: 0.6 };
-
-/** Mean NDCG@10 on the true relevance (grades 0–4) of the version's order of each query's results. */
-function trueNdcg(artifact: RankerArtifact, sim: ClickSim, known: boolean): number {
-  const forest = compileModel(artifact.model);
-  const features: number[] = [];
-  const labels: number[] = [];
-  const groups = [0];
-  for (const [q, docs] of sim.features) {
-    for (const [id, f] of docs) {
-      // known: a query of the window, its behaviour as stored; unseen: the client's features only.
-      for (const x of behaviourRow(artifact.behaviour!, known ? q : undefined, id, f)) features.push(x);
-      labels.push(Math.round(4 * sim.relevance.get(q)!.get(id)!));
-    }
-    groups.push(labels.length);
-  }
-  return ndcgAt(labels, scoreBatch(forest, Float32Array.from(features)), groups, 10);
-}
 
 /**
  * Which behaviour features a clicks ranker learns from (clicks-features.ts), measured: three seeded

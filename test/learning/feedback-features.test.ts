@@ -1,33 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { compileModel, ndcgAt, scoreBatch } from '../../src/ranker/index.js';
 import { resolveSettings, type RankerSettings } from '../../src/learning/model/model-config.js';
 import type { RankerArtifact } from '../../src/learning/model/artifacts.js';
-import { behaviourRow } from '../../src/learning/model/feature-rows.js';
 import { BEHAVIOUR_FEATURES } from '../../src/learning/training/runs/behaviour-features.js';
 import { runRankerFromFeedback } from '../../src/learning/training/runs/ranker-run.js';
-import { columnsOf, simulateClicks, type ClickSim } from './support/simulated-clicks.js';
+import { columnsOf, simulateClicks, trueNdcg } from './support/simulated-clicks.js';
 
 const START = Date.UTC(2026, 10, 1);
 const options = { queries: 60, docs: 10, depth: 8, searches: 6000, start: START, featureNoise: 0.6 };
 const settings = resolveSettings('ranker', { trainingData: 'feedback', numTrees: 60, minDataInLeaf: 5 }) as RankerSettings;
 const window = { start: START, end: START + 86_400_000 };
-
-/** Mean NDCG@10 on the true relevance (grades 0–4) of the version's order of each query's results. */
-function trueNdcg(artifact: RankerArtifact, sim: ClickSim, known: boolean): number {
-  const forest = compileModel(artifact.model);
-  const features: number[] = [];
-  const labels: number[] = [];
-  const groups = [0];
-  for (const [q, docs] of sim.features) {
-    for (const [id, f] of docs) {
-      // known: a query of the window, its behaviour as stored; unseen: the client's features only.
-      for (const x of behaviourRow(artifact.behaviour!, known ? q : undefined, id, f)) features.push(x);
-      labels.push(Math.round(4 * sim.relevance.get(q)!.get(id)!));
-    }
-    groups.push(labels.length);
-  }
-  return ndcgAt(labels, scoreBatch(forest, Float32Array.from(features)), groups, 10);
-}
 
 function trained(out: ReturnType<typeof runRankerFromFeedback>): { artifact: RankerArtifact; featureNames: string[] } {
   if (out.kind !== 'trained') throw new Error(out.message);

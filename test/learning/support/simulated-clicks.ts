@@ -1,4 +1,7 @@
 import { mulberry32 } from '../../../src/random/index.js';
+import { compileModel, ndcgAt, scoreBatch } from '../../../src/ranker/index.js';
+import type { RankerArtifact } from '../../../src/learning/model/artifacts.js';
+import { behaviourRow } from '../../../src/learning/model/feature-rows.js';
 import type { DatabaseHandle } from '../../../src/storage/database.js';
 import { insertBatches } from '../../../src/storage/batch-write.js';
 import { toFeedbackRow, type FeedbackItemFields } from '../../../src/storage/tables/feedback-row.js';
@@ -160,4 +163,24 @@ export function columnsOf(sim: ClickSim): FeedbackColumns {
       extra: i.extraMetadata,
     });
   return cols;
+}
+
+/**
+ * Mean NDCG@10 on the true relevance (grades 0–4) of the version's order of each query's results.
+ * `known`: scored as a query of the window (its stored behaviour); else as an unseen query (client features only).
+ */
+export function trueNdcg(artifact: RankerArtifact, sim: ClickSim, known: boolean): number {
+  const forest = compileModel(artifact.model);
+  const features: number[] = [];
+  const labels: number[] = [];
+  const groups = [0];
+  for (const [q, docs] of sim.features) {
+    for (const [id, f] of docs) {
+      // known: a query of the window, its behaviour as stored; unseen: the client's features only.
+      for (const x of behaviourRow(artifact.behaviour!, known ? q : undefined, id, f)) features.push(x);
+      labels.push(Math.round(4 * sim.relevance.get(q)!.get(id)!));
+    }
+    groups.push(labels.length);
+  }
+  return ndcgAt(labels, scoreBatch(forest, Float32Array.from(features)), groups, 10);
 }
