@@ -94,7 +94,7 @@ export async function startExperiments(
     { id: 'original', name: 'Engine order', weight: 0.5 },
     { id: 'ranker', name: `Learned ranker (${RANKER_ID})`, weight: 0.5, model: { modelId: RANKER_ID } },
   ];
-  // Concluding either with ship moves \`production\` to the ranker, as a team shipping it would.
+  // Concluding either with ship moves `production` to the ranker, as a team shipping it would.
   const promote = { alias: PRODUCTION_ALIAS };
   const experiments: DemoExperiment[] = [];
   const abName = `${EXPERIMENT_PREFIX}learned ranker vs engine order (A/B) · ${tag}`;
