@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { WriteBehind } from './write-behind.js';
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('WriteBehind', () => {
+  it('answers before the write and commits one turn’s entries in one group', async () => {
+    const writes: number[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const wb = new WriteBehind<number>(async (entries) => {
+      writes.push(entries);
+      await gate;
+    });
+    await Promise.all([wb.submit([1, 2]), wb.submit([3])]);
+    expect(writes).toEqual([]); // the callers did not wait for anything
+    await tick();
+    expect(writes).toEqual([[1, 2, 3]]);
+    expect(wb.backlog).toBe(3);
+    await wb.submit([4]);
+    release();
+    await wb.drain();
+    expect(writes).toEqual([[1, 2, 3], [4]]);
+    expect(wb.backlog).toBe(0);
+  });
+
+  it('caps a group at maxGroup entries', async () => {
+    const writes: number[][] = [];
+    const wb = new WriteBehind<number>(async (entries) => void writes.push(entries), { maxGroup: 2 });
+    await wb.submit([1, 2, 3, 4, 5]);
+    await wb.drain();
+    expect(writes).toEqual([[1, 2], [3, 4], [5]]);
+  });
+
+  it('keeps a failed group and retries it ahead of newer entries', async () => {
+    const writes: number[][] = [];
+    const errors: number[] = [];
+    let failures = 2;
+    const wb = new WriteBehind<number>(
+      async (entries) => {
+        if (failures > 0) {
+          failures -= 1;
+          throw new Error('disk');
+        }
+        writes.push(entries);
+      },
+      { onError: (_e, n) => errors.push(n), retryDelayMs: () => 1 },
+    );
+    await wb.submit([1, 2]);
+    await tick();
+    await wb.submit([3]);
+    await wb.drain();
+    expect(errors).toEqual([2, 3]);
+    expect(writes.flat()).toEqual([1, 2, 3]);
+  });
+
+  it('pushes back on callers while the backlog is over the limit, and lets them go once it drains', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const wb = new WriteBehind<number>(async () => gate, { maxBacklog: 3 });
+    await wb.submit([1, 2, 3]);
+    let waited = false;
+    const fourth = wb.submit([4]).then(() => (waited = true));
+    await tick();
+    await tick();
+    expect(waited).toBe(false);
+    release();
+    await fourth;
+    expect(waited).toBe(true);
+    await wb.drain();
+  });
+
+  it('drain resolves at once when nothing waits', async () => {
+    const wb = new WriteBehind<number>(async () => undefined);
+    await expect(wb.drain()).resolves.toBeUndefined();
+  });
+});
