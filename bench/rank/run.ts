@@ -8,7 +8,8 @@
  *   - mixed: rank, and assign, at half their maximum while single-item ingestion runs at half of
  *     its own maximum (measured on the same instance) on the same instance;
  * each on SQLite and PostgreSQL, and a bare Fastify route that parses the same rank body and
- * answers its list in order, measured at the start and the end of the same run. Last, the
+ * answers its list in order: swept at the start and the end of the run, and its maximum measured
+ * again right before each rank case's (the share of bare is taken against that one). Last, the
  * in-process service-time floor (app.inject, bench/rank/floor.ts) in a child process.
  *
  *   npm run bench:rank     (DURATION=10 CONNECTIONS=64 DATABASES=SQLite,PostgreSQL FLOOR=0 to skip the floor
@@ -21,7 +22,7 @@ import path from 'node:path';
 import { ASSIGN_BODY, startBenchExperiments } from '../support/experiments.js';
 import { feedbackBody } from '../ingest/bodies.js';
 import { loadAverage, runLoad } from '../support/load.js';
-import { freePort, machineLine, startProcess, waitQuiet } from '../support/processes.js';
+import { freePort, machineLine, startProcess, waitQuiet, type ServerProcess } from '../support/processes.js';
 import { createPgSchema, databasesToRun, dropPgSchema, PG_URL } from '../support/postgres.js';
 import { report } from '../support/report.js';
 import { rankBody } from './bodies.js';
@@ -43,18 +44,27 @@ const sweeps: Sweep[] = [];
 const mixes: Mixed[] = [];
 const notes: string[] = [];
 
-async function bare(label: string): Promise<void> {
-  const ceiling = await startProcess(
-    process.execPath,
-    ['--import', 'tsx', path.join(import.meta.dirname, 'ceiling-server.ts')],
-    {},
-    await freePort(),
-  );
-  try {
-    sweeps.push(await sweep(label, '—', ceiling, RANK, body));
-  } finally {
-    await ceiling.stop();
-  }
+const ceiling = await startProcess(
+  process.execPath,
+  ['--import', 'tsx', path.join(import.meta.dirname, 'ceiling-server.ts')],
+  {},
+  await freePort(),
+);
+const bare = async (label: string) => void sweeps.push(await sweep(label, '—', ceiling, RANK, body));
+
+/**
+ * The bare route's maximum right before a rank case's: on a shared machine whose speed drifts by
+ * several times within a run, each rank case is set against the bare figure measured next to it.
+ */
+const bareBefore = new Map<string, number>();
+async function rankSweep(name: string, db: string, server: ServerProcess): Promise<Sweep> {
+  await runLoad({ url: ceiling.url + RANK, connections: CONNECTIONS, durationSeconds: 2, body });
+  const b = await runLoad({ url: ceiling.url + RANK, connections: CONNECTIONS, durationSeconds: DURATION, body });
+  bareBefore.set(`${name}|${db}`, b.rps);
+  await waitQuiet(ceiling.child.pid!, 10);
+  const s = await sweep(name, db, server, RANK, body);
+  sweeps.push(s);
+  return s;
 }
 
 async function onDatabase(db: string, env: Record<string, string>): Promise<void> {
@@ -74,8 +84,7 @@ async function onDatabase(db: string, env: Record<string, string>): Promise<void
     await waitQuiet(server.child.pid!, 30);
 
     await sample('rank, production alias');
-    const alias = await sweep('rank, production alias', db, server, RANK, body);
-    sweeps.push(alias);
+    const alias = await rankSweep('rank, production alias', db, server);
     const ingest1 = feedbackBody(1);
     await runLoad({ url: server.url + FEEDBACK, connections: CONNECTIONS, durationSeconds: 2, body: ingest1 });
     const ingestMax = await runLoad({ url: server.url + FEEDBACK, connections: CONNECTIONS, durationSeconds: DURATION, body: ingest1 });
@@ -92,7 +101,7 @@ async function onDatabase(db: string, env: Record<string, string>): Promise<void
       ],
     });
     await sample('rank, A/B arm');
-    sweeps.push(await sweep('rank, A/B arm', db, server, RANK, body));
+    await rankSweep('rank, A/B arm', db, server);
     await stopExperiment(server.url, ab);
 
     const draft = await startExperiment(server.url, 'bench-draft', {
@@ -103,7 +112,7 @@ async function onDatabase(db: string, env: Record<string, string>): Promise<void
       ],
     });
     await sample('rank, team draft');
-    sweeps.push(await sweep('rank, team draft of 2 rankers', db, server, RANK, body));
+    await rankSweep('rank, team draft of 2 rankers', db, server);
     await stopExperiment(server.url, draft);
 
     await startBenchExperiments(server.url, [0], 'bench');
@@ -144,6 +153,8 @@ for (const db of databasesToRun('SQLite,PostgreSQL')) {
   }
 }
 await bare('bare Fastify: parse the rank body, answer the list in order (end)');
+await ceiling.stop();
+await ceiling.stop();
 loads.push(loadAverage());
 
 out.log(
@@ -152,7 +163,7 @@ out.log(
 out.log(
   `Over HTTP: each server in its own process; the load generator (bench/support/paced.ts) in a child process of its own per run. Maximum = closed loop at ${CONNECTIONS} connections; then open loop at shares of it, requests evenly spaced, latency counted from when each was due; ${DURATION} s per run; rank body ${body.length} bytes (100 results × 40 features), every request a new unit and query.`,
 );
-printResults(out.log, sweeps, mixes);
+printResults(out.log, sweeps, mixes, bareBefore);
 for (const n of notes) out.log(`- ${n}`);
 out.log(
   `\nload average (1/5/15 min) at the start, after each database, at the end: ${loads.join(' · ')} (2 cores, shared with other jobs)`,
