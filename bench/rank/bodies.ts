@@ -21,7 +21,7 @@ export function letorDataset(seed = 42): string {
 
 /**
  * A POST /api/nous/rank body: 100 results × 40 features (≈ 45 KB). `unitId` and `queryId` hold
- * autocannon's `[<id>]`, so every request is a new unit and query (a new exposure in an
+ * the load generator's `[<id>]` (a fresh UUID per request), so every request is a new unit and query (a new exposure in an
  * experiment); pass `id` to fill them in for a single request.
  */
 export function rankBody(id = '[<id>]', seed = 7): string {

@@ -1,6 +1,6 @@
 /**
  * One case of the HTTP rank bench: its maximum (closed loop, CONNECTIONS connections), then open
- * loop at fixed shares of that maximum (autocannon's overallRate), each run by a load generator
+ * loop at fixed shares of that maximum (evenly spaced, bench/support/paced.ts), each run by a load generator
  * in its own process; and the mixed case, two loads at once on one server.
  */
 import { loadAverage, runLoad, type LoadResult } from '../support/load.js';

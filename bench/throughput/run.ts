@@ -6,8 +6,8 @@
  * and bench/ingest/ceiling-server.ts (parse + validate the same feedback schema, write nothing).
  * Searchloop runs one instance per endpoint and database (assign with 1 running experiment, every
  * request a new unit); after each run the bench waits until that server is quiet (its background
- * folds done, up to 30 s) so one run's leftovers are not charged to the next. Autocannon runs in
- * a child process of its own (bench/support/load.ts).
+ * folds done, up to 30 s) so one run’s leftovers are not charged to the next. The load runs in
+ * a child process of its own (bench/support/load.ts, client bench/support/paced.ts).
  *
  *   npm run bench:throughput    (DURATION=10 CONNECTIONS=64 ROUNDS=3 DATABASES=SQLite,PostgreSQL BUILD=<dir with dist/> OUT=<file>)
  */
@@ -115,7 +115,7 @@ out.log(
   `bench/throughput — ${startedAt.toISOString().slice(0, 16)}Z — ${machineLine()}${BUILD === ROOT ? '' : ` — build ${path.relative(ROOT, BUILD)}`}`,
 );
 out.log(
-  `closed loop, ${CONNECTIONS} connections, ${DURATION} s per run (after 2 s of warm-up), the bare route and Searchloop alternating, ${ROUNDS} rounds; autocannon in its own process; assign: 1 running experiment, every request a new unit; ingest: 1 item per request, committed before its 201\n`,
+  `closed loop, ${CONNECTIONS} connections, ${DURATION} s per run (after 2 s of warm-up), the bare route and Searchloop alternating, ${ROUNDS} rounds; the load generator (bench/support/paced.ts) in its own process; assign: 1 running experiment, every request a new unit; ingest: 1 item per request, committed before its 201\n`,
 );
 out.log('| round | endpoint | server | req/s | p50 ms | p99 ms | of bare (same round) | goal | errors/non-2xx | load avg after |');
 out.log('|---:|---|---|---:|---:|---:|---:|---|---:|---|');
