@@ -6,6 +6,7 @@ import { AttributionService } from './attribution/attribution.service.js';
 import { CovariateService } from './attribution/covariate.service.js';
 import type { PreExposureCovariateStore } from './attribution/pre-exposure-covariates.store.js';
 import { AssignmentService } from './assignment/assignment.service.js';
+import { afterExposuresSettle } from './assignment/after-exposures.js';
 import { ExperimentService } from './definition/experiment.service.js';
 import { interleavingResults } from './interleaving-results/interleaving-results.js';
 import { GuardrailMonitor } from './lifecycle/guardrail-monitor.js';
@@ -75,11 +76,13 @@ export function createExperimentsServices(stores: ExperimentsStores, wiring: Exp
       wiring.onNewExposures?.(rows);
     },
   });
-  const attributionService = new AttributionService(stores.attribution, clock);
+  // Readers of exposure-derived data first wait for the exposures this instance has answered.
+  const settled = () => assignmentService.settled();
+  const attributionService = new AttributionService(afterExposuresSettle(stores.attribution, settled), clock);
   const resultsService = new ResultsService({
-    store: stores.results,
+    store: afterExposuresSettle(stores.results, settled),
     experiments: stores.experiments,
-    exposures: stores.exposures,
+    exposures: afterExposuresSettle(stores.exposures, settled),
     attribution: attributionService,
     covariates: covariateService,
     load,
@@ -112,7 +115,7 @@ export function createExperimentsServices(stores: ExperimentsStores, wiring: Exp
     clock,
     exploration: explorationService,
   });
-  const powerService = new PowerService({ planning: stores.planning, results: stores.results, load, clock });
+  const powerService = new PowerService({ planning: stores.planning, results: afterExposuresSettle(stores.results, settled), load, clock });
   const guardrailMonitor = new GuardrailMonitor(
     stores.experiments,
     (e) => resultsService.sequentialGuardrails(e),
