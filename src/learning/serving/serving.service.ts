@@ -64,20 +64,29 @@ function csvField(value: string | number): string {
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** Using a trained model: rerank results, export judgments, export the trees. Active versions are cached compiled. */
+/** Keeps a read's answer until the registry changes (ServingCache.memo); the default reads every time. */
+export type Memo = <T>(key: string, load: () => Promise<T>) => Promise<T>;
+const READ_EVERY_TIME: Memo = (_key, load) => load();
+
+/**
+ * Using a trained model: rerank results, export judgments, export the trees. Versions are cached
+ * compiled (a version never changes); model records and active versions through `memo`, which the
+ * module fills with the serving cache so a rank call reads no table.
+ */
 export class ServingService {
   private readonly cache = new Map<string, Loaded>();
 
   constructor(
     private readonly models: ModelLookup,
     private readonly versions: Pick<ModelVersionReads, 'getState' | 'getArtifact'>,
+    private readonly memo: Memo = READ_EVERY_TIME,
   ) {}
 
   /** The active version, or `pinned` when given (an experiment's arm, an alias's fixed version). */
   private async active(modelId: string, pinned?: number): Promise<Active> {
-    const record = await this.models.get(modelId);
+    const record = await this.memo(`model:${modelId}`, () => this.models.get(modelId));
     if (!record) throw new NotFoundError(`model ${modelId} not found`);
-    const version = pinned ?? (await this.versions.getState(modelId))?.activeVersion ?? null;
+    const version = pinned ?? (await this.memo(`state:${modelId}`, () => this.versions.getState(modelId)))?.activeVersion ?? null;
     if (version === null) throw new ConflictError(`model ${modelId} has no trained version yet (status ${record.status})`);
     const key = `${modelId}@${version}`;
     let loaded = this.cache.get(key);
