@@ -8,6 +8,7 @@ import type { InterleavedQueryStore } from '../model/interleaved-query.store.js'
 import { PRODUCTION_ALIAS, type ModelCatalog } from '../ports/model-catalog.js';
 import type { InterleaveBody, InterleaveResponse, SearchRankBody, SearchRankResponse } from './rank.schemas.js';
 import type { ExplorationService } from './exploration.service.js';
+import { checkFeatures } from './rank-features.js';
 
 type Ordered = { resultId: string; score?: number }[];
 
@@ -46,6 +47,7 @@ export class RankService {
   }
 
   async rank(body: SearchRankBody): Promise<SearchRankResponse> {
+    checkFeatures(body.results);
     const dup = duplicateIndexes(body.results.map((r) => r.resultId))[0];
     if (dup) throw ValidationError.field(`/results/${dup.index}/resultId`, `"${dup.id}" repeats result ${dup.firstIndex}`);
     const decided = await this.assignments.rankingAssignment({ unitId: body.unitId, attributes: body.attributes } as AssignInput);
