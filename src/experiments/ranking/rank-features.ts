@@ -11,17 +11,24 @@ export function checkFeatures(results: readonly { features?: Record<string, unkn
   for (let i = 0; i < results.length; i += 1) {
     const features = results[i]!.features;
     if (features === undefined) continue;
-    let count = 0;
-    // for…in: own enumerable keys of a parsed JSON object (its prototype is Object.prototype, which has none).
-    for (const name in features) {
-      const value = features[name];
-      if (typeof value !== 'number') throw ValidationError.field(featurePath(i, name), 'must be number');
-      if (!Number.isFinite(value)) throw ValidationError.field(featurePath(i, name), 'must be a finite number');
-      count += 1;
-    }
-    if (count > RANK_MAX_FEATURES)
+    // Object.values is a quarter of a for…in's cost over 40 names; the names are read only to report a fault.
+    const values = Object.values(features);
+    if (values.length > RANK_MAX_FEATURES)
       throw ValidationError.field(`/results/${i}/features`, `must NOT have more than ${RANK_MAX_FEATURES} properties`);
+    for (let k = 0; k < values.length; k += 1) {
+      const value = values[k];
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw fault(i, features);
+    }
   }
+}
+
+/** The first faulty feature's 400 (own enumerable keys in Object.values' order: a parsed object's are its own). */
+function fault(i: number, features: Record<string, unknown>): ValidationError {
+  for (const [name, value] of Object.entries(features)) {
+    if (typeof value !== 'number') return ValidationError.field(featurePath(i, name), 'must be number');
+    if (!Number.isFinite(value)) return ValidationError.field(featurePath(i, name), 'must be a finite number');
+  }
+  return ValidationError.field(`/results/${i}/features`, 'is invalid');
 }
 
 /** A JSON pointer, as Ajv writes it: `~` and `/` in a name escaped. */
