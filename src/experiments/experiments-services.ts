@@ -114,6 +114,12 @@ export function createExperimentsServices(stores: ExperimentsStores, wiring: Exp
     load,
     clock,
     exploration: explorationService,
+    onListWriteError: (error, lists) =>
+      wiring.events?.record(
+        'rank.lists.write_failed',
+        { lists, error: error instanceof Error ? error.message : String(error) },
+        `writing ${lists} interleaved lists failed (kept and retried): ${error instanceof Error ? error.message : String(error)}`,
+      ),
   });
   const powerService = new PowerService({ planning: stores.planning, results: afterExposuresSettle(stores.results, settled), load, clock });
   const guardrailMonitor = new GuardrailMonitor(

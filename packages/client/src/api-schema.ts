@@ -6655,7 +6655,7 @@ export interface paths {
             /** @description In the search engine’s own order (the original order). */
             results: {
               resultId: string;
-              /** @description Feature name → value. */
+              /** @description Feature name → value (finite numbers). */
               features?: {
                 [key: string]: number;
               };
