@@ -6,7 +6,7 @@ import { AttributionService } from './attribution/attribution.service.js';
 import { CovariateService } from './attribution/covariate.service.js';
 import type { PreExposureCovariateStore } from './attribution/pre-exposure-covariates.store.js';
 import { AssignmentService } from './assignment/assignment.service.js';
-import { afterExposuresSettle } from './assignment/after-exposures.js';
+import { afterSearchTimeWrites } from './assignment/after-search-time-writes.js';
 import { ExperimentService } from './definition/experiment.service.js';
 import { interleavingResults } from './interleaving-results/interleaving-results.js';
 import { GuardrailMonitor } from './lifecycle/guardrail-monitor.js';
@@ -76,18 +76,19 @@ export function createExperimentsServices(stores: ExperimentsStores, wiring: Exp
       wiring.onNewExposures?.(rows);
     },
   });
-  // Readers of exposure-derived data first wait for the exposures this instance has answered.
-  const settled = () => assignmentService.settled();
-  const attributionService = new AttributionService(afterExposuresSettle(stores.attribution, settled), clock);
+  // Readers of exposures and interleaved lists first wait for those this instance has answered.
+  const searchTimeWrites: { rank?: RankService } = {};
+  const settled = () => Promise.all([assignmentService.settled(), searchTimeWrites.rank?.settled()]).then(() => undefined);
+  const attributionService = new AttributionService(afterSearchTimeWrites(stores.attribution, settled), clock);
   const resultsService = new ResultsService({
-    store: afterExposuresSettle(stores.results, settled),
+    store: afterSearchTimeWrites(stores.results, settled),
     experiments: stores.experiments,
-    exposures: afterExposuresSettle(stores.exposures, settled),
+    exposures: afterSearchTimeWrites(stores.exposures, settled),
     attribution: attributionService,
     covariates: covariateService,
     load,
     clock,
-    lists: stores.interleaved,
+    lists: afterSearchTimeWrites(stores.interleaved, settled),
     interleavingResults,
   });
   // Every applied change reloads the assignment cache; shipping is checked against the SRM verdict.
@@ -121,7 +122,13 @@ export function createExperimentsServices(stores: ExperimentsStores, wiring: Exp
         `writing ${lists} interleaved lists failed (kept and retried): ${error instanceof Error ? error.message : String(error)}`,
       ),
   });
-  const powerService = new PowerService({ planning: stores.planning, results: afterExposuresSettle(stores.results, settled), load, clock });
+  searchTimeWrites.rank = rankService;
+  const powerService = new PowerService({
+    planning: stores.planning,
+    results: afterSearchTimeWrites(stores.results, settled),
+    load,
+    clock,
+  });
   const guardrailMonitor = new GuardrailMonitor(
     stores.experiments,
     (e) => resultsService.sequentialGuardrails(e),
@@ -139,5 +146,7 @@ export function createExperimentsServices(stores: ExperimentsStores, wiring: Exp
     explorationService,
     coverageService,
     guardrailMonitor,
+    /** Resolves once the exposures and interleaved lists answered before the call are committed. */
+    searchTimeWritesSettled: settled,
   };
 }

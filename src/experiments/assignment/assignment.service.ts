@@ -74,10 +74,6 @@ export class AssignmentService {
   private stale = true;
   private reloading: Promise<NonNullable<typeof this.cache>> | undefined;
   private readonly exposureWrites: WriteBehind<ExposureRecord>;
-  /** Exposures handed to the queue, and committed, since start: groups commit in queue order. */
-  private submitted = 0;
-  private committed = 0;
-  private readonly awaitingCommit: { upTo: number; resolve: () => void }[] = [];
   private readonly experiments: Pick<ExperimentStore, 'listServing' | 'revision'>;
   private readonly clock: Clock;
   private readonly loadExperiment: (id: string) => Promise<ExperimentRecord>;
@@ -94,9 +90,6 @@ export class AssignmentService {
       const fresh = await exposures.recordExposures(rows);
       metrics?.exposures.inc(fresh.length);
       onNewExposures(fresh);
-      // Counted last: a throw above retries the group (idempotent), which then counts it once.
-      this.committed += rows.length;
-      this.release();
     }, deps.exposureQueue);
   }
 
@@ -106,23 +99,11 @@ export class AssignmentService {
    * data on this instance see the answers this instance has given.
    */
   settled(): Promise<void> {
-    if (this.committed >= this.submitted) return Promise.resolve();
-    return new Promise((resolve) => this.awaitingCommit.push({ upTo: this.submitted, resolve }));
-  }
-
-  private release(): void {
-    for (let i = this.awaitingCommit.length - 1; i >= 0; i -= 1) {
-      const w = this.awaitingCommit[i]!;
-      if (this.committed >= w.upTo) {
-        this.awaitingCommit.splice(i, 1);
-        w.resolve();
-      }
-    }
+    return this.exposureWrites.settled();
   }
 
   /** Queues exposures for the next group; resolves at once unless the queue is over its limit. */
   private queue(rows: ExposureRecord[]): Promise<void> {
-    this.submitted += rows.length;
     return this.exposureWrites.submit(rows);
   }
 

@@ -64,6 +64,7 @@ describe('RankService (fake stores)', () => {
     const top = first.results[0]!;
     expect(top.resultId).toBe(top.team === 'up' ? 'd' : 'a');
     expect(new Set(first.results.map((r) => r.team))).toEqual(new Set(['up', 'down']));
+    await t.rank.settled(); // lists are written behind the answer
     expect(t.lists.rows.size).toBe(1);
     const exposed = await t.exposures.countExposures(created.experimentId, 0);
     expect(Object.values(exposed).reduce((a, b) => a + b, 0)).toBe(1);

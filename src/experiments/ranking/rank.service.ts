@@ -200,6 +200,11 @@ export class RankService {
     ]);
   }
 
+  /** Resolves once every interleaved list answered before the call is written (readers; erasure). */
+  settled(): Promise<void> {
+    return this.listWrites.settled();
+  }
+
   /** Resolves once every interleaved list answered so far is written (shutdown; tests). */
   drain(): Promise<void> {
     return this.listWrites.drain();

@@ -229,7 +229,8 @@ export async function createFuzzContext(t: TestApp): Promise<FuzzContext> {
   // Search-time writes land behind their answers (WriteBehind): settle them first, so a request is
   // compared with the writes of its own answer, not with those a previous answer left queued.
   const fingerprint = async () => {
-    await t.container.experiments.services.rankService.drain();
+    const { rankService, assignmentService } = t.container.experiments.services;
+    await Promise.all([rankService.drain(), assignmentService.drain()]);
     return read();
   };
   return { t, seen: new Map(), fingerprint, last: await fingerprint() };
