@@ -16,7 +16,10 @@ export interface RunningServer {
   app: FastifyInstance;
   database: DatabaseHandle;
   address: string;
-  /** Stops accepting, lets in-flight requests finish (up to the grace period), closes the database. */
+  /**
+   * Stops background tasks at their next batch boundary, stops accepting, lets in-flight requests
+   * finish (up to the grace period), drains acknowledged writes, closes the database.
+   */
   stop(): Promise<void>;
 }
 
@@ -75,8 +78,13 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
       }, config.shutdownGraceMs);
       timer.unref();
       try {
+        // Background backlogs (analytics and attribution folds, …) are resumable: told to stop at
+        // once, each ends at its next batch boundary and the rest is folded after the next start.
+        // The grace period is for in-flight requests and the acknowledged writes container.close()
+        // drains, not for a backlog that may take minutes.
+        const background = scheduler.stop();
         await app.close();
-        await scheduler.stop();
+        await background;
         await container.close();
       } finally {
         clearTimeout(timer);

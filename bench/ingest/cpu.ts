@@ -6,7 +6,9 @@
  * so its ratio to the bare route says what share of the ceiling the service would reach on an
  * otherwise idle core.
  *
- *   npm run bench:ingest-cpu                         (BASELINE=<checkout of the build to compare> RATE=400 DURATION=10)
+ *   npm run bench:ingest-cpu                         (BASELINE=<checkout of the build to compare> RATE=400 DURATION=10
+ *                                                     ROUNDS=1 DATABASES=SQLite,PostgreSQL ASSIGN=1
+ *                                                     PROFILE=<dir>: a --cpu-prof per server run, for bench:profile-top)
  *
  * BASELINE is optional: a built checkout of another revision (e.g. `git worktree add ../base main
  * && (cd ../base && npm ci)`); without it only this build and the bare routes are measured.
@@ -16,13 +18,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadAverage, runLoad } from '../support/load.js';
 import { machineLine, startProcess, type ServerProcess } from '../support/processes.js';
-import { buildsToCompare, ROOT } from '../support/builds.js';
+import { buildsToCompare, inRoundOrder, ROOT } from '../support/builds.js';
 import { ASSIGN_BODY, processCpuSeconds, startBenchExperiments } from '../support/experiments.js';
 import { createPgSchema, dropPgSchema, PG_URL } from '../support/postgres.js';
 import { feedbackBody } from './bodies.js';
 
 const RATE = Number(process.env.RATE ?? 400);
 const DURATION = Number(process.env.DURATION ?? 10);
+const ROUNDS = Number(process.env.ROUNDS ?? 1);
+const DATABASES = (process.env.DATABASES ?? 'SQLite,PostgreSQL').split(',') as ('SQLite' | 'PostgreSQL')[];
+const ASSIGN = process.env.ASSIGN !== '0';
+const PROFILE = process.env.PROFILE ? path.resolve(process.env.PROFILE) : undefined;
 const rows: { name: string; cpuUs: number; achieved: number; p99: number }[] = [];
 async function measure(name: string, server: ServerProcess, urlPath: string, body: string) {
   await runLoad({ url: server.url + urlPath, connections: 32, durationSeconds: 2, body, overallRate: RATE });
@@ -36,10 +42,14 @@ async function measure(name: string, server: ServerProcess, urlPath: string, bod
 }
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cpu-'));
-const serve = (root: string, env: Record<string, string>, port: number) =>
+const serve = (root: string, env: Record<string, string>, port: number, profileName: string) =>
   startProcess(
     process.execPath,
-    [path.join(root, 'dist/cli/cli.js'), 'serve'],
+    [
+      ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`, `--cpu-prof-name=${profileName}.cpuprofile`] : []),
+      path.join(root, 'dist/cli/cli.js'),
+      'serve',
+    ],
     { LOG_LEVEL: 'warn', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0', ...env },
     port,
   );
@@ -53,34 +63,42 @@ const ingestCeiling = await startProcess(
 );
 await measure('ingest: bare route (parse + validate, constant 201)', ingestCeiling, '/api/cortex/feedback', feedbackBody(1));
 await ingestCeiling.stop();
-const assignCeiling = await startProcess(
-  process.execPath,
-  ['--import', 'tsx', path.join(ROOT, 'bench/assign/ceiling-server.ts')],
-  { RESPONSE_BYTES: '700' },
-  3701,
-);
-await measure('assign: bare route (constant answer)', assignCeiling, '/api/nous/ab-testing/assign', ASSIGN_BODY);
-await assignCeiling.stop();
+if (ASSIGN) {
+  const assignCeiling = await startProcess(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'bench/assign/ceiling-server.ts')],
+    { RESPONSE_BYTES: '700' },
+    3701,
+  );
+  await measure('assign: bare route (constant answer)', assignCeiling, '/api/nous/ab-testing/assign', ASSIGN_BODY);
+  await assignCeiling.stop();
+}
 
 let n = 0;
 const builds = buildsToCompare();
-for (const [label, root] of builds) {
-  for (const db of ['SQLite', 'PostgreSQL'] as const) {
-    n += 1;
-    const schema = `bench_cpu_${n}_${Date.now()}`;
-    if (db === 'PostgreSQL') await createPgSchema(schema);
-    const env: Record<string, string> =
-      db === 'SQLite' ? { DATABASE_URL: `sqlite://${tmp}/cpu-${n}.db` } : { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema };
-    const server = await serve(root, env, 3710 + n);
-    try {
-      await measure(`ingest, 1 item: ${label}, ${db}`, server, '/api/cortex/feedback', feedbackBody(1));
-      await startBenchExperiments(server.url, [0, 1, 2], 'cpu');
-      await measure(`assign, 3 experiments: ${label}, ${db}`, server, '/api/nous/ab-testing/assign', ASSIGN_BODY);
-    } finally {
-      await server.stop();
-      if (db === 'PostgreSQL') await dropPgSchema(schema).catch(() => undefined);
+for (let round = 1; round <= ROUNDS; round += 1) {
+  for (const db of DATABASES) {
+    // Alternate which build goes first each round, so a drift in machine load favours neither.
+    for (const [label, root] of inRoundOrder(builds, round)) {
+      n += 1;
+      const schema = `bench_cpu_${n}_${Date.now()}`;
+      if (db === 'PostgreSQL') await createPgSchema(schema);
+      const env: Record<string, string> =
+        db === 'SQLite' ? { DATABASE_URL: `sqlite://${tmp}/cpu-${n}.db` } : { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema };
+      const server = await serve(root, env, 3710 + n, `${label.replace(' ', '-')}-${db}-${n}`);
+      const tag = ROUNDS > 1 ? ` (round ${round})` : '';
+      try {
+        await measure(`ingest, 1 item: ${label}, ${db}${tag}`, server, '/api/cortex/feedback', feedbackBody(1));
+        if (ASSIGN) {
+          await startBenchExperiments(server.url, [0, 1, 2], 'cpu');
+          await measure(`assign, 3 experiments: ${label}, ${db}${tag}`, server, '/api/nous/ab-testing/assign', ASSIGN_BODY);
+        }
+      } finally {
+        await server.stop();
+        if (db === 'PostgreSQL') await dropPgSchema(schema).catch(() => undefined);
+      }
+      loads.push(loadAverage());
     }
-    loads.push(loadAverage());
   }
 }
 fs.rmSync(tmp, { recursive: true, force: true });
