@@ -29,6 +29,33 @@ const ROUNDS = Number(process.env.ROUNDS ?? 1);
 const DATABASES = (process.env.DATABASES ?? 'SQLite,PostgreSQL').split(',') as ('SQLite' | 'PostgreSQL')[];
 const ASSIGN = process.env.ASSIGN !== '0';
 const PROFILE = process.env.PROFILE ? path.resolve(process.env.PROFILE) : undefined;
+/** CPU seconds by thread id, with each thread's name (libuv pool, V8 workers, the fold and checkpoint threads…). */
+function threadCpu(pid: number): Map<string, { name: string; seconds: number }> {
+  const out = new Map<string, { name: string; seconds: number }>();
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const name = tid === String(pid) ? 'main' : fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      out.set(tid, { name, seconds: (Number(f[11]) + Number(f[12])) / 100 });
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return out;
+}
+
+/** µs per request by thread name between two snapshots (threads started in between count from zero). */
+function byThreadName(before: ReturnType<typeof threadCpu>, after: ReturnType<typeof threadCpu>, requests: number): string {
+  const sums = new Map<string, number>();
+  for (const [tid, t] of after) sums.set(t.name, (sums.get(t.name) ?? 0) + t.seconds - (before.get(tid)?.seconds ?? 0));
+  return [...sums]
+    .filter(([, s]) => s > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, s]) => `${name} ${((s * 1e6) / requests).toFixed(0)}`)
+    .join(', ');
+}
+
 const rows: { name: string; cpuUs: number; mainUs: number; achieved: number; p99: number }[] = [];
 
 /** CPU seconds of the main thread (its tid is the pid), to split the event loop's share from the threads' (folds, commits, GC). */
@@ -41,11 +68,13 @@ async function measure(name: string, server: ServerProcess, urlPath: string, bod
   await runLoad({ url: server.url + urlPath, connections: 32, durationSeconds: 2, body, overallRate: RATE });
   const before = processCpuSeconds(server.child.pid!);
   const mainBefore = mainThreadCpuSeconds(server.child.pid!);
+  const threadsBefore = threadCpu(server.child.pid!);
   const r = await runLoad({ url: server.url + urlPath, connections: 32, durationSeconds: DURATION, body, overallRate: RATE });
   // Let the commits and background work this load caused finish inside the window.
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const cpu = processCpuSeconds(server.child.pid!) - before;
   const main = mainThreadCpuSeconds(server.child.pid!) - mainBefore;
+  process.stderr.write(`  µs per request by thread: ${byThreadName(threadsBefore, threadCpu(server.child.pid!), r.requests)}\n`);
   rows.push({ name, cpuUs: (cpu * 1e6) / r.requests, mainUs: (main * 1e6) / r.requests, achieved: r.rps, p99: r.p99 });
   process.stderr.write(
     `${name}: ${((cpu * 1e6) / r.requests).toFixed(0)} µs CPU per request (main thread ${((main * 1e6) / r.requests).toFixed(0)}) (${loadAverage()})\n`,
@@ -57,7 +86,8 @@ const serve = (root: string, env: Record<string, string>, port: number, profileN
   startProcess(
     process.execPath,
     [
-      ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`, `--cpu-prof-name=${profileName}.cpuprofile`] : []),
+      // One directory per run: the main thread and each worker thread (the fold's) write their own profile there.
+      ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(PROFILE, profileName)}`] : []),
       path.join(root, 'dist/cli/cli.js'),
       'serve',
     ],

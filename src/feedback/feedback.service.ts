@@ -42,7 +42,7 @@ const IDEMPOTENCY_SCOPE = 'feedback';
 /**
  * Under steady ingestion a submission waits up to this long for others to share its commit
  * (GroupCommit's lingerMs; at rest none waits). A commit's fixed cost dominates a single-item
- * submission: issue 28's bench:ingest-cpu measured … (see bench/ingest/last-run-cpu.txt).
+ * submission (issue 28; bench/ingest/last-run-cpu.txt has the figures).
  */
 export const FEEDBACK_COMMIT_DELAY_MS = 4;
 export const IDEMPOTENCY_RETENTION_MS = DAY_MS;
