@@ -69,6 +69,17 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
+      const deadline = Date.now() + config.shutdownGraceMs;
+      /** Waits for `work` until the grace period ends: true when it finished, false when time ran out. */
+      const withinGrace = async (work: Promise<unknown>): Promise<boolean> => {
+        let timer: NodeJS.Timeout | undefined;
+        const over = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()))));
+        try {
+          return await Promise.race([work.then(() => true as const), over]);
+        } finally {
+          clearTimeout(timer);
+        }
+      };
       const timer = setTimeout(() => {
         app.log.error(
           { graceMs: config.shutdownGraceMs },
@@ -84,8 +95,14 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
         // drains, not for a backlog that may take minutes.
         const background = scheduler.stop();
         await app.close();
-        await background;
-        await container.close();
+        if (!(await withinGrace(background)))
+          app.log.warn(
+            'grace period over with a background task still running; closing (its open batch rolls back and is redone at the next start)',
+          );
+        // Write-behind queues (exposures) drain here; past the grace the database closes anyway, and
+        // what is still queued is lost as on kill -9 (docs/api/experiments.md says what that costs).
+        if (!(await withinGrace(container.close())))
+          app.log.warn('grace period over with queued writes still draining; closing the database without them');
       } finally {
         clearTimeout(timer);
         await database.close();
