@@ -27,6 +27,7 @@ import { domainEventLog } from './observability/domain-event-log.js';
 import { Metrics } from './observability/metrics.js';
 import type { DatabaseHandle } from './storage/database.js';
 import { createSessionEraser } from './storage/session-eraser.js';
+import type { SessionEraser } from './common/personal-data.js';
 
 /**
  * The composition root: the one place that creates each module over the database, and hands the
@@ -92,15 +93,23 @@ export function createContainer(database: DatabaseHandle, clock: Clock = systemC
   const metrics = new Metrics(() => database.poolStats());
   const events = options.log ? domainEventLog(options.log) : SILENT_EVENTS;
   const auth = createAuthModule({ database, clock, envApiKeys: options.envApiKeys });
-  // A privacy request erases the session from every module's tables in one transaction.
-  const eraser = createSessionEraser(database.db, database.capabilities, [
+  // Experiments take learning's catalog, so learning reads their outcomes through a late-bound port.
+  const late: { experiments?: ExperimentsModule } = {};
+  // A privacy request erases the session from every module's tables in one transaction, after the
+  // exposures and lists already answered for it have landed (they are written behind their answers),
+  // so none of them is written after the erasure.
+  const everyTable = createSessionEraser(database.db, database.capabilities, [
     ...FEEDBACK_PERSONAL_DATA,
     ...EXPERIMENTS_PERSONAL_DATA,
     ...ANALYTICS_PERSONAL_DATA,
   ]);
+  const eraser: SessionEraser = {
+    eraseSession: async (sessionId) => {
+      await late.experiments?.services.searchTimeWritesSettled();
+      return everyTable.eraseSession(sessionId);
+    },
+  };
   const feedback = createFeedbackModule({ database, clock, metrics, eraser, retentionDays: options.feedbackRetentionDays ?? 0, events });
-  // Experiments take learning's catalog, so learning reads their outcomes through a late-bound port.
-  const late: { experiments?: ExperimentsModule } = {};
   const learning = createLearningModule({
     database,
     clock,
@@ -143,6 +152,8 @@ export function createContainer(database: DatabaseHandle, clock: Clock = systemC
     modules,
     tasks: modules.flatMap((m) => m.tasks),
     close: async () => {
+      // Interleaved lists answered before the stop are written before the database closes.
+      await experiments.services.rankService.drain();
       await Promise.all(modules.map((m) => m.close()));
     },
   };

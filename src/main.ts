@@ -16,7 +16,10 @@ export interface RunningServer {
   app: FastifyInstance;
   database: DatabaseHandle;
   address: string;
-  /** Stops accepting, lets in-flight requests finish (up to the grace period), closes the database. */
+  /**
+   * Stops background tasks at their next batch boundary, stops accepting, lets in-flight requests
+   * finish (up to the grace period), drains acknowledged writes, closes the database.
+   */
   stop(): Promise<void>;
 }
 
@@ -66,6 +69,17 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
+      const deadline = Date.now() + config.shutdownGraceMs;
+      /** Waits for `work` until the grace period ends: true when it finished, false when time ran out. */
+      const withinGrace = async (work: Promise<unknown>): Promise<boolean> => {
+        let timer: NodeJS.Timeout | undefined;
+        const over = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()))));
+        try {
+          return await Promise.race([work.then(() => true as const), over]);
+        } finally {
+          clearTimeout(timer);
+        }
+      };
       const timer = setTimeout(() => {
         app.log.error(
           { graceMs: config.shutdownGraceMs },
@@ -75,9 +89,20 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
       }, config.shutdownGraceMs);
       timer.unref();
       try {
+        // Background backlogs (analytics and attribution folds, …) are resumable: told to stop at
+        // once, each ends at its next batch boundary and the rest is folded after the next start.
+        // The grace period is for in-flight requests and the acknowledged writes container.close()
+        // drains, not for a backlog that may take minutes.
+        const background = scheduler.stop();
         await app.close();
-        await scheduler.stop();
-        await container.close();
+        if (!(await withinGrace(background)))
+          app.log.warn(
+            'grace period over with a background task still running; closing (its open batch rolls back and is redone at the next start)',
+          );
+        // Write-behind queues (exposures) drain here; past the grace the database closes anyway, and
+        // what is still queued is lost as on kill -9 (docs/api/experiments.md says what that costs).
+        if (!(await withinGrace(container.close())))
+          app.log.warn('grace period over with queued writes still draining; closing the database without them');
       } finally {
         clearTimeout(timer);
         await database.close();

@@ -2,7 +2,7 @@ import { PeriodicTask, type ObserveJob, type TaskLogger, type TaskSpec } from '.
 
 export interface Scheduler {
   start(): void;
-  /** Stops every timer and waits for the runs in progress. */
+  /** Stops every timer, tells the runs in progress to stop at their next batch boundary, and waits for them. */
   stop(): Promise<void>;
 }
 

@@ -3,6 +3,10 @@
  * `node --cpu-prof` profile (as bench/assign/cpu.ts writes with PROFILE=<dir>).
  *
  *   npm run bench:profile-top -- <file.cpuprofile> [top=25]
+ *
+ * FROM_S=<seconds>: count only samples taken that long after the profile began (skips start-up and
+ * warm-up, which in a short load run would fill the top ten). BUSY=1: percentages of the thread's
+ * busy time (idle left out), the share of the work a change can take away.
  */
 import fs from 'node:fs';
 
@@ -12,11 +16,24 @@ interface Node {
   children?: number[];
 }
 const [file, topArg] = process.argv.slice(2);
-const profile = JSON.parse(fs.readFileSync(file!, 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+const profile = JSON.parse(fs.readFileSync(file!, 'utf8')) as {
+  nodes: Node[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+};
 const top = Number(topArg ?? 25);
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const self = new Map<number, number>();
-profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+const fromUs = Number(process.env.FROM_S ?? 0) * 1e6;
+const busyOnly = process.env.BUSY === '1';
+let at = 0;
+profile.samples.forEach((id, i) => {
+  at += profile.timeDeltas[i] ?? 0;
+  if (at < fromUs) return;
+  if (busyOnly && profile.nodes.find((n) => n.id === id)?.callFrame.functionName === '(idle)') return;
+  self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+});
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 
 function where(url: string): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { drainBatches } from './batches.js';
+import { drainBatches, runInBackground } from './batches.js';
+import { PeriodicTask } from './periodic-task.js';
 
 /** A backlog of `n` items taken `size` at a time; records how many steps ran. */
 function backlog(n: number, size: number) {
@@ -44,5 +45,63 @@ describe('drainBatches', () => {
     );
     expect(total).toBe(0);
     expect(steps).toBe(1);
+  });
+
+  it('a background run that is told to stop ends at its next batch boundary and leaves the rest', async () => {
+    const b = backlog(10_000, 250);
+    const halt = new AbortController();
+    let caughtUp = false;
+    const total = await runInBackground(halt.signal, () =>
+      drainBatches(
+        250,
+        () => 0,
+        async () => {
+          const n = await b.step();
+          if (b.steps() === 3) halt.abort();
+          return n;
+        },
+        () => (caughtUp = true),
+      ),
+    );
+    expect(total).toBe(750);
+    expect(b.steps()).toBe(3);
+    expect(caughtUp).toBe(false);
+  });
+
+  it('a drain outside a background run (a request catching up) is not stopped by one', async () => {
+    const halt = new AbortController();
+    halt.abort();
+    await runInBackground(halt.signal, async () => undefined);
+    const b = backlog(1000, 250);
+    expect(await drainBatches(250, () => 0, b.step)).toBe(1000);
+  });
+
+  it("PeriodicTask.stop() ends a run's drain at the batch boundary instead of waiting for the backlog", async () => {
+    const b = backlog(1_000_000, 250);
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const task = new PeriodicTask(
+      'fold',
+      10,
+      () =>
+        drainBatches(
+          250,
+          () => 0,
+          async () => {
+            started();
+            await new Promise((r) => setTimeout(r, 1));
+            return b.step();
+          },
+        ),
+      { error: () => undefined },
+    );
+    task.start();
+    await running;
+    await task.stop();
+    const steps = b.steps();
+    expect(steps).toBeGreaterThan(0);
+    expect(steps).toBeLessThan(1_000_000 / 250);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(b.steps()).toBe(steps);
   });
 });

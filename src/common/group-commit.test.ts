@@ -39,4 +39,24 @@ describe('GroupCommit', () => {
     fail = false;
     await expect(group.add([3])).resolves.toEqual([]);
   });
+
+  it('with lingerMs, a lone entry at rest is written at once; under steady traffic the next group waits for late joiners', async () => {
+    const writes: number[][] = [];
+    const group = new GroupCommit<number>(
+      async (entries) => {
+        writes.push(entries);
+      },
+      1000,
+      () => 1,
+      30,
+    );
+    await group.add([1]);
+    expect(writes).toEqual([[1]]);
+    // A write just ended: traffic is steady, so [2] waits for [3], which arrives 10 ms later.
+    const second = group.add([2]);
+    await new Promise((r) => setTimeout(r, 10));
+    const third = group.add([3]);
+    await Promise.all([second, third]);
+    expect(writes).toEqual([[1], [2, 3]]);
+  });
 });

@@ -8,15 +8,22 @@
 export class GroupCommit<T, R = void> {
   private queue: { entries: T[]; resolve: (results: R[]) => void; reject: (error: unknown) => void }[] = [];
   private flushing = false;
+  /** When the last write ended (performance.now()), to tell steady traffic from a lone request. */
+  private lastWriteEnded = -Infinity;
 
   /**
    * @param maxWeight a group closes once its entries' total weight would pass this (one entry
    *   always fits), so one transaction never grows large enough to stall other requests.
+   * @param lingerMs under steady traffic (a write ended less than 10 × lingerMs ago), the first
+   *   entry of an idle committer waits this long for others to join its group, as PostgreSQL's
+   *   commit_delay does: each commit's fixed cost (BEGIN/COMMIT, its WAL pages, a sync, the
+   *   checkpoint that copies them) is then shared by more entries. A lone entry at rest never waits.
    */
   constructor(
     private readonly write: (entries: T[]) => Promise<R[] | void>,
     private readonly maxWeight = 1000,
     private readonly weight: (entry: T) => number = () => 1,
+    private readonly lingerMs = 0,
   ) {}
 
   add(entries: T[]): Promise<R[]> {
@@ -25,8 +32,11 @@ export class GroupCommit<T, R = void> {
       this.queue.push({ entries, resolve, reject });
       if (!this.flushing) {
         this.flushing = true;
-        // Let the requests already in this turn of the event loop join the first group.
-        setImmediate(() => void this.flush());
+        // Let the requests already in this turn of the event loop join the first group, and under
+        // steady traffic those of the next lingerMs.
+        if (this.lingerMs > 0 && performance.now() - this.lastWriteEnded < 10 * this.lingerMs)
+          setTimeout(() => void this.flush(), this.lingerMs);
+        else setImmediate(() => void this.flush());
       }
     });
   }
@@ -51,6 +61,7 @@ export class GroupCommit<T, R = void> {
       } catch (error) {
         for (const g of group) g.reject(error);
       }
+      this.lastWriteEnded = performance.now();
     }
     this.flushing = false;
   }

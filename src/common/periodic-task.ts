@@ -1,3 +1,5 @@
+import { runInBackground } from './batches.js';
+
 export interface TaskLogger {
   error(obj: object, msg: string): void;
 }
@@ -29,6 +31,8 @@ export class PeriodicTask {
   private timer: NodeJS.Timeout | undefined;
   private current: Promise<void> | undefined;
   private stopped = true;
+  // Aborted by stop(): a run's drains end at their next batch boundary (common/batches.ts).
+  private halt = new AbortController();
 
   constructor(
     readonly name: string,
@@ -40,6 +44,7 @@ export class PeriodicTask {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    if (this.halt.signal.aborted) this.halt = new AbortController();
     this.schedule();
   }
 
@@ -51,7 +56,7 @@ export class PeriodicTask {
   }
 
   private async tick(): Promise<void> {
-    this.current = this.run().then(
+    this.current = runInBackground(this.halt.signal, this.run).then(
       () => undefined,
       (error: unknown) => this.log.error({ err: error, task: this.name }, `periodic task ${this.name} failed`),
     );
@@ -60,9 +65,14 @@ export class PeriodicTask {
     this.schedule();
   }
 
-  /** Stops scheduling and waits for a run in progress. */
+  /**
+   * Stops scheduling and waits for a run in progress, which is told to stop: a backlog it drains
+   * ends at its next batch boundary and is left for the next start (shutdown waits for one batch,
+   * not for the whole backlog).
+   */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.halt.abort();
     if (this.timer) clearTimeout(this.timer);
     await this.current;
   }

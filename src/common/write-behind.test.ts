@@ -70,6 +70,28 @@ describe('WriteBehind', () => {
     await wb.drain();
   });
 
+  it('settled waits for what was submitted before it, not for later entries', async () => {
+    const gates: (() => void)[] = [];
+    const written: number[] = [];
+    const wb = new WriteBehind<number>(async (entries) => {
+      await new Promise<void>((r) => gates.push(r));
+      written.push(...entries);
+    });
+    await wb.submit([1]);
+    let settled = false;
+    const first = wb.settled().then(() => (settled = true));
+    await tick();
+    await wb.submit([2]);
+    expect(settled).toBe(false);
+    gates.shift()!();
+    await first;
+    expect(written).toEqual([1]);
+    await tick();
+    gates.shift()!();
+    await wb.drain();
+    expect(written).toEqual([1, 2]);
+  });
+
   it('drain resolves at once when nothing waits', async () => {
     const wb = new WriteBehind<number>(async () => undefined);
     await expect(wb.drain()).resolves.toBeUndefined();

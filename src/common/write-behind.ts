@@ -30,6 +30,10 @@ export class WriteBehind<T> {
   private readonly onError: (error: unknown, entries: number) => void;
   private readonly retryDelayMs: (attempt: number) => number;
   private inFlight = 0;
+  /** Entries submitted and written since start: groups are written in submission order. */
+  private submitted = 0;
+  private written = 0;
+  private readonly awaitingWritten: { upTo: number; resolve: () => void }[] = [];
 
   constructor(
     private readonly write: (entries: T[]) => Promise<void>,
@@ -53,6 +57,7 @@ export class WriteBehind<T> {
   submit(entries: readonly T[]): Promise<void> {
     if (entries.length > 0) {
       for (const e of entries) this.queue.push(e);
+      this.submitted += entries.length;
       if (!this.writing) {
         this.writing = true;
         // Let the requests already in this turn of the event loop join the first group.
@@ -61,6 +66,15 @@ export class WriteBehind<T> {
     }
     if (this.backlog <= this.maxBacklog) return Promise.resolve();
     return new Promise((resolve) => this.underLimit.push(resolve));
+  }
+
+  /**
+   * Resolves once every entry submitted before the call is written; later ones are not waited
+   * for, so a reader (an erasure, a results read) is not held up by sustained traffic.
+   */
+  settled(): Promise<void> {
+    if (this.written >= this.submitted) return Promise.resolve();
+    return new Promise((resolve) => this.awaitingWritten.push({ upTo: this.submitted, resolve }));
   }
 
   /** Resolves once everything submitted before the call (and since) is written. */
@@ -78,6 +92,14 @@ export class WriteBehind<T> {
       try {
         await this.write(group);
         attempt = 0;
+        this.written += group.length;
+        for (let i = this.awaitingWritten.length - 1; i >= 0; i -= 1) {
+          const w = this.awaitingWritten[i]!;
+          if (this.written >= w.upTo) {
+            this.awaitingWritten.splice(i, 1);
+            w.resolve();
+          }
+        }
       } catch (error) {
         attempt += 1;
         this.onError(error, group.length);

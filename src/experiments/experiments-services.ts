@@ -6,6 +6,7 @@ import { AttributionService } from './attribution/attribution.service.js';
 import { CovariateService } from './attribution/covariate.service.js';
 import type { PreExposureCovariateStore } from './attribution/pre-exposure-covariates.store.js';
 import { AssignmentService } from './assignment/assignment.service.js';
+import { afterSearchTimeWrites } from './assignment/after-search-time-writes.js';
 import { ExperimentService } from './definition/experiment.service.js';
 import { interleavingResults } from './interleaving-results/interleaving-results.js';
 import { GuardrailMonitor } from './lifecycle/guardrail-monitor.js';
@@ -75,16 +76,19 @@ export function createExperimentsServices(stores: ExperimentsStores, wiring: Exp
       wiring.onNewExposures?.(rows);
     },
   });
-  const attributionService = new AttributionService(stores.attribution, clock);
+  // Readers of exposures and interleaved lists first wait for those this instance has answered.
+  const searchTimeWrites: { rank?: RankService } = {};
+  const settled = () => Promise.all([assignmentService.settled(), searchTimeWrites.rank?.settled()]).then(() => undefined);
+  const attributionService = new AttributionService(afterSearchTimeWrites(stores.attribution, settled), clock);
   const resultsService = new ResultsService({
-    store: stores.results,
+    store: afterSearchTimeWrites(stores.results, settled),
     experiments: stores.experiments,
-    exposures: stores.exposures,
+    exposures: afterSearchTimeWrites(stores.exposures, settled),
     attribution: attributionService,
     covariates: covariateService,
     load,
     clock,
-    lists: stores.interleaved,
+    lists: afterSearchTimeWrites(stores.interleaved, settled),
     interleavingResults,
   });
   // Every applied change reloads the assignment cache; shipping is checked against the SRM verdict.
@@ -111,8 +115,20 @@ export function createExperimentsServices(stores: ExperimentsStores, wiring: Exp
     load,
     clock,
     exploration: explorationService,
+    onListWriteError: (error, lists) =>
+      wiring.events?.record(
+        'rank.lists.write_failed',
+        { lists, error: error instanceof Error ? error.message : String(error) },
+        `writing ${lists} interleaved lists failed (kept and retried): ${error instanceof Error ? error.message : String(error)}`,
+      ),
   });
-  const powerService = new PowerService({ planning: stores.planning, results: stores.results, load, clock });
+  searchTimeWrites.rank = rankService;
+  const powerService = new PowerService({
+    planning: stores.planning,
+    results: afterSearchTimeWrites(stores.results, settled),
+    load,
+    clock,
+  });
   const guardrailMonitor = new GuardrailMonitor(
     stores.experiments,
     (e) => resultsService.sequentialGuardrails(e),
@@ -130,5 +146,7 @@ export function createExperimentsServices(stores: ExperimentsStores, wiring: Exp
     explorationService,
     coverageService,
     guardrailMonitor,
+    /** Resolves once the exposures and interleaved lists answered before the call are committed. */
+    searchTimeWritesSettled: settled,
   };
 }

@@ -119,6 +119,7 @@ export function createExperimentsModule({
       { name: 'pre-exposure-covariates', intervalMs: 1000, run: () => services.covariateService.drain(), observed: true },
       { name: 'guardrail-monitor', intervalMs: 60_000, run: () => guardrailMonitor.run(), observed: true },
     ],
-    close: async () => undefined,
+    // Exposures answered but not yet committed are written before the database closes.
+    close: () => services.assignmentService.drain(),
   };
 }

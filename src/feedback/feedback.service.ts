@@ -39,6 +39,12 @@ export interface FeedbackItemView {
 }
 
 const IDEMPOTENCY_SCOPE = 'feedback';
+/**
+ * Under steady ingestion a submission waits up to this long for others to share its commit
+ * (GroupCommit's lingerMs; at rest none waits). A commit's fixed cost dominates a single-item
+ * submission (issue 28; bench/ingest/last-run-cpu.txt has the figures).
+ */
+export const FEEDBACK_COMMIT_DELAY_MS = 4;
 export const IDEMPOTENCY_RETENTION_MS = DAY_MS;
 
 export function toItemView(r: FeedbackRecord): FeedbackItemView {
@@ -98,6 +104,7 @@ export class FeedbackService {
       (batch) => this.store.insertSubmissions(batch),
       1000,
       (s) => Math.max(1, s.items.length),
+      FEEDBACK_COMMIT_DELAY_MS,
     );
   }
 

@@ -53,3 +53,37 @@ export function registerJsonParser(app: FastifyInstance, maxDepth: number): void
     }
   });
 }
+
+/**
+ * The JSON parser of a route whose body schema bounds what its handler reads (POST /api/nous/rank:
+ * 60 KB bodies, one per search, where the general parser's two extra passes over the text cost more
+ * than they protect). It is registered in that route's own plugin context and skips both:
+ *
+ * - The depth walk. V8's JSON.parse is iterative (its own stack, not the call stack), so deep nesting
+ *   cannot exhaust the stack while parsing; the limit protects code that walks a free-form value
+ *   recursively afterwards. Rank's schema makes every part it reads flat (results, features and
+ *   attributes hold scalars or arrays of scalars, checked before the handler runs) and its handler
+ *   only reads named fields of `context`; nothing walks, copies or serializes a free-form value.
+ * - The __proto__ / constructor scan. JSON.parse stores a "__proto__" key as an own data property
+ *   (CreateDataProperty): it changes no prototype. It becomes harmful only when a value holding it is
+ *   merged with [[Set]] semantics (Object.assign, a `target[key] = value` copy loop), and rank's
+ *   handler merges no request object: unknown top-level and result fields are 400s, feature values
+ *   must be numbers, attribute values scalars; `context` is read, never merged.
+ *   test/experiments/rank-body.test.ts sends such keys and checks Object.prototype stays clean.
+ */
+export function registerSchemaBoundJsonParser(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = body as string;
+    if (text.length === 0) {
+      done(new ValidationError('body must not be empty when Content-Type is application/json'), undefined);
+      return;
+    }
+    try {
+      done(null, JSON.parse(text));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      done(new ValidationError(`body is not valid JSON: ${message}`, [{ path: '/', message, in: 'body' }]), undefined);
+    }
+  });
+}

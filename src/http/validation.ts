@@ -4,6 +4,13 @@ import type { FastifyInstance, FastifySchema } from 'fastify';
 
 const NO_NUL = 'x-no-nul';
 const FINITE = 'x-finite';
+/**
+ * Marks a request schema's part that its handler checks itself, at less cost than Ajv's generic
+ * code (rank's feature maps: 100 results × 40 features is 4 000 keyword calls per request). Ajv then
+ * checks only that it is an object; the full schema stays in the OpenAPI document, and the handler
+ * answers a 400 naming the same paths (test/fuzz holds both to the same envelopes).
+ */
+export const CHECKED_IN_HANDLER = 'x-checked-in-handler';
 
 /** The keyword's check; Ajv reads a failure's errors from the function itself. */
 const noNul = Object.assign(
@@ -43,6 +50,7 @@ function createAjv(coerceTypes: Options['coerceTypes']) {
 function hardened(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(hardened);
   if (schema === null || typeof schema !== 'object') return schema;
+  if ((schema as Record<string, unknown>)[CHECKED_IN_HANDLER] === true) return { type: 'object' };
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema))
     copy[key] = key === 'enum' || key === 'const' || key === 'default' ? value : hardened(value);

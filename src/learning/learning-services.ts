@@ -19,7 +19,7 @@ import { KyselyModelStore } from './models/model.kysely-store.js';
 import { ModelService } from './models/model.service.js';
 import type { ModelStore } from './models/model.store.js';
 import type { JobFactory } from './ports/training-queue.js';
-import { ServingService } from './serving/serving.service.js';
+import { ServingService, type Memo } from './serving/serving.service.js';
 import { KyselyTrainingDataStore } from './training/training-data.kysely-store.js';
 import type { TrainingDataStore } from './training/training-data.store.js';
 import { KyselyTrainingJobStore, writeQueuedJob } from './training/training-job.kysely-store.js';
@@ -69,8 +69,8 @@ export function createTrainingService(
   return new TrainingService({ models, jobs, versions, datasets, data, runner, clock, options, events });
 }
 
-export function createServingService(stores: LearningStores): ServingService {
-  return new ServingService(stores.models, stores.versions);
+export function createServingService(stores: LearningStores, memo?: Memo): ServingService {
+  return new ServingService(stores.models, stores.versions, memo);
 }
 
 export function createDatasetService(

@@ -19,6 +19,7 @@ import {
   createModelService,
   createServingService,
   createTrainingService,
+  type LearningStores,
 } from './learning-services.js';
 import { evaluationRoutes } from './evaluations/evaluation.routes.js';
 import { DEFAULT_EVALUATION_OPTIONS, type EvaluationOptions, type EvaluationService } from './evaluations/evaluation.service.js';
@@ -27,6 +28,8 @@ import { NO_ONLINE_OUTCOMES, type OnlineOutcomes } from './ports/online-outcomes
 import type { ModelService } from './models/model.service.js';
 import { servingRoutes } from './serving/serving.routes.js';
 import type { ServingService } from './serving/serving.service.js';
+import { ServingCache } from './serving/serving-cache.js';
+import { servingRevision } from './serving/serving-revision.kysely-store.js';
 import { PiscinaTrainingRunner, type TrainingRunner } from './training/training-pool.js';
 import { trainingRoutes } from './training/training.routes.js';
 import { DEFAULT_TRAINING_OPTIONS, type TrainingOptions, type TrainingService } from './training/training.service.js';
@@ -61,6 +64,8 @@ export interface LearningModule extends DomainModule<LearningServices> {
   /** One pass of the schedule task: registers the `default` model once, queues due retrains. */
   scheduleTick(): Promise<void>;
   modelCatalog: ModelCatalogPort;
+  /** Rank's registry reads (alias targets, model records, active versions); tests invalidate or poll it. */
+  servingCache: Pick<ServingCache, 'invalidate' | 'refreshIfChanged'>;
 }
 
 export interface LearningDependencies {
@@ -99,6 +104,9 @@ export function createLearningModule({
 }: LearningDependencies): LearningModule {
   // Registering a model queues its first run in the same transaction, through the job store's writer.
   const stores = createLearningStores(database);
+  // What rank reads per call lives in memory; local writes that change it clear it at once.
+  const servingCache = new ServingCache(() => servingRevision(database.db));
+  invalidateAfterWrites(stores, () => servingCache.invalidate());
   const trainingRunner = runner ?? new PiscinaTrainingRunner();
   const modelService = createModelService(stores, clock, events);
   const trainingService = createTrainingService(stores, {
@@ -107,7 +115,7 @@ export function createLearningModule({
     options: { ...DEFAULT_TRAINING_OPTIONS, owner: `${hostname()}:${process.pid}:${newId()}`, ...training },
     events,
   });
-  const servingService = createServingService(stores);
+  const servingService = createServingService(stores, (key, load) => servingCache.memo(key, load));
   const datasetService = createDatasetService(stores, { clock, training: trainingService });
   const aliasService = createAliasService(stores, clock, events);
   // Experiments are built after learning (they take its catalog): their outcomes are looked up per call.
@@ -122,10 +130,13 @@ export function createLearningModule({
   const modelCatalog: ModelCatalogPort = {
     resolveRankable: (modelId, version) => aliasService.checkRankable(modelId, version),
     score: async (modelId, version, input) => ({ scores: await servingService.scoreVersion(modelId, version, input) }),
-    resolveAlias: (alias) => aliasService.resolve(alias),
+    resolveAlias: (alias) => servingCache.memo(`alias:${alias}`, () => aliasService.resolve(alias)),
     aliasTarget: (alias) => aliasService.target(alias),
     writeAliasMove: async (trx, m) => {
       await writeAliasMove(trx, aliasService.change({ ...m, reason: m.reason }));
+      // Inside the conclusion's transaction: a read between here and its commit may cache the old
+      // target again, which the next poll (≤ 1 s) replaces; clearing now shortens that window.
+      servingCache.invalidate();
     },
   };
 
@@ -141,6 +152,8 @@ export function createLearningModule({
   };
   const tasks: TaskSpec[] = [
     { name: 'learning-schedule', intervalMs: 5000, run: scheduleTick, observed: true },
+    // Another instance's alias move, trained or imported version, or new model: seen within a second.
+    { name: 'serving-cache-poll', intervalMs: 1000, run: () => servingCache.refreshIfChanged() },
     // Starts draining the queue and returns at once, so stopping the scheduler never waits for a
     // fit; a run cut short by shutdown is taken over by the next claimer once its lease ends.
     {
@@ -157,6 +170,7 @@ export function createLearningModule({
   return {
     services: { modelService, trainingService, servingService, datasetService, aliasService, evaluationService },
     modelCatalog,
+    servingCache,
     routes: async (app) => {
       await app.register(modelRoutes, { modelService });
       await app.register(trainingRoutes, { trainingService });
@@ -175,4 +189,25 @@ export function createLearningModule({
       await evaluationService.idle();
     },
   };
+}
+
+/**
+ * The store writes after which rank may serve something else: a trained (`complete`) or imported
+ * version, an alias move, a registered model. Each clears the serving cache once it has committed
+ * (also when it failed: a failure may still have committed).
+ */
+function invalidateAfterWrites(stores: LearningStores, invalidate: () => void): void {
+  const after =
+    <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await write(...args);
+      } finally {
+        invalidate();
+      }
+    };
+  stores.jobs.complete = after(stores.jobs.complete.bind(stores.jobs));
+  stores.versions.insertImported = after(stores.versions.insertImported.bind(stores.versions));
+  stores.aliases.move = after(stores.aliases.move.bind(stores.aliases));
+  stores.models.insert = after(stores.models.insert.bind(stores.models));
 }

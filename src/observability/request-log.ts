@@ -1,4 +1,5 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -9,6 +10,20 @@ declare module 'fastify' {
 
 /** Polled by probes and scrapers every few seconds: logged at debug, unless they fail. */
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * The search-time routes (route patterns): called once or more per search of the users' users, at
+ * thousands per second, where a line per request costs more CPU than the answer. Their answered
+ * requests log at debug (LOG_LEVEL=debug shows them); their errors log as every route's do. The
+ * counts and latencies stay in /metrics.
+ */
+export const SEARCH_TIME_ROUTES: ReadonlySet<string> = new Set([
+  '/api/nous/rank',
+  '/api/nous/ab-testing/assign',
+  '/api/nous/ab-testing/experiments/:experimentId/assign',
+  '/api/nous/ab-testing/experiments/:experimentId/interleave',
+  '/api/cortex/feedback',
+]);
 
 // The envelope's error.code of each answered error, noted by the error handler for the request's line.
 const errorCodes = new WeakMap<FastifyRequest, string>();
@@ -26,16 +41,29 @@ export interface RequestLine {
 
 const roundMs = (ms: number) => (ms < 10 ? Math.round(ms * 10) / 10 : Math.round(ms));
 
+/** The level of a finished request's line: errors always show; quiet and search-time answers at debug. */
+export function lineLevel(
+  request: Pick<FastifyRequest, 'url'> & { routeOptions: { url?: string; config?: { quietLog?: boolean } } },
+  statusCode: number,
+): RequestLine['level'] {
+  if (statusCode >= 500) return 'error';
+  if (statusCode >= 400) return 'info';
+  const quiet =
+    request.routeOptions.config?.quietLog === true ||
+    (request.routeOptions.url !== undefined && SEARCH_TIME_ROUTES.has(request.routeOptions.url)) ||
+    QUIET_PATHS.has(request.url.split('?')[0]!);
+  return quiet ? 'debug' : 'info';
+}
+
 /** The one line a finished request gets: `POST /api/cortex/feedback 400 VALIDATION_ERROR 3.2 ms`. */
 export function requestLine(
-  request: Pick<FastifyRequest, 'id' | 'method' | 'url'> & { routeOptions: { config?: { quietLog?: boolean } } },
+  request: Pick<FastifyRequest, 'id' | 'method' | 'url'> & { routeOptions: { url?: string; config?: { quietLog?: boolean } } },
   statusCode: number,
   responseTime: number,
   errorCode: string | undefined,
 ): RequestLine {
   const ms = roundMs(responseTime);
-  const quiet = request.routeOptions.config?.quietLog === true || QUIET_PATHS.has(request.url.split('?')[0]!);
-  const level = statusCode >= 500 ? 'error' : quiet && statusCode < 400 ? 'debug' : 'info';
+  const level = lineLevel(request, statusCode);
   return {
     level,
     fields: { method: request.method, url: request.url, statusCode, responseTime: ms, ...(errorCode ? { errorCode } : {}) },
@@ -55,6 +83,9 @@ export class RequestLogController extends LogController {
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    // A line its level hides is not built (the search-time routes' answers, at thousands per second).
+    const log = reply.log as FastifyReply['log'] & Partial<Pick<Logger, 'isLevelEnabled'>>;
+    if (!error && log.isLevelEnabled?.(lineLevel(request, reply.statusCode)) === false) return;
     const line = requestLine(request, reply.statusCode, reply.elapsedTime, errorCodes.get(request));
     // An error here is the response stream failing after the handler (a client gone mid-body).
     if (error) reply.log.error({ ...line.fields, err: error }, `${line.message}: ${error.message}`);

@@ -31,6 +31,18 @@ describeContract<InterleavedQueryStore>(
       expect(await store().listForPhase('e1', 0)).toEqual([row('u1', 'q1')]);
     });
 
+    it('records a group in one call: each list once, the first of a repeated key kept, an already stored one untouched', async () => {
+      await store().record(row('u0', 'q0'));
+      await store().recordMany([
+        row('u1', 'q1'),
+        row('u0', 'q0', { recordedAt: 5 }),
+        row('u2', 'q1'),
+        row('u1', 'q1', { recordedAt: 2000, results: [['r9', 0]] }),
+      ]);
+      await store().recordMany([]);
+      expect(await store().listForPhase('e1', 0)).toEqual([row('u0', 'q0'), row('u1', 'q1'), row('u2', 'q1')]);
+    });
+
     it('lists one phase of one experiment, ordered by unit and query', async () => {
       await store().record(row('u2', 'q1'));
       await store().record(row('u1', 'q2'));

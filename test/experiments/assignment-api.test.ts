@@ -21,8 +21,11 @@ describeOnEveryDatabase('assignment', (kind) => {
   }
   const assignOne = (id: string, unitId: string, attributes?: unknown) =>
     postJson(t.app, `${BASE}/experiments/${id}/assign`, { unitId, ...(attributes ? { attributes } : {}) });
-  const exposures = (id: string) =>
-    t.container.database.db.selectFrom('experiment_units').selectAll().where('experiment_id', '=', id).execute();
+  // Exposures are committed behind the answers: read the table once those answered are written.
+  const exposures = async (id: string) => {
+    await t.container.experiments.services.assignmentService.settled();
+    return t.container.database.db.selectFrom('experiment_units').selectAll().where('experiment_id', '=', id).execute();
+  };
 
   it('gives the variant GrowthBook would give with the same seed', async () => {
     const variants = [

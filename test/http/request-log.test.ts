@@ -77,6 +77,17 @@ describeOnEveryDatabase('what the terminal shows', (kind) => {
     expect(json()).toHaveLength(1);
   });
 
+  it('writes no line for answered search-time calls (rank, assign, feedback) at info; their errors still get one', async () => {
+    const call = { unitId: 'u', queryId: 'q', results: [{ resultId: 'a', features: { f: 1 } }] };
+    const ok = await postJson(app, '/api/nous/rank', call);
+    expect(ok.statusCode, JSON.stringify(ok.body)).toBe(200);
+    expect(json()).toEqual([]);
+    const bad = await postJson(app, '/api/nous/rank', { ...call, results: [{ resultId: 'a', features: { f: 'x' } }] });
+    expect(bad.statusCode).toBe(400);
+    expect(json()).toHaveLength(1);
+    expect(json()[0]).toMatchObject({ level: INFO, statusCode: 400, errorCode: 'VALIDATION_ERROR' });
+  });
+
   it("puts the envelope's error code in a 4xx line", async () => {
     const res = await postJson(app, '/api/cortex/feedback', { sessionId: 's', feedback: [{ queryId: 'q', rating: 9 }] });
     expect(res.statusCode).toBe(400);
@@ -167,5 +178,15 @@ describe('the request line', () => {
       message: 'GET /readyz 503 UNAVAILABLE 2 ms (request req-7)',
     });
     expect(requestLine(get('/api/nous/learn/models'), 200, 5, undefined).level).toBe('info');
+  });
+
+  it('is debug for the search-time routes while they succeed (LOG_LEVEL=debug shows them), info when they fail', () => {
+    const route = (url: string, pattern: string) => ({ id: 'r', method: 'POST', url, routeOptions: { url: pattern, config: {} } });
+    const assign = route('/api/nous/ab-testing/experiments/e1/assign', '/api/nous/ab-testing/experiments/:experimentId/assign');
+    expect(requestLine(assign, 200, 1, undefined).level).toBe('debug');
+    expect(requestLine(route('/api/nous/ab-testing/assign', '/api/nous/ab-testing/assign'), 200, 1, undefined).level).toBe('debug');
+    expect(requestLine(route('/api/cortex/feedback', '/api/cortex/feedback'), 201, 1, undefined).level).toBe('debug');
+    expect(requestLine(route('/api/nous/rank', '/api/nous/rank'), 400, 1, 'VALIDATION_ERROR').level).toBe('info');
+    expect(requestLine(route('/api/nous/rank', '/api/nous/rank'), 500, 1, 'INTERNAL').level).toBe('error');
   });
 });

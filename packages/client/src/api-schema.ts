@@ -5927,7 +5927,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** A unit's variant in one experiment (records its first exposure) */
+    /**
+     * A unit's variant in one experiment (records its first exposure)
+     * @description The answer comes from memory and does not wait for the disk: the first exposure is queued and is durable once the group commit that follows the answer commits. A kill -9 loses at most the exposures answered since the last commit began (the latest answers, at most 20 000); lost exposures are not re-derived from feedback. See docs/api/experiments.md.
+     */
     post: {
       parameters: {
         query?: never;
@@ -6019,7 +6022,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** A unit's variants in every running experiment (call once per session) */
+    /**
+     * A unit's variants in every running experiment (call once per session)
+     * @description The answer comes from memory and does not wait for the disk: the first exposure is queued and is durable once the group commit that follows the answer commits. A kill -9 loses at most the exposures answered since the last commit began (the latest answers, at most 20 000); lost exposures are not re-derived from feedback. See docs/api/experiments.md.
+     */
     post: {
       parameters: {
         query?: never;
@@ -6649,7 +6655,7 @@ export interface paths {
             /** @description In the search engine’s own order (the original order). */
             results: {
               resultId: string;
-              /** @description Feature name → value. */
+              /** @description Feature name → value (finite numbers). */
               features?: {
                 [key: string]: number;
               };

@@ -1,4 +1,5 @@
 import type { Worker } from 'node:worker_threads';
+import { backgroundStopSignal } from '../../common/batches.js';
 import { startThreadPool } from '../../common/thread-priority.js';
 import { moduleWorker, stopWorker, workerReady } from '../../common/worker-threads.js';
 import type { ThreadShare } from '../../storage/database.js';
@@ -19,6 +20,8 @@ import type { FoldRunner } from '../store/fold.store.js';
 export type FoldRequest =
   | { type: 'drain'; id: number; batchSize: number; now: number }
   | { type: 'prune'; id: number; cutoff: number; limit: number }
+  /** Ends drain `id` after the batch it runs (the scheduler is stopping; the rest waits for the next start). */
+  | { type: 'stop'; id: number }
   | { type: 'close' };
 export type FoldReply = { id: number; result: number | null } | { id: number; error: { message: string; code?: string | undefined } };
 
@@ -41,15 +44,30 @@ export class FoldThread implements FoldRunner {
     private readonly nice = 0,
   ) {}
 
+  /**
+   * Folds the backlog on the thread. Started by a background run (the scheduler's `analytics` task),
+   * it ends at the thread's next batch boundary once that run is told to stop (common/batches.ts).
+   */
   async drain(batchSize: number, now: number): Promise<number> {
-    return (await this.ask((id) => ({ type: 'drain', id, batchSize, now }))) ?? 0;
+    const stop = backgroundStopSignal();
+    if (stop?.aborted) return 0;
+    let asked: { worker: Worker; id: number } | undefined;
+    const onStop = () => {
+      if (asked) asked.worker.postMessage({ type: 'stop', id: asked.id } satisfies FoldRequest);
+    };
+    stop?.addEventListener('abort', onStop, { once: true });
+    try {
+      return (await this.ask((id, worker) => ((asked = { worker, id }), { type: 'drain', id, batchSize, now }))) ?? 0;
+    } finally {
+      stop?.removeEventListener('abort', onStop);
+    }
   }
 
   prune(cutoff: number, limit: number): Promise<number | null> {
     return this.ask((id) => ({ type: 'prune', id, cutoff, limit }));
   }
 
-  private async ask(request: (id: number) => FoldRequest): Promise<number | null> {
+  private async ask(request: (id: number, worker: Worker) => FoldRequest): Promise<number | null> {
     if (this.closed) throw new Error('the analytics fold thread is closed');
     const worker = await (this.worker ??= this.start());
     const id = (this.next += 1);
@@ -57,7 +75,7 @@ export class FoldThread implements FoldRunner {
       this.pending.set(id, { resolve, reject });
       // Held while a job runs (a caller awaits it), let go when idle so it never keeps a process alive.
       worker.ref();
-      worker.postMessage(request(id));
+      worker.postMessage(request(id, worker));
     });
   }
 

@@ -21,6 +21,8 @@ const folds = new KyselyAnalyticsFoldStore(handle.db, handle.capabilities);
 // Closing stops a running drain after its current batch (each batch is one transaction that
 // commits or rolls back whole), then closes the connection.
 let stopping = false;
+// Drains the scheduler asked to end early (it is stopping): each ends after the batch it runs.
+const stopped = new Set<number>();
 let running: Promise<void> = Promise.resolve();
 
 /** Runs one job after the previous one (one connection, one transaction at a time) and answers it. */
@@ -40,6 +42,10 @@ port.on('message', (message: FoldRequest) => {
     void running.finally(() => handle.close()).finally(() => port.close());
     return;
   }
+  if (message.type === 'stop') {
+    stopped.add(message.id);
+    return;
+  }
   if (message.type === 'prune') {
     run(message.id, () => (stopping ? Promise.resolve(null) : folds.pruneEntities(message.cutoff, message.limit)));
     return;
@@ -52,8 +58,8 @@ port.on('message', (message: FoldRequest) => {
       batchSize,
       () => now,
       // null ends the drain, as when another instance holds the analytics lock.
-      () => (stopping ? Promise.resolve(null) : folds.aggregateNext(batchSize, planFold, now)),
-    ),
+      () => (stopping || stopped.has(id) ? Promise.resolve(null) : folds.aggregateNext(batchSize, planFold, now)),
+    ).finally(() => stopped.delete(id)),
   );
 });
 port.postMessage({ ready: true });

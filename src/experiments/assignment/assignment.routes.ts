@@ -9,6 +9,11 @@ export interface AssignmentRoutesOptions {
   assignmentService: Pick<AssignmentService, 'assignOne' | 'assignAll'>;
 }
 
+const EXPOSURE_GUARANTEE =
+  'The answer comes from memory and does not wait for the disk: the first exposure is queued and is durable once the group ' +
+  'commit that follows the answer commits. A kill -9 loses at most the exposures answered since the last commit began (the ' +
+  'latest answers, at most 20 000); lost exposures are not re-derived from feedback. See docs/api/experiments.md.';
+
 export const assignmentRoutes: FastifyPluginAsyncTypebox<AssignmentRoutesOptions> = async (app, { assignmentService }) => {
   app.post(
     '/api/nous/ab-testing/experiments/:experimentId/assign',
@@ -17,6 +22,7 @@ export const assignmentRoutes: FastifyPluginAsyncTypebox<AssignmentRoutesOptions
       schema: {
         tags: ['assignment'],
         summary: "A unit's variant in one experiment (records its first exposure)",
+        description: EXPOSURE_GUARANTEE,
         params: ExperimentIdParams,
         body: AssignOneBody,
         response: { 200: Envelope(AssignmentView), ...errorResponses(400, 404) },
@@ -32,6 +38,7 @@ export const assignmentRoutes: FastifyPluginAsyncTypebox<AssignmentRoutesOptions
       schema: {
         tags: ['assignment'],
         summary: "A unit's variants in every running experiment (call once per session)",
+        description: EXPOSURE_GUARANTEE,
         body: AssignOneBody,
         response: { 200: Envelope(AssignAllView), ...errorResponses(400) },
       },

@@ -1,7 +1,7 @@
 import type { Clock } from '../../common/clock.js';
-import { GroupCommit } from '../../common/group-commit.js';
 import { snapTiny } from '../../common/numbers.js';
 import { ValidationError } from '../../common/errors.js';
+import { WriteBehind, type WriteBehindOptions } from '../../common/write-behind.js';
 import { assign, type AssignableExperiment, type Attributes } from '../bucketing/index.js';
 import { isRankingExperiment, phaseSeed } from '../model/experiment-rules.js';
 import type { ExperimentRecord, ExperimentStore } from '../model/experiment.store.js';
@@ -58,32 +58,63 @@ export interface AssignmentDependencies {
   metrics?: { exposures: { inc(n: number): void } };
   /** Told about first exposures after they commit (the pre-exposure covariate queue listens). */
   onNewExposures?: (rows: ExposureRecord[]) => void;
+  /** The exposure queue's limits and error hook (tests shrink them; defaults suit production). */
+  exposureQueue?: WriteBehindOptions;
 }
 
 /**
- * The hot path. Running experiments live in memory; a call hashes the unit (no read) and
- * records first exposures with one idempotent insert. The cache reloads after a local change
- * and when a 1-second poll of the experiments' revision sees another instance's change.
+ * The hot path. Running experiments live in memory; a call hashes the unit (no read) and answers
+ * at once: its first exposure is queued for the next group commit (one idempotent insert per
+ * group), so no answer waits for a disk. The cost, documented in docs/api/experiments.md: a
+ * kill -9 loses the exposures answered since the last commit began. The cache reloads after a
+ * local change and when a 1-second poll of the experiments' revision sees another instance's change.
  */
 export class AssignmentService {
-  private cache: { revision: string; experiments: ServingExperiment[] } | undefined;
+  private cache: { revision: string; experiments: ServingExperiment[]; byId: Map<string, ServingExperiment> } | undefined;
   private stale = true;
-  private reloading: Promise<ServingExperiment[]> | undefined;
-  private readonly exposureWrites: GroupCommit<ExposureRecord>;
+  private reloading: Promise<NonNullable<typeof this.cache>> | undefined;
+  private readonly exposureWrites: WriteBehind<ExposureRecord>;
   private readonly experiments: Pick<ExperimentStore, 'listServing' | 'revision'>;
   private readonly clock: Clock;
   private readonly loadExperiment: (id: string) => Promise<ExperimentRecord>;
 
-  constructor({ experiments, exposures, clock, loadExperiment, metrics, onNewExposures = () => undefined }: AssignmentDependencies) {
+  constructor(deps: AssignmentDependencies) {
+    const { experiments, exposures, clock, loadExperiment, metrics, onNewExposures = () => undefined } = deps;
     this.experiments = experiments;
     this.clock = clock;
     this.loadExperiment = loadExperiment;
-    // Concurrent assignments share one idempotent insert; each answer waits for its commit.
-    this.exposureWrites = new GroupCommit(async (rows) => {
+    // Exposures queued since the last group share one idempotent insert; no answer waits for it.
+    // Groups commit in the order their exposures were answered, and a failed group is retried
+    // (the insert is idempotent), so what a crash loses is a suffix of the answers.
+    this.exposureWrites = new WriteBehind(async (rows) => {
       const fresh = await exposures.recordExposures(rows);
       metrics?.exposures.inc(fresh.length);
       onNewExposures(fresh);
-    });
+    }, deps.exposureQueue);
+  }
+
+  /**
+   * Resolves once every exposure answered before the call is committed (later ones are not
+   * waited for, so a reader is not held up by sustained traffic): reads of exposure-derived
+   * data on this instance see the answers this instance has given.
+   */
+  settled(): Promise<void> {
+    return this.exposureWrites.settled();
+  }
+
+  /** Queues exposures for the next group; resolves at once unless the queue is over its limit. */
+  private queue(rows: ExposureRecord[]): Promise<void> {
+    return this.exposureWrites.submit(rows);
+  }
+
+  /** Exposures answered but not yet committed (queued or in the transaction being written). */
+  get pendingExposures(): number {
+    return this.exposureWrites.backlog;
+  }
+
+  /** Resolves once every exposure answered so far is committed: the shutdown path awaits it. */
+  drain(): Promise<void> {
+    return this.exposureWrites.drain();
   }
 
   invalidate(): void {
@@ -96,15 +127,15 @@ export class AssignmentService {
     if (!this.cache || revision !== this.cache.revision) this.stale = true;
   }
 
-  private async serving(): Promise<ServingExperiment[]> {
-    if (!this.stale && this.cache) return this.cache.experiments;
+  private async serving(): Promise<NonNullable<typeof this.cache>> {
+    if (!this.stale && this.cache) return this.cache;
     this.reloading ??= (async () => {
       try {
         this.stale = false;
         const revision = await this.experiments.revision();
         const experiments = (await this.experiments.listServing()).map(toServing);
-        this.cache = { revision, experiments };
-        return experiments;
+        this.cache = { revision, experiments, byId: new Map(experiments.map((e) => [e.record.id, e])) };
+        return this.cache;
       } finally {
         this.reloading = undefined;
       }
@@ -163,29 +194,30 @@ export class AssignmentService {
 
   async assignOne(experimentId: string, input: AssignInput): Promise<AssignmentView> {
     const covariates = checkCovariates(input.attributes?.covariates);
-    const cached = (await this.serving()).find((s) => s.record.id === experimentId);
+    const cached = (await this.serving()).byId.get(experimentId);
     // Not served from the cache (created, paused, …): one read to tell 404 from "not running".
     const serving = cached ?? toServing(await this.loadExperiment(experimentId));
     const attributes = (input.attributes ?? {}) as Attributes;
     const view = this.decide(serving, input.unitId, attributes);
     if (view.inExperiment) {
-      await this.exposureWrites.add([this.exposure(view, input.unitId, covariates, this.clock.now(), serving, attributes)]);
+      // Resolves at once unless the queue is over its limit (backpressure), never on the commit.
+      await this.queue([this.exposure(view, input.unitId, covariates, this.clock.now(), serving, attributes)]);
     }
     return view;
   }
 
   /**
    * The running ranking experiment that decides this unit's queries (at most one can: start
-   * refuses a second that could share units), with the unit's exposure recorded as assign does.
+   * refuses a second that could share units), with the unit's exposure queued as assign does.
    */
   async rankingAssignment(input: AssignInput): Promise<{ record: ExperimentRecord; variantId: string; phase: number } | null> {
     const covariates = checkCovariates(input.attributes?.covariates);
     const attributes = (input.attributes ?? {}) as Attributes;
-    for (const s of await this.serving()) {
+    for (const s of (await this.serving()).experiments) {
       if (s.record.status !== 'running' || !isRankingExperiment(s.record.configuration)) continue;
       const view = this.decide(s, input.unitId, attributes);
       if (!view.inExperiment || view.variantId === null) continue;
-      await this.exposureWrites.add([this.exposure(view, input.unitId, covariates, this.clock.now(), s, attributes)]);
+      await this.queue([this.exposure(view, input.unitId, covariates, this.clock.now(), s, attributes)]);
       return { record: s.record, variantId: view.variantId, phase: view.phase };
     }
     return null;
@@ -195,7 +227,7 @@ export class AssignmentService {
     const covariates = checkCovariates(input.attributes?.covariates);
     const attributes = (input.attributes ?? {}) as Attributes;
     // A concluded experiment without a winner serves nobody, so it is left out of the list.
-    const decided = (await this.serving())
+    const decided = (await this.serving()).experiments
       .map((s) => ({ s, a: this.decide(s, input.unitId, attributes) }))
       .filter(({ a }) => a.reason !== 'experiment_concluded');
     const assignments = decided.map(({ a }) => a);
@@ -203,7 +235,7 @@ export class AssignmentService {
     const enrolled = decided
       .filter(({ a }) => a.inExperiment)
       .map(({ s, a }) => this.exposure(a, input.unitId, covariates, now, s, attributes));
-    await this.exposureWrites.add(enrolled);
+    await this.queue(enrolled);
     return { unitId: input.unitId, assignments };
   }
 }

@@ -13,6 +13,10 @@ export class FakeInterleavedQueryStore implements InterleavedQueryStore {
     return true;
   }
 
+  async recordMany(rows: readonly InterleavedQueryRecord[]) {
+    for (const row of rows) await this.record(row);
+  }
+
   async listForPhase(experimentId: string, phase: number) {
     return [...this.rows.values()]
       .filter((r) => r.experimentId === experimentId && r.phase === phase)

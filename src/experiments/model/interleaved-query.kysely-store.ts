@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, InterleavedQueryTable } from '../../storage/schema.js';
 import type { InterleavedQueryRecord, InterleavedQueryStore } from './interleaved-query.store.js';
 
@@ -17,24 +17,50 @@ export function interleavedFromRow(r: Selectable<InterleavedQueryTable>): Interl
   };
 }
 
+/** Rows per INSERT: 7 parameters each, well under SQLite's and PostgreSQL's parameter limits. */
+const CHUNK = 500;
+
+const toRow = (row: InterleavedQueryRecord): Insertable<InterleavedQueryTable> => ({
+  experiment_id: row.experimentId,
+  phase: row.phase,
+  unit_id: row.unitId,
+  query_id: row.queryId,
+  recorded_at: row.recordedAt,
+  list: JSON.stringify({ teams: row.teams, depth: row.depth, results: row.results }),
+  credit: row.credit === null ? null : JSON.stringify(row.credit),
+});
+
 export class KyselyInterleavedQueryStore implements InterleavedQueryStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async record(row: InterleavedQueryRecord): Promise<boolean> {
     const result = await this.db
       .insertInto('interleaved_queries')
-      .values({
-        experiment_id: row.experimentId,
-        phase: row.phase,
-        unit_id: row.unitId,
-        query_id: row.queryId,
-        recorded_at: row.recordedAt,
-        list: JSON.stringify({ teams: row.teams, depth: row.depth, results: row.results }),
-        credit: row.credit === null ? null : JSON.stringify(row.credit),
-      })
+      .values(toRow(row))
       .onConflict((oc) => oc.columns(['experiment_id', 'phase', 'unit_id', 'query_id']).doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  async recordMany(rows: readonly InterleavedQueryRecord[]): Promise<void> {
+    // A retried call in the same group repeats its key: keep the first (what record() would keep).
+    const seen = new Set<string>();
+    const all: Insertable<InterleavedQueryTable>[] = [];
+    for (const r of rows) {
+      const key = JSON.stringify([r.experimentId, r.phase, r.unitId, r.queryId]);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      all.push(toRow(r));
+    }
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < all.length; i += CHUNK) {
+        await trx
+          .insertInto('interleaved_queries')
+          .values(all.slice(i, i + CHUNK))
+          .onConflict((oc) => oc.columns(['experiment_id', 'phase', 'unit_id', 'query_id']).doNothing())
+          .execute();
+      }
+    });
   }
 
   async listForPhase(experimentId: string, phase: number): Promise<InterleavedQueryRecord[]> {

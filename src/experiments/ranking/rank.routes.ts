@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../http/actor.js';
+import { registerSchemaBoundJsonParser } from '../../http/json-parser.js';
 import { Envelope, errorResponses, ok } from '../../http/envelope.js';
 import { ExplorationBody, ExplorationView } from './exploration.schemas.js';
 import type { ExplorationService } from './exploration.service.js';
@@ -12,7 +13,9 @@ export interface RankRoutesOptions {
   explorationService: Pick<ExplorationService, 'view' | 'update'>;
 }
 
-export const rankRoutes: FastifyPluginAsyncTypebox<RankRoutesOptions> = async (app, { rankService, explorationService }) => {
+/** POST /api/nous/rank in its own plugin context: its body parser is the schema-bound one (see json-parser.ts). */
+const searchRankRoute: FastifyPluginAsyncTypebox<Pick<RankRoutesOptions, 'rankService'>> = async (app, { rankService }) => {
+  registerSchemaBoundJsonParser(app);
   app.post(
     '/api/nous/rank',
     {
@@ -27,6 +30,10 @@ export const rankRoutes: FastifyPluginAsyncTypebox<RankRoutesOptions> = async (a
     },
     async (request) => ok(await rankService.rank(request.body)),
   );
+};
+
+export const rankRoutes: FastifyPluginAsyncTypebox<RankRoutesOptions> = async (app, { rankService, explorationService }) => {
+  await app.register(searchRankRoute, { rankService });
 
   app.get(
     '/api/nous/rank/exploration',

@@ -1,12 +1,16 @@
 import { Type, type Static } from 'typebox';
 import { StringEnum } from '../../http/string-enum.js';
+import { CHECKED_IN_HANDLER } from '../../http/validation.js';
 import { AssignAttributes } from '../model/schemas/assign-attributes.schemas.js';
 
 export const RANK_MAX_RESULTS = 1000;
+export const RANK_MAX_FEATURES = 512;
 
+// Checked by RankService (checkFeatures) rather than Ajv: the request's bulk, checked in one plain loop.
 const FeatureMap = Type.Record(Type.String({ maxLength: 128 }), Type.Number(), {
-  maxProperties: 512,
-  description: 'Feature name → value.',
+  maxProperties: RANK_MAX_FEATURES,
+  description: 'Feature name → value (finite numbers).',
+  [CHECKED_IN_HANDLER]: true,
 });
 
 export const SearchRankBody = Type.Object(

@@ -15,7 +15,14 @@ function setup(alias: { modelId: string; version: number } | null = null) {
   };
   const fake = createFakeExperiments({ now: Date.parse('2026-11-22T12:00:00Z'), modelCatalog: catalog });
   const { experimentService: definitions, lifecycleService: lifecycle, rankService: rank } = fake;
-  const { exposures, interleaved: lists } = fake.stores;
+  const { interleaved: lists } = fake.stores;
+  // Exposures are written behind the answer: read them once those answered are committed.
+  const exposures = {
+    countExposures: async (id: string, phase: number) => (
+      await fake.assignmentService.settled(),
+      fake.stores.exposures.countExposures(id, phase)
+    ),
+  };
   return { definitions, lifecycle, exposures, lists, rank };
 }
 
@@ -57,6 +64,7 @@ describe('RankService (fake stores)', () => {
     const top = first.results[0]!;
     expect(top.resultId).toBe(top.team === 'up' ? 'd' : 'a');
     expect(new Set(first.results.map((r) => r.team))).toEqual(new Set(['up', 'down']));
+    await t.rank.settled(); // lists are written behind the answer
     expect(t.lists.rows.size).toBe(1);
     const exposed = await t.exposures.countExposures(created.experimentId, 0);
     expect(Object.values(exposed).reduce((a, b) => a + b, 0)).toBe(1);

@@ -4,10 +4,12 @@ import { phaseSeed } from '../model/experiment-rules.js';
 import type { ExperimentRecord, VariantRecord } from '../model/experiment.store.js';
 import type { AssignInput, Assignments } from '../ports/assignments.js';
 import { duplicateIndexes, interleave, validateInterleaving, type InterleavedList, type Ranking } from '../interleaving/index.js';
-import type { InterleavedQueryStore } from '../model/interleaved-query.store.js';
+import type { InterleavedQueryRecord, InterleavedQueryStore } from '../model/interleaved-query.store.js';
+import { WriteBehind } from '../../common/write-behind.js';
 import { PRODUCTION_ALIAS, type ModelCatalog } from '../ports/model-catalog.js';
 import type { InterleaveBody, InterleaveResponse, SearchRankBody, SearchRankResponse } from './rank.schemas.js';
 import type { ExplorationService } from './exploration.service.js';
+import { checkFeatures } from './rank-features.js';
 
 type Ordered = { resultId: string; score?: number }[];
 
@@ -21,6 +23,8 @@ export interface RankDependencies {
   clock: Clock;
   /** Opt-in light exploration of the alias's or the original order (never an experiment's arm). */
   exploration?: Pick<ExplorationService, 'explore'> | null;
+  /** Told about a failed write of interleaved lists (the group is kept and retried). */
+  onListWriteError?: (error: unknown, lists: number) => void;
 }
 
 /**
@@ -31,21 +35,29 @@ export interface RankDependencies {
 export class RankService {
   private readonly assignments: Assignments;
   private readonly catalog: Pick<ModelCatalog, 'score' | 'resolveAlias'>;
-  private readonly lists: InterleavedQueryStore;
   private readonly load: (experimentId: string) => Promise<ExperimentRecord>;
   private readonly clock: Clock;
   private readonly exploration: Pick<ExplorationService, 'explore'> | null;
+  /**
+   * Interleaved lists are written behind the answer (WriteBehind): a team-draft answer never waits for
+   * the disk. What a crash can cost: the lists answered since the last group commit began (queued or
+   * in its transaction); clicks on those queries then find no list and are not credited to a team,
+   * so the experiment counts those queries as never shown. A click that arrives before its list's
+   * group has committed (within milliseconds) is likewise not credited. Shutdown drains the queue.
+   */
+  private readonly listWrites: WriteBehind<InterleavedQueryRecord>;
 
   constructor(deps: RankDependencies) {
     this.assignments = deps.assignments;
     this.catalog = deps.catalog;
-    this.lists = deps.lists;
+    this.listWrites = new WriteBehind((rows) => deps.lists.recordMany(rows), { onError: deps.onListWriteError });
     this.load = deps.load;
     this.clock = deps.clock;
     this.exploration = deps.exploration ?? null;
   }
 
   async rank(body: SearchRankBody): Promise<SearchRankResponse> {
+    checkFeatures(body.results);
     const dup = duplicateIndexes(body.results.map((r) => r.resultId))[0];
     if (dup) throw ValidationError.field(`/results/${dup.index}/resultId`, `"${dup.id}" repeats result ${dup.firstIndex}`);
     const decided = await this.assignments.rankingAssignment({ unitId: body.unitId, attributes: body.attributes } as AssignInput);
@@ -173,17 +185,29 @@ export class RankService {
 
   private async recordList(record: ExperimentRecord, phase: number, unitId: string, queryId: string, list: InterleavedList): Promise<void> {
     const teamIndex = new Map(list.teams.map((t, i) => [t, i]));
-    await this.lists.record({
-      experimentId: record.id,
-      phase,
-      unitId,
-      queryId,
-      recordedAt: this.clock.now(),
-      teams: [...list.teams],
-      depth: list.depth,
-      results: list.results.map((r) => [r.resultId, teamIndex.get(r.team)!]),
-      credit: null,
-    });
+    await this.listWrites.submit([
+      {
+        experimentId: record.id,
+        phase,
+        unitId,
+        queryId,
+        recordedAt: this.clock.now(),
+        teams: [...list.teams],
+        depth: list.depth,
+        results: list.results.map((r) => [r.resultId, teamIndex.get(r.team)!]),
+        credit: null,
+      },
+    ]);
+  }
+
+  /** Resolves once every interleaved list answered before the call is written (readers; erasure). */
+  settled(): Promise<void> {
+    return this.listWrites.settled();
+  }
+
+  /** Resolves once every interleaved list answered so far is written (shutdown; tests). */
+  drain(): Promise<void> {
+    return this.listWrites.drain();
   }
 
   private async variantRanking(v: VariantRecord, body: SearchRankBody): Promise<Ranking> {

@@ -13,7 +13,6 @@ import {
   compileModel,
   deserializeModel,
   explain,
-  rowFromMap,
   scoreRow,
   sigmoid,
   toLtrPluginModel,
@@ -28,7 +27,7 @@ import { isUnknownResult } from '../model/artifacts.js';
 
 type Loaded =
   | { kind: 'click'; click: ClickModel }
-  | { kind: 'ranker'; artifact: RankerArtifact; model: Model; forest: CompiledForest; index: Map<string, number> }
+  | { kind: 'ranker'; artifact: RankerArtifact; model: Model; forest: CompiledForest; row: Float32Array }
   | { kind: 'engagement'; artifact: EngagementArtifact; model: Model; forest: CompiledForest };
 
 interface Active {
@@ -52,11 +51,28 @@ function load(type: ModelRecord['type'], artifact: string): Loaded {
   if (type === 'ranker') {
     const a = parsed as RankerArtifact;
     const model = deserializeModel(a.model);
-    return { kind: 'ranker', artifact: a, model, forest: compileModel(model), index: new Map(model.featureNames.map((n, i) => [n, i])) };
+    const forest = compileModel(model);
+    return { kind: 'ranker', artifact: a, model, forest, row: new Float32Array(forest.numFeatures) };
   }
   const a = parsed as EngagementArtifact;
   const model = deserializeModel(a.model);
   return { kind: 'engagement', artifact: a, model, forest: compileModel(model) };
+}
+
+/**
+ * A dataset-trained ranker's row from a request's feature map, read by the model's own names (float32
+ * like its training data, absent names NaN: missing). Reading the map by name is a tenth of the cost of
+ * walking its entries through a name → index map (100 × 40 features: 0.1 ms against 1 ms). Only numbers
+ * count: an inherited value (a feature named "constructor" the request lacks) is a function, so NaN.
+ * `row` is the model's one buffer: scoring is synchronous, so each result's row is used before the next.
+ */
+function namedRow(row: Float32Array, names: readonly string[], values: Readonly<Record<string, number>> | undefined): Float32Array {
+  if (values === undefined) return row.fill(Number.NaN);
+  for (let j = 0; j < names.length; j += 1) {
+    const v = values[names[j]!];
+    row[j] = typeof v === 'number' ? v : Number.NaN;
+  }
+  return row;
 }
 
 function csvField(value: string | number): string {
@@ -64,20 +80,29 @@ function csvField(value: string | number): string {
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** Using a trained model: rerank results, export judgments, export the trees. Active versions are cached compiled. */
+/** Keeps a read's answer until the registry changes (ServingCache.memo); the default reads every time. */
+export type Memo = <T>(key: string, load: () => Promise<T>) => Promise<T>;
+const READ_EVERY_TIME: Memo = (_key, load) => load();
+
+/**
+ * Using a trained model: rerank results, export judgments, export the trees. Versions are cached
+ * compiled (a version never changes); model records and active versions through `memo`, which the
+ * module fills with the serving cache so a rank call reads no table.
+ */
 export class ServingService {
   private readonly cache = new Map<string, Loaded>();
 
   constructor(
     private readonly models: ModelLookup,
     private readonly versions: Pick<ModelVersionReads, 'getState' | 'getArtifact'>,
+    private readonly memo: Memo = READ_EVERY_TIME,
   ) {}
 
   /** The active version, or `pinned` when given (an experiment's arm, an alias's fixed version). */
   private async active(modelId: string, pinned?: number): Promise<Active> {
-    const record = await this.models.get(modelId);
+    const record = await this.memo(`model:${modelId}`, () => this.models.get(modelId));
     if (!record) throw new NotFoundError(`model ${modelId} not found`);
-    const version = pinned ?? (await this.versions.getState(modelId))?.activeVersion ?? null;
+    const version = pinned ?? (await this.memo(`state:${modelId}`, () => this.versions.getState(modelId)))?.activeVersion ?? null;
     if (version === null) throw new ConflictError(`model ${modelId} has no trained version yet (status ${record.status})`);
     const key = `${modelId}@${version}`;
     let loaded = this.cache.get(key);
@@ -145,7 +170,7 @@ export class ServingService {
       const behaviour = loaded.artifact.behaviour;
       row = behaviour
         ? behaviourRow(behaviour, body.queryHash, r.resultId, r.features)
-        : rowFromMap(loaded.forest, r.features ?? {}, loaded.index);
+        : namedRow(loaded.row, loaded.model.featureNames, r.features);
     } else {
       const c = body.context ?? {};
       row = encodeExamples(

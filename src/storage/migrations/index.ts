@@ -24,6 +24,7 @@ import * as analyticsXidCursor from './0060-0099/0095-analytics-xid-cursor.js';
 import * as aliasClearing from './0100-0139/0100-alias-clearing.js';
 import * as offlineEvaluations from './0100-0139/0101-offline-evaluations.js';
 import * as rankExploration from './0100-0139/0102-rank-exploration.js';
+import * as feedbackWriteIndexes from './0100-0139/0103-feedback-write-indexes.js';
 
 /**
  * Migrations are listed here rather than read from the directory so that the compiled
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '0100-alias-clearing': aliasClearing,
   '0101-offline-evaluations': offlineEvaluations,
   '0102-rank-exploration': rankExploration,
+  '0103-feedback-write-indexes': feedbackWriteIndexes,
 };

@@ -225,7 +225,14 @@ const ANSWER_TIMEOUT_MS = 10_000;
 const PROTO_KEYS = Object.getOwnPropertyNames(Object.prototype).sort().join(',');
 
 export async function createFuzzContext(t: TestApp): Promise<FuzzContext> {
-  const fingerprint = await createFingerprinter(t.database);
+  const read = await createFingerprinter(t.database);
+  // Search-time writes land behind their answers (WriteBehind): settle them first, so a request is
+  // compared with the writes of its own answer, not with those a previous answer left queued.
+  const fingerprint = async () => {
+    const { rankService, assignmentService } = t.container.experiments.services;
+    await Promise.all([rankService.drain(), assignmentService.drain()]);
+    return read();
+  };
   return { t, seen: new Map(), fingerprint, last: await fingerprint() };
 }
 
