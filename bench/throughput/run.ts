@@ -9,7 +9,8 @@
  * folds done, up to 30 s) so one run’s leftovers are not charged to the next. The load runs in
  * a child process of its own (bench/support/load.ts, client bench/support/paced.ts).
  *
- *   npm run bench:throughput    (DURATION=10 CONNECTIONS=64 ROUNDS=3 DATABASES=SQLite,PostgreSQL BUILD=<dir with dist/> OUT=<file>)
+ *   npm run bench:throughput    (DURATION=10 CONNECTIONS=64 ROUNDS=3 DATABASES=SQLite,PostgreSQL BUILD=<dir with dist/> OUT=<file>
+ *                                BASELINE=<dir with another build's dist/>: that build too, in the same rounds; QUIET=30)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -42,18 +43,25 @@ const tsxServer = async (file: string, env: Record<string, string> = {}) => {
   servers.push(s);
   return s;
 };
-async function searchloop(db: string, label: string): Promise<ServerProcess> {
+/** This build, and with BASELINE (a directory holding another build's dist/) that one too, as "<database> (baseline)". */
+const BUILDS: [suffix: string, root: string][] = [
+  ['', BUILD],
+  ...(process.env.BASELINE ? [[' (baseline)', path.resolve(process.env.BASELINE)] as [string, string]] : []),
+];
+const QUIET = Number(process.env.QUIET ?? 30);
+async function searchloop(db: string, label: string, root: string): Promise<ServerProcess> {
   let env: Record<string, string>;
-  if (db === 'SQLite') env = { DATABASE_URL: `sqlite://${tmp}/${label}.db` };
+  const safe = label.replace(/\W/g, '_');
+  if (db === 'SQLite') env = { DATABASE_URL: `sqlite://${tmp}/${safe}.db` };
   else {
-    const schema = `bench_tp_${label}_${Date.now()}`;
+    const schema = `bench_tp_${safe}_${Date.now()}`;
     await createPgSchema(schema);
     schemas.push(schema);
     env = { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema };
   }
   const s = await startProcess(
     process.execPath,
-    [path.join(BUILD, 'dist/cli/cli.js'), 'serve'],
+    [path.join(root, 'dist/cli/cli.js'), 'serve'],
     { LOG_LEVEL: 'warn', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0', ...env },
     await freePort(),
   );
@@ -74,24 +82,27 @@ try {
   // Each endpoint: the bare route first, then Searchloop on each database.
   const targets: { endpoint: (typeof ENDPOINTS)[number]; target: string; server: ServerProcess }[] = [];
   const assignSamples: number[] = [];
-  for (const db of DATABASES) {
-    const s = await searchloop(db, 'assign');
-    await startBenchExperiments(s.url, [0], 'bench');
-    const sample = await fetch(s.url + ENDPOINTS[0].path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: ASSIGN_BODY.replace('[<id>]', 'sample'),
-    });
-    assignSamples.push((await sample.text()).length);
-    targets.push({ endpoint: ENDPOINTS[0], target: db, server: s });
-  }
+  for (const db of DATABASES)
+    for (const [suffix, root] of BUILDS) {
+      const s = await searchloop(db, `assign${suffix}`, root);
+      await startBenchExperiments(s.url, [0], 'bench');
+      const sample = await fetch(s.url + ENDPOINTS[0].path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: ASSIGN_BODY.replace('[<id>]', 'sample'),
+      });
+      assignSamples.push((await sample.text()).length);
+      targets.push({ endpoint: ENDPOINTS[0], target: db + suffix, server: s });
+    }
   targets.unshift({
     endpoint: ENDPOINTS[0],
     target: 'bare',
     server: await tsxServer('assign/ceiling-server.ts', { RESPONSE_BYTES: String(assignSamples[0] ?? 300) }),
   });
   targets.push({ endpoint: ENDPOINTS[1], target: 'bare', server: await tsxServer('ingest/ceiling-server.ts') });
-  for (const db of DATABASES) targets.push({ endpoint: ENDPOINTS[1], target: db, server: await searchloop(db, 'ingest') });
+  for (const db of DATABASES)
+    for (const [suffix, root] of BUILDS)
+      targets.push({ endpoint: ENDPOINTS[1], target: db + suffix, server: await searchloop(db, `ingest${suffix}`, root) });
 
   for (let round = 1; round <= ROUNDS; round += 1) {
     // Alternate the order each round, so a drift in the machine's load favours neither side.
@@ -102,7 +113,7 @@ try {
       const result = await runLoad({ url, connections: CONNECTIONS, durationSeconds: DURATION, body: endpoint.body });
       runs.push({ round, endpoint: endpoint.name, target, result, load: loadAverage() });
       process.stderr.write(`round ${round} ${endpoint.name} ${target}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms\n`);
-      await waitQuiet(server.child.pid!, 30);
+      await waitQuiet(server.child.pid!, QUIET);
     }
   }
 } finally {
@@ -112,7 +123,7 @@ try {
 }
 
 out.log(
-  `bench/throughput — ${startedAt.toISOString().slice(0, 16)}Z — ${machineLine()}${BUILD === ROOT ? '' : ` — build ${path.relative(ROOT, BUILD)}`}`,
+  `bench/throughput — ${startedAt.toISOString().slice(0, 16)}Z — ${machineLine()}${BUILD === ROOT ? '' : ` — build ${path.relative(ROOT, BUILD)}`}${BUILDS[1] ? ` — baseline build ${BUILDS[1][1]}` : ''}`,
 );
 out.log(
   `closed loop, ${CONNECTIONS} connections, ${DURATION} s per run (after 2 s of warm-up), the bare route and Searchloop alternating, ${ROUNDS} rounds; the load generator (bench/support/paced.ts) in its own process; assign: 1 running experiment, every request a new unit; ingest: 1 item per request, committed before its 201\n`,
