@@ -29,28 +29,13 @@ export function jsonDepth(text: string, stopAbove: number): number {
  * constructor.prototype keys.
  */
 export function registerJsonParser(app: FastifyInstance, maxDepth: number): void {
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = body as string;
-    if (text.length === 0) {
-      done(new ValidationError('body must not be empty when Content-Type is application/json'), undefined);
-      return;
-    }
+  registerParser(app, (text) => {
     if (jsonDepth(text, maxDepth) > maxDepth) {
-      done(
-        new ValidationError(`body nests deeper than ${maxDepth} levels`, [
-          { path: '/', message: `nests deeper than ${maxDepth} levels`, in: 'body' },
-        ]),
-        undefined,
-      );
-      return;
+      throw new ValidationError(`body nests deeper than ${maxDepth} levels`, [
+        { path: '/', message: `nests deeper than ${maxDepth} levels`, in: 'body' },
+      ]);
     }
-    try {
-      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      done(new ValidationError(`body is not valid JSON: ${message}`, [{ path: '/', message, in: 'body' }]), undefined);
-    }
+    return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }) as unknown;
   });
 }
 
@@ -72,6 +57,11 @@ export function registerJsonParser(app: FastifyInstance, maxDepth: number): void
  *   test/experiments/rank-body.test.ts sends such keys and checks Object.prototype stays clean.
  */
 export function registerSchemaBoundJsonParser(app: FastifyInstance): void {
+  registerParser(app, (text) => JSON.parse(text) as unknown);
+}
+
+/** Both parsers' shell: an empty body and a syntax error are 400s in the envelope; `parse` may throw a ValidationError of its own. */
+function registerParser(app: FastifyInstance, parse: (text: string) => unknown): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = body as string;
@@ -79,11 +69,18 @@ export function registerSchemaBoundJsonParser(app: FastifyInstance): void {
       done(new ValidationError('body must not be empty when Content-Type is application/json'), undefined);
       return;
     }
+    let value: unknown;
     try {
-      done(null, JSON.parse(text));
+      value = parse(text);
     } catch (error) {
+      if (error instanceof ValidationError) {
+        done(error, undefined);
+        return;
+      }
       const message = error instanceof Error ? error.message : String(error);
       done(new ValidationError(`body is not valid JSON: ${message}`, [{ path: '/', message, in: 'body' }]), undefined);
+      return;
     }
+    done(null, value);
   });
 }

@@ -18,11 +18,12 @@ const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
  * counts and latencies stay in /metrics.
  */
 export const SEARCH_TIME_ROUTES: ReadonlySet<string> = new Set([
-  '/api/nous/rank',
-  '/api/nous/ab-testing/assign',
-  '/api/nous/ab-testing/experiments/:experimentId/assign',
-  '/api/nous/ab-testing/experiments/:experimentId/interleave',
-  '/api/cortex/feedback',
+  'POST /api/nous/rank',
+  'POST /api/nous/ab-testing/assign',
+  'POST /api/nous/ab-testing/experiments/:experimentId/assign',
+  'POST /api/nous/ab-testing/experiments/:experimentId/interleave',
+  // Ingestion only: reading feedback back (GET on the same path) is an operator's call, logged at info.
+  'POST /api/cortex/feedback',
 ]);
 
 // The envelope's error.code of each answered error, noted by the error handler for the request's line.
@@ -43,14 +44,14 @@ const roundMs = (ms: number) => (ms < 10 ? Math.round(ms * 10) / 10 : Math.round
 
 /** The level of a finished request's line: errors always show; quiet and search-time answers at debug. */
 export function lineLevel(
-  request: Pick<FastifyRequest, 'url'> & { routeOptions: { url?: string; config?: { quietLog?: boolean } } },
+  request: Pick<FastifyRequest, 'method' | 'url'> & { routeOptions: { url?: string; config?: { quietLog?: boolean } } },
   statusCode: number,
 ): RequestLine['level'] {
   if (statusCode >= 500) return 'error';
   if (statusCode >= 400) return 'info';
   const quiet =
     request.routeOptions.config?.quietLog === true ||
-    (request.routeOptions.url !== undefined && SEARCH_TIME_ROUTES.has(request.routeOptions.url)) ||
+    (request.routeOptions.url !== undefined && SEARCH_TIME_ROUTES.has(`${request.method} ${request.routeOptions.url}`)) ||
     QUIET_PATHS.has(request.url.split('?')[0]!);
   return quiet ? 'debug' : 'info';
 }

@@ -186,6 +186,9 @@ describe('the request line', () => {
     expect(requestLine(assign, 200, 1, undefined).level).toBe('debug');
     expect(requestLine(route('/api/nous/ab-testing/assign', '/api/nous/ab-testing/assign'), 200, 1, undefined).level).toBe('debug');
     expect(requestLine(route('/api/cortex/feedback', '/api/cortex/feedback'), 201, 1, undefined).level).toBe('debug');
+    // Reading feedback back shares the path but is not search-time: an operator's call, at info.
+    const list = { ...route('/api/cortex/feedback?limit=1', '/api/cortex/feedback'), method: 'GET' };
+    expect(requestLine(list, 200, 1, undefined).level).toBe('info');
     expect(requestLine(route('/api/nous/rank', '/api/nous/rank'), 400, 1, 'VALIDATION_ERROR').level).toBe('info');
     expect(requestLine(route('/api/nous/rank', '/api/nous/rank'), 500, 1, 'INTERNAL').level).toBe('error');
   });
