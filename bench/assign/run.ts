@@ -4,7 +4,7 @@
  * SQLite and PostgreSQL. Every request is a new unit, so every call writes an exposure.
  *
  * Each Searchloop case is followed by an open-loop run at half the maximum it just measured
- * (autocannon's overallRate: 50 % utilisation), where the latency goal is set.
+ * (requests evenly spaced by bench/support/paced.ts: 50 % utilisation), where the latency goal is set.
  *
  *   npm run bench:assign                 (DURATION=15 CONNECTIONS=64 BENCH_PG_URL=postgres://…
  *                                         BUILD=<directory with another build's dist/> to measure that build)

@@ -5,7 +5,7 @@
  * submissions on SQLite and PostgreSQL, every item committed before its 201.
  *
  * Then, for each Searchloop case, latency open-loop: a fixed offered rate of half the maximum
- * it just measured (autocannon's overallRate), i.e. 50 % utilisation, on a fresh instance and
+ * it just measured (evenly spaced, bench/support/paced.ts), i.e. 50 % utilisation, on a fresh instance and
  * database (so the saturation run's analytics backlog is not folded during it).
  *
  *   npm run bench:ingest        (DURATION=30 CONNECTIONS=64 BENCH_PG_URL=postgres://…)

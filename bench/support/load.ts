@@ -1,14 +1,20 @@
 import { readFileSync } from 'node:fs';
-import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+const WORKER = path.join(import.meta.dirname, 'load-worker.ts');
 
 export interface LoadResult {
   requests: number;
   rps: number;
   p50: number;
+  p90: number;
   p99: number;
   max: number;
   errors: number;
   non2xx: number;
+  /** Open loop: requests the paced load offered (sent or due) in the run. */
+  offered?: number;
 }
 
 export interface LoadOptions {
@@ -20,33 +26,31 @@ export interface LoadOptions {
   body?: string;
   headers?: Record<string, string>;
   /**
-   * Open loop: offer this many requests per second in total (autocannon's overallRate), however
-   * fast the server answers, so latency is measured at a fixed load instead of at saturation.
-   * The connections must be enough to keep the rate when answers slow down (rate × latency).
+   * Open loop: offer this many requests per second in total, evenly spaced (bench/support/paced.ts),
+   * however fast the server answers, so latency is measured at a fixed load instead of at
+   * saturation; latency counts from when each request was due. The connections must be enough to
+   * keep the rate when answers slow down (rate × latency); requests due with none free wait for one.
    */
   overallRate?: number;
 }
 
-/** Runs autocannon against one URL and returns throughput and latency percentiles (ms). */
+/**
+ * Runs autocannon against one URL in a child process of its own (bench/support/load-worker.ts) and
+ * returns throughput and latency percentiles (ms). In its own process the load generator's event
+ * loop is shared neither with the benchmark script nor with a second load running at the same time.
+ */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
-  const result = await autocannon({
-    url: options.url,
-    connections: options.connections,
-    duration: options.durationSeconds,
-    method: options.method ?? 'POST',
-    headers: { 'content-type': 'application/json', ...options.headers },
-    ...(options.overallRate !== undefined ? { overallRate: Math.max(1, Math.round(options.overallRate)) } : {}),
-    ...(options.body !== undefined ? { body: options.body, idReplacement: options.body.includes('[<id>]') } : {}),
+  const child = spawn(process.execPath, ['--import', 'tsx', WORKER], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const out: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
   });
-  return {
-    requests: result.requests.total,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    max: result.latency.max,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-  };
+  child.stdin.end(JSON.stringify(options));
+  const code = await exited;
+  if (code !== 0) throw new Error(`load generator exited with ${code}`);
+  return JSON.parse(Buffer.concat(out).toString('utf8')) as LoadResult;
 }
 
 /** The load average line (1, 5, 15 minutes) of this shared machine, for the raw output. */

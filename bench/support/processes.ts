@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -49,4 +50,37 @@ export function eventLoopCpuMs(): number {
   } catch {
     return NaN;
   }
+}
+
+/** A TCP port nothing listens on now (the kernel's pick), so benches run beside other helpers' benches. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * Waits until a server process is quiet (under 5 % of a core for a second, e.g. its background
+ * folds of the last load are done) or `maxSeconds` passed, so one case's leftovers are not
+ * charged to the next. Answers the seconds waited.
+ */
+export async function waitQuiet(pid: number, maxSeconds = 30): Promise<number> {
+  const cpu = () => {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  };
+  const start = Date.now();
+  try {
+    while (Date.now() - start < maxSeconds * 1000) {
+      const before = cpu();
+      await sleep(1000);
+      if (cpu() - before < 0.05) break;
+    }
+  } catch {
+    // the process is gone: nothing to wait for
+  }
+  return (Date.now() - start) / 1000;
 }
