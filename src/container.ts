@@ -152,8 +152,6 @@ export function createContainer(database: DatabaseHandle, clock: Clock = systemC
     modules,
     tasks: modules.flatMap((m) => m.tasks),
     close: async () => {
-      // Interleaved lists answered before the stop are written before the database closes.
-      await experiments.services.rankService.drain();
       await Promise.all(modules.map((m) => m.close()));
     },
   };

@@ -119,7 +119,9 @@ export function createExperimentsModule({
       { name: 'pre-exposure-covariates', intervalMs: 1000, run: () => services.covariateService.drain(), observed: true },
       { name: 'guardrail-monitor', intervalMs: 60_000, run: () => guardrailMonitor.run(), observed: true },
     ],
-    // Exposures answered but not yet committed are written before the database closes.
-    close: () => services.assignmentService.drain(),
+    // Exposures and interleaved lists answered but not yet committed are written before the database closes.
+    close: async () => {
+      await Promise.all([services.assignmentService.drain(), services.rankService.drain()]);
+    },
   };
 }
