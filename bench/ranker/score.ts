@@ -1,12 +1,14 @@
 import { fileURLToPath } from 'node:url';
 /**
  * Serving latency: score 100 results with a 100-tree, 31-leaf model.
- * Paths: the flattened forest on a row-major Float32Array (the service path), the tree-walking
+ * Paths: the forest as generated code (the service path, compileScorer), the flattened forest on a
+ * row-major Float32Array (the array walk it replaced), the tree-walking
  * predictRaw, and the parsed XGBoost dump scoring feature maps (name → value objects).
  * Run: npx tsx bench/ranker/score.ts [--iterations 20000]
  */
 import { readFileSync } from 'node:fs';
 import { compileModel, scoreBatch } from '../../src/ranker/model/forest.js';
+import { compileScorer } from '../../src/ranker/model/forest-codegen.js';
 import { attachQueryIds, parseLetor } from '../../src/ranker/data/letor.js';
 import { explain, predictRaw } from '../../src/ranker/model/model.js';
 import { train } from '../../src/ranker/train.js';
@@ -56,9 +58,15 @@ function percentiles(fn: (k: number) => number, iterations: number): number[] {
 
 const forest = compileModel(model);
 const out = new Float64Array(N);
+const scorer = compileScorer(forest);
+const generated = (batch: Float32Array) => {
+  for (let r = 0; r < N; r++) out[r] = scorer(batch, r * F);
+  return out;
+};
 const dump = parseXgboostJson(toXgboostJson(model));
 const rows = [
   ['flattened forest, Float32Array rows', ...percentiles((k) => scoreBatch(forest, batches[k % 16]!, out)[0]!, ITER)],
+  ['generated code (compileScorer), Float32Array rows', ...percentiles((k) => generated(batches[k % 16]!)[0]!, ITER)],
   ['tree walk (predictRaw)', ...percentiles((k) => predictRaw(model, batches[k % 16]!, N)[0]!, ITER)],
   ['parsed XGBoost dump, feature maps', ...percentiles((k) => maps[k % 16]!.reduce((s, m) => s + dump.score(m), 0), Math.min(ITER, 5_000))],
   [

@@ -36,6 +36,7 @@ export {
   deserializeModel,
 } from './model/model.js';
 export { type CompiledForest, compileModel, compileTrees, scoreRow, scoreBatch, rowFromMap } from './model/forest.js';
+export { type RowScorer, compileScorer } from './model/forest-codegen.js';
 export {
   type XgbNode,
   type XgbSplitNode,

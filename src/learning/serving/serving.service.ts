@@ -11,14 +11,14 @@ import type { ExportQuery, JudgmentsQuery, RankBody, RankResponse } from './serv
 import type { ModelLookup, ModelVersionReads } from '../ports/model-registry.js';
 import {
   compileModel,
+  compileScorer,
   deserializeModel,
   explain,
-  scoreRow,
   sigmoid,
   toLtrPluginModel,
   toXgboostJson,
-  type CompiledForest,
   type Model,
+  type RowScorer,
 } from '../../ranker/index.js';
 import type { EngagementArtifact, RankerArtifact } from '../model/artifacts.js';
 import type { ModelRecord } from '../model/model-types.js';
@@ -27,8 +27,8 @@ import { isUnknownResult } from '../model/artifacts.js';
 
 type Loaded =
   | { kind: 'click'; click: ClickModel }
-  | { kind: 'ranker'; artifact: RankerArtifact; model: Model; forest: CompiledForest; row: Float32Array }
-  | { kind: 'engagement'; artifact: EngagementArtifact; model: Model; forest: CompiledForest };
+  | { kind: 'ranker'; artifact: RankerArtifact; model: Model; scorer: RowScorer; row: Float32Array }
+  | { kind: 'engagement'; artifact: EngagementArtifact; model: Model; scorer: RowScorer };
 
 interface Active {
   record: ModelRecord;
@@ -52,11 +52,11 @@ function load(type: ModelRecord['type'], artifact: string): Loaded {
     const a = parsed as RankerArtifact;
     const model = deserializeModel(a.model);
     const forest = compileModel(model);
-    return { kind: 'ranker', artifact: a, model, forest, row: new Float32Array(forest.numFeatures) };
+    return { kind: 'ranker', artifact: a, model, scorer: compileScorer(forest), row: new Float32Array(forest.numFeatures) };
   }
   const a = parsed as EngagementArtifact;
   const model = deserializeModel(a.model);
-  return { kind: 'engagement', artifact: a, model, forest: compileModel(model) };
+  return { kind: 'engagement', artifact: a, model, scorer: compileScorer(compileModel(model)) };
 }
 
 /**
@@ -189,7 +189,7 @@ export class ServingService {
         loaded.artifact.vocabulary,
       );
     }
-    const margin = scoreRow(loaded.forest, row, 0);
+    const margin = loaded.scorer(row, 0);
     const score = loaded.kind === 'engagement' ? sigmoid(margin) : margin;
     if (!withExplanation) return { score, explanation: undefined };
     const parts = explain(loaded.model, row);
