@@ -75,6 +75,21 @@ export class KyselyTrainingJobStore implements TrainingJobStore {
   }
 
   async claim(owner: string, now: number, leaseMs: number): Promise<TrainingJob | undefined> {
+    // The queue is polled every second and is almost always empty: a read answers that, so the
+    // idle poll takes no write transaction (on SQLite one held the connection, and the event loop,
+    // for several milliseconds a second, which search-time calls felt in their tail).
+    const claimable = await this.db
+      .selectFrom('training_jobs')
+      .select('id')
+      .where((w) =>
+        w.or([
+          w.and([w('status', '=', 'queued'), w('run_after', '<=', now)]),
+          w.and([w('status', '=', 'running'), w('lease_expires_at', '<', now)]),
+        ]),
+      )
+      .limit(1)
+      .executeTakeFirst();
+    if (!claimable) return undefined;
     try {
       return await this.db.transaction().execute(async (trx) => {
         const row = await trx
