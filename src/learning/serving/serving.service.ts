@@ -14,9 +14,11 @@ import {
   compileScorer,
   deserializeModel,
   explain,
+  rowFromMap,
   sigmoid,
   toLtrPluginModel,
   toXgboostJson,
+  type CompiledForest,
   type Model,
   type RowScorer,
 } from '../../ranker/index.js';
@@ -27,7 +29,7 @@ import { isUnknownResult } from '../model/artifacts.js';
 
 type Loaded =
   | { kind: 'click'; click: ClickModel }
-  | { kind: 'ranker'; artifact: RankerArtifact; model: Model; scorer: RowScorer; row: Float32Array }
+  | { kind: 'ranker'; artifact: RankerArtifact; model: Model; forest: CompiledForest; scorer: RowScorer; row: Float32Array }
   | { kind: 'engagement'; artifact: EngagementArtifact; model: Model; scorer: RowScorer };
 
 interface Active {
@@ -52,27 +54,11 @@ function load(type: ModelRecord['type'], artifact: string): Loaded {
     const a = parsed as RankerArtifact;
     const model = deserializeModel(a.model);
     const forest = compileModel(model);
-    return { kind: 'ranker', artifact: a, model, scorer: compileScorer(forest), row: new Float32Array(forest.numFeatures) };
+    return { kind: 'ranker', artifact: a, model, forest, scorer: compileScorer(forest), row: new Float32Array(forest.numFeatures) };
   }
   const a = parsed as EngagementArtifact;
   const model = deserializeModel(a.model);
   return { kind: 'engagement', artifact: a, model, scorer: compileScorer(compileModel(model)) };
-}
-
-/**
- * A dataset-trained ranker's row from a request's feature map, read by the model's own names (float32
- * like its training data, absent names NaN: missing). Reading the map by name is a tenth of the cost of
- * walking its entries through a name → index map (100 × 40 features: 0.1 ms against 1 ms). Only numbers
- * count: an inherited value (a feature named "constructor" the request lacks) is a function, so NaN.
- * `row` is the model's one buffer: scoring is synchronous, so each result's row is used before the next.
- */
-function namedRow(row: Float32Array, names: readonly string[], values: Readonly<Record<string, number>> | undefined): Float32Array {
-  if (values === undefined) return row.fill(Number.NaN);
-  for (let j = 0; j < names.length; j += 1) {
-    const v = values[names[j]!];
-    row[j] = typeof v === 'number' ? v : Number.NaN;
-  }
-  return row;
 }
 
 function csvField(value: string | number): string {
@@ -170,7 +156,7 @@ export class ServingService {
       const behaviour = loaded.artifact.behaviour;
       row = behaviour
         ? behaviourRow(behaviour, body.queryHash, r.resultId, r.features)
-        : namedRow(loaded.row, loaded.model.featureNames, r.features);
+        : rowFromMap(loaded.forest, r.features, undefined, loaded.row);
     } else {
       const c = body.context ?? {};
       row = encodeExamples(

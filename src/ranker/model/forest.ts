@@ -86,15 +86,34 @@ export function scoreBatch(f: CompiledForest, featuresRowMajor: ArrayLike<number
   return res;
 }
 
-/** Dense float32 row from a name → value map (float32 like training data, so values equal to a
- * threshold fall on the same side); absent names are NaN (missing). */
-export function rowFromMap(f: CompiledForest, values: Readonly<Record<string, number>>, index?: ReadonlyMap<string, number>): Float32Array {
-  const row = new Float32Array(f.numFeatures).fill(Number.NaN);
+/**
+ * Dense float32 row from a name → value map (float32 like training data, so values equal to a
+ * threshold fall on the same side); absent names are NaN (missing), and so are non-numbers (an
+ * inherited value such as a map's "constructor" is a function). Without `index` the map is read by
+ * the model's own names, a tenth of the cost of walking its entries through a name → index map
+ * (100 × 40 features: 0.1 ms against 1 ms); `out` is filled instead of a new row (the serving path
+ * keeps one per model: scoring is synchronous, so each row is used before the next is read).
+ */
+export function rowFromMap(
+  f: CompiledForest,
+  values: Readonly<Record<string, number>> | undefined,
+  index?: ReadonlyMap<string, number>,
+  out?: Float32Array,
+): Float32Array {
+  const row = out ?? new Float32Array(f.numFeatures);
+  if (values === undefined || index) row.fill(Number.NaN);
+  if (values === undefined) return row;
   if (index) {
     for (const [name, v] of Object.entries(values)) {
       const j = index.get(name);
       if (j !== undefined) row[j] = v;
     }
-  } else f.featureNames.forEach((name, j) => (row[j] = values[name] ?? Number.NaN));
+    return row;
+  }
+  const names = f.featureNames;
+  for (let j = 0; j < names.length; j += 1) {
+    const v = values[names[j]!];
+    row[j] = typeof v === 'number' ? v : Number.NaN;
+  }
   return row;
 }
