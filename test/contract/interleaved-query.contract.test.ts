@@ -25,14 +25,15 @@ describeContract<InterleavedQueryStore>(
   { kysely: (database) => new KyselyInterleavedQueryStore(database.db), fake: () => new FakeInterleavedQueryStore() },
   (store) => {
     it('records a list once per (experiment, phase, unit, query): a retried call keeps the first', async () => {
-      expect(await store().record(row('u1', 'q1'))).toBe(true);
-      expect(await store().record(row('u1', 'q1', { recordedAt: 2000, results: [['r9', 0]] }))).toBe(false);
-      expect(await store().record(row('u1', 'q1', { phase: 1 }))).toBe(true);
+      await store().recordMany([row('u1', 'q1')]);
+      await store().recordMany([row('u1', 'q1', { recordedAt: 2000, results: [['r9', 0]] })]);
+      await store().recordMany([row('u1', 'q1', { phase: 1 })]);
       expect(await store().listForPhase('e1', 0)).toEqual([row('u1', 'q1')]);
+      expect(await store().listForPhase('e1', 1)).toEqual([row('u1', 'q1', { phase: 1 })]);
     });
 
     it('records a group in one call: each list once, the first of a repeated key kept, an already stored one untouched', async () => {
-      await store().record(row('u0', 'q0'));
+      await store().recordMany([row('u0', 'q0')]);
       await store().recordMany([
         row('u1', 'q1'),
         row('u0', 'q0', { recordedAt: 5 }),
@@ -44,10 +45,8 @@ describeContract<InterleavedQueryStore>(
     });
 
     it('lists one phase of one experiment, ordered by unit and query', async () => {
-      await store().record(row('u2', 'q1'));
-      await store().record(row('u1', 'q2'));
-      await store().record(row('u1', 'q1'));
-      await store().record(row('u1', 'q1', { experimentId: 'e2' }));
+      await store().recordMany([row('u2', 'q1'), row('u1', 'q2')]);
+      await store().recordMany([row('u1', 'q1'), row('u1', 'q1', { experimentId: 'e2' })]);
       expect((await store().listForPhase('e1', 0)).map((r) => [r.unitId, r.queryId])).toEqual([
         ['u1', 'q1'],
         ['u1', 'q2'],

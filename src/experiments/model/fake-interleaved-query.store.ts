@@ -7,14 +7,8 @@ const key = (r: Pick<InterleavedQueryRecord, 'experimentId' | 'phase' | 'unitId'
 export class FakeInterleavedQueryStore implements InterleavedQueryStore {
   readonly rows = new Map<string, InterleavedQueryRecord>();
 
-  async record(row: InterleavedQueryRecord) {
-    if (this.rows.has(key(row))) return false;
-    this.rows.set(key(row), structuredClone(row));
-    return true;
-  }
-
   async recordMany(rows: readonly InterleavedQueryRecord[]) {
-    for (const row of rows) await this.record(row);
+    for (const row of rows) if (!this.rows.has(key(row))) this.rows.set(key(row), structuredClone(row));
   }
 
   async listForPhase(experimentId: string, phase: number) {

@@ -33,17 +33,8 @@ const toRow = (row: InterleavedQueryRecord): Insertable<InterleavedQueryTable> =
 export class KyselyInterleavedQueryStore implements InterleavedQueryStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async record(row: InterleavedQueryRecord): Promise<boolean> {
-    const result = await this.db
-      .insertInto('interleaved_queries')
-      .values(toRow(row))
-      .onConflict((oc) => oc.columns(['experiment_id', 'phase', 'unit_id', 'query_id']).doNothing())
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
-  }
-
   async recordMany(rows: readonly InterleavedQueryRecord[]): Promise<void> {
-    // A retried call in the same group repeats its key: keep the first (what record() would keep).
+    // A retried call in the same group repeats its key: keep the first, as a stored list is kept.
     const seen = new Set<string>();
     const all: Insertable<InterleavedQueryTable>[] = [];
     for (const r of rows) {

@@ -15,9 +15,10 @@ export interface InterleavedQueryRecord {
 }
 
 export interface InterleavedQueryStore {
-  /** Stores the list unless this query already has one (a retried call shows the same list); true when new. */
-  record(row: InterleavedQueryRecord): Promise<boolean>;
-  /** Stores a group of lists in one transaction, each unless its query already has one (rank's write-behind). */
+  /**
+   * Stores a group of lists in one transaction (rank's write-behind), each unless its query already
+   * has one: a retried call shows the same list, so the first stored is kept.
+   */
   recordMany(rows: readonly InterleavedQueryRecord[]): Promise<void>;
   /** The lists of one experiment phase (results read them all). */
   listForPhase(experimentId: string, phase: number): Promise<InterleavedQueryRecord[]>;
