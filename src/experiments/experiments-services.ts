@@ -6,7 +6,7 @@ import { AttributionService } from './attribution/attribution.service.js';
 import { CovariateService } from './attribution/covariate.service.js';
 import type { PreExposureCovariateStore } from './attribution/pre-exposure-covariates.store.js';
 import { AssignmentService } from './assignment/assignment.service.js';
-import { afterSearchTimeWrites } from './assignment/after-search-time-writes.js';
+import { afterSearchTimeWrites } from './model/after-search-time-writes.js';
 import { ExperimentService } from './definition/experiment.service.js';
 import { interleavingResults } from './interleaving-results/interleaving-results.js';
 import { GuardrailMonitor } from './lifecycle/guardrail-monitor.js';
