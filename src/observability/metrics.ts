@@ -61,6 +61,28 @@ export class Metrics {
     });
   }
 
+  /**
+   * Counts and times one answered request. Each series' label children are kept, so a request
+   * costs a map lookup instead of prom-client hashing a label object twice (3 % of the event
+   * loop under assign load). Routes are patterns and statuses few, so the map stays small.
+   */
+  observeRequest(method: string, route: string, status: number, seconds: number): void {
+    const key = `${method} ${route} ${status}`;
+    let series = this.requestSeries.get(key);
+    if (!series) {
+      const labels = { method, route, status: String(status) };
+      series = { requests: this.httpRequests.labels(labels), duration: this.httpDuration.labels(labels) };
+      this.requestSeries.set(key, series);
+    }
+    series.requests.inc();
+    series.duration.observe(seconds);
+  }
+
+  private readonly requestSeries = new Map<
+    string,
+    { requests: ReturnType<Metrics['httpRequests']['labels']>; duration: ReturnType<Metrics['httpDuration']['labels']> }
+  >();
+
   /** Times a job run and counts it by outcome. */
   async observeJob<T>(job: string, run: () => Promise<T>): Promise<T> {
     const end = this.jobDuration.startTimer({ job });

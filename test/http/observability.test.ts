@@ -36,6 +36,7 @@ describeOnEveryDatabase('observability', (kind) => {
     });
     await request(t.app, { method: 'POST', url: `/api/nous/ab-testing/experiments/${e.body.data.experimentId}/start` });
     await postJson(t.app, '/api/nous/ab-testing/assign', { unitId: 'u1' });
+    await postJson(t.app, '/api/nous/ab-testing/assign', { unitId: 'u2' });
     await t.container.metrics.observeJob('attribution', () => t.container.experiments.services.attributionService.catchUp());
 
     const res = await request(t.app, { method: 'GET', url: '/metrics' });
@@ -44,12 +45,17 @@ describeOnEveryDatabase('observability', (kind) => {
     const text = String(res.body);
     expect(text).toContain('searchloop_http_requests_total{method="POST",route="/api/cortex/feedback",status="201"} 1');
     expect(text).toContain('searchloop_http_requests_total{method="POST",route="/api/cortex/feedback",status="400"} 1');
+    // The second call of a series counts on the label child the first one made.
+    expect(text).toContain('searchloop_http_requests_total{method="POST",route="/api/nous/ab-testing/assign",status="200"} 2');
+    expect(text).toContain(
+      'searchloop_http_request_duration_seconds_count{method="POST",route="/api/nous/ab-testing/assign",status="200"} 2',
+    );
     expect(text).toMatch(
       /searchloop_http_request_duration_seconds_bucket\{le="0\.005",method="POST",route="\/api\/cortex\/feedback",status="201"\}/,
     );
     expect(text).toContain('searchloop_feedback_items_total{outcome="accepted",reason=""} 2');
     expect(text).toContain('searchloop_feedback_items_total{outcome="rejected",reason="FST_ERR_VALIDATION /feedback/*/rating"} 3');
-    expect(text).toContain('searchloop_exposures_total 1');
+    expect(text).toContain('searchloop_exposures_total 2');
     expect(text).toContain('searchloop_job_runs_total{job="attribution",outcome="success"} 1');
     expect(text).toMatch(/searchloop_db_pool_connections\{state="total"\} \d+/);
     expect(text).toContain('searchloop_process_cpu_seconds_total');
