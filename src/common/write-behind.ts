@@ -8,6 +8,11 @@
  * entries; while more than `maxBacklog` entries wait, `submit` makes its caller wait until the
  * backlog is back under the limit, so memory stays bounded and an outage slows callers down
  * instead of losing their entries.
+ *
+ * GroupCommit (group-commit.ts) gathers groups the same way but is a different contract, kept
+ * apart on purpose: there each caller waits for its own commit and a failure goes back to that
+ * caller (a feedback item is not acknowledged unless it is on disk), while here nobody waits and a
+ * failure is kept and retried. What they share is a dozen lines of queue slicing.
  */
 export interface WriteBehindOptions {
   /** Entries per transaction, at most. */
