@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { DatabaseCapabilities } from '../../storage/database.js';
 import type { Database, TrainingJobTable } from '../../storage/schema.js';
 import { isUniqueViolation } from '../../storage/sql-errors.js';
@@ -6,6 +6,13 @@ import type { CompletedRun, TrainingJobStore } from './training-job.store.js';
 import type { LastOutcome } from '../model/model-version.js';
 import type { JobReason, JobStatus, NewJob, TrainingJob } from '../model/training-job.js';
 import type { WriteQueuedJob } from '../ports/training-queue.js';
+
+/** A job a worker may take (`training_jobs as j`): queued and due, or running with its lease run out. */
+const claimable = (now: number) => (w: ExpressionBuilder<{ j: TrainingJobTable }, 'j'>) =>
+  w.or([
+    w.and([w('j.status', '=', 'queued'), w('j.run_after', '<=', now)]),
+    w.and([w('j.status', '=', 'running'), w('j.lease_expires_at', '<', now)]),
+  ]);
 
 function jobFromRow(row: Selectable<TrainingJobTable>): TrainingJob {
   return {
@@ -78,18 +85,8 @@ export class KyselyTrainingJobStore implements TrainingJobStore {
     // The queue is polled every second and is almost always empty: a read answers that, so the
     // idle poll takes no write transaction (on SQLite one held the connection, and the event loop,
     // for several milliseconds a second, which search-time calls felt in their tail).
-    const claimable = await this.db
-      .selectFrom('training_jobs')
-      .select('id')
-      .where((w) =>
-        w.or([
-          w.and([w('status', '=', 'queued'), w('run_after', '<=', now)]),
-          w.and([w('status', '=', 'running'), w('lease_expires_at', '<', now)]),
-        ]),
-      )
-      .limit(1)
-      .executeTakeFirst();
-    if (!claimable) return undefined;
+    const any = await this.db.selectFrom('training_jobs as j').select('j.id').where(claimable(now)).limit(1).executeTakeFirst();
+    if (!any) return undefined;
     try {
       return await this.db.transaction().execute(async (trx) => {
         const row = await trx
@@ -99,12 +96,7 @@ export class KyselyTrainingJobStore implements TrainingJobStore {
             eb
               .selectFrom('training_jobs as j')
               .select('j.id')
-              .where((w) =>
-                w.or([
-                  w.and([w('j.status', '=', 'queued'), w('j.run_after', '<=', now)]),
-                  w.and([w('j.status', '=', 'running'), w('j.lease_expires_at', '<', now)]),
-                ]),
-              )
+              .where(claimable(now))
               // A queued job waits while its model has another job running.
               .where((w) =>
                 w.not(
