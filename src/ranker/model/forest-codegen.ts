@@ -14,8 +14,8 @@ const MAX_DEPTH = 64;
  * Internal nodes per generated function. V8 optimizes a function only up to a bytecode size (about
  * 60 KB): measured with a 100-tree 31-leaf model (bench/ranker/score.ts), chunks of 600–1 000 nodes
  * score 100 rows in 0.33–0.46 ms, one function per tree 1.1 ms (calls), and 1 500 nodes or more
- * 2–3.8 ms (not optimized, slower than the array walk's 0.84). A tree bigger than this alone is
- * scored by the array walk.
+ * 2–3.8 ms (not optimized, slower than the array walk's 0.84). A forest holding a tree bigger than
+ * this is scored by the array walk, whole.
  */
 const NODES_PER_CHUNK = 800;
 
@@ -34,8 +34,8 @@ function literal(v: number): string {
  * so a default-left node tests `!(v >= t)`), and leaf values added to the base score in tree order.
  *
  * The source is built from numbers alone (indices and double literals), never from model text, so
- * an imported model cannot inject code. Falls back to `scoreRow` when a tree is deeper than
- * MAX_DEPTH.
+ * an imported model cannot inject code. Falls back to `scoreRow` for the whole forest when a tree
+ * is deeper than MAX_DEPTH or has more than NODES_PER_CHUNK internal nodes.
  */
 export function compileScorer(f: CompiledForest): RowScorer {
   const depth = (ref: number, d: number): number => {
