@@ -26,7 +26,15 @@ import { freePort, machineLine, startProcess, waitQuiet, type ServerProcess } fr
 import { createPgSchema, databasesToRun, dropPgSchema, PG_URL } from '../support/postgres.js';
 import { report } from '../support/report.js';
 import { rankBody } from './bodies.js';
-import { servedBy, setProductionAlias, startExperiment, stopExperiment, trainRanker } from './setup.js';
+import {
+  AB_CONFIGURATION,
+  DRAFT_CONFIGURATION,
+  servedBy,
+  setProductionAlias,
+  startExperiment,
+  stopExperiment,
+  trainRanker,
+} from './setup.js';
 import { CONNECTIONS, DURATION, maxOf, mixed, sweep, type Mixed, type Sweep } from './sweep.js';
 import { printResults } from './table.js';
 
@@ -94,23 +102,12 @@ async function onDatabase(db: string, env: Record<string, string>): Promise<void
     mixes.push(await mixed('rank, production alias', db, server, { path: RANK, body, rate: maxOf(alias).rps / 2 }, ingestion));
 
     // Both arms pin the same 100-tree ranker, so every request scores it (as on the alias) and writes an exposure.
-    const ab = await startExperiment(server.url, 'bench-ab', {
-      variants: [
-        { id: 'a', model: { modelId: 'bench' } },
-        { id: 'b', model: { modelId: 'bench' } },
-      ],
-    });
+    const ab = await startExperiment(server.url, 'bench-ab', AB_CONFIGURATION);
     await sample('rank, A/B arm');
     await rankSweep('rank, A/B arm', db, server);
     await stopExperiment(server.url, ab);
 
-    const draft = await startExperiment(server.url, 'bench-draft', {
-      type: 'interleaving',
-      variants: [
-        { id: 'small', model: { modelId: 'bench2' } },
-        { id: 'large', model: { modelId: 'bench' } },
-      ],
-    });
+    const draft = await startExperiment(server.url, 'bench-draft', DRAFT_CONFIGURATION);
     await sample('rank, team draft');
     await rankSweep('rank, team draft of 2 rankers', db, server);
     await stopExperiment(server.url, draft);

@@ -41,6 +41,23 @@ export async function trainRanker(base: string, modelId: string, numTrees: numbe
 
 export const setProductionAlias = (base: string, modelId: string) => call(`${base}/api/nous/learn/aliases/production`, 'PUT', { modelId });
 
+/** An A/B test whose arms both pin the 100-tree ranker `bench`: every request scores it and writes an exposure. */
+export const AB_CONFIGURATION = {
+  variants: [
+    { id: 'a', model: { modelId: 'bench' } },
+    { id: 'b', model: { modelId: 'bench' } },
+  ],
+};
+
+/** A team draft of `bench2` (50 trees) and `bench` (100 trees): both score every request. */
+export const DRAFT_CONFIGURATION = {
+  type: 'interleaving',
+  variants: [
+    { id: 'small', model: { modelId: 'bench2' } },
+    { id: 'large', model: { modelId: 'bench' } },
+  ],
+};
+
 /** Creates and starts an experiment; answers its id. */
 export async function startExperiment(base: string, name: string, configuration: Record<string, unknown>): Promise<string> {
   const id = (await call(base + E, 'POST', { name: `${name}-${Date.now()}`, configuration })).data.experimentId as string;

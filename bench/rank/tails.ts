@@ -18,7 +18,7 @@ import { longTasks, summarize } from '../support/long-tasks.js';
 import { createPgSchema, dropPgSchema, PG_URL } from '../support/postgres.js';
 import { freePort, startProcess, waitQuiet } from '../support/processes.js';
 import { rankBody } from './bodies.js';
-import { setProductionAlias, startExperiment, trainRanker } from './setup.js';
+import { AB_CONFIGURATION, DRAFT_CONFIGURATION, setProductionAlias, startExperiment, trainRanker } from './setup.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BUILD = process.env.BUILD ? path.resolve(process.env.BUILD) : ROOT;
@@ -52,21 +52,10 @@ try {
     await setProductionAlias(server.url, 'bench');
   }
   if (CASE === 'ab') {
-    await startExperiment(server.url, 'bench-ab', {
-      variants: [
-        { id: 'a', model: { modelId: 'bench' } },
-        { id: 'b', model: { modelId: 'bench' } },
-      ],
-    });
+    await startExperiment(server.url, 'bench-ab', AB_CONFIGURATION);
   } else if (CASE === 'draft') {
     await trainRanker(server.url, 'bench2', 50, 15);
-    await startExperiment(server.url, 'bench-draft', {
-      type: 'interleaving',
-      variants: [
-        { id: 'small', model: { modelId: 'bench2' } },
-        { id: 'large', model: { modelId: 'bench' } },
-      ],
-    });
+    await startExperiment(server.url, 'bench-draft', DRAFT_CONFIGURATION);
   } else if (CASE === 'assign') {
     await startBenchExperiments(server.url, [0], 'bench');
     target = '/api/nous/ab-testing/assign';
