@@ -55,6 +55,32 @@ describe('createScheduler', () => {
     expect(logged[0]).toBe('periodic task flaky failed');
   });
 
+  it('hands each run, observed or not, a signal that aborts when the scheduler stops', async () => {
+    const signals: AbortSignal[] = [];
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const hold = (context: { signal: AbortSignal }) =>
+      new Promise<void>((resolve) => {
+        signals.push(context.signal);
+        if (signals.length === 2) started();
+        context.signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    const scheduler = createScheduler(
+      [
+        { name: 'observed', intervalMs: 10, run: hold, observed: true },
+        { name: 'plain', intervalMs: 10, run: hold },
+      ],
+      silent,
+      (_name, run) => run(),
+    );
+    scheduler.start();
+    await running;
+    expect(signals.map((s) => s.aborted)).toEqual([false, false]);
+    // stop() resolves only because each run ends when its signal aborts.
+    await scheduler.stop();
+    expect(signals.map((s) => s.aborted)).toEqual([true, true]);
+  });
+
   it('refuses two tasks with one name', () => {
     const run = async () => undefined;
     expect(() =>

@@ -18,10 +18,9 @@ export function createScheduler(specs: readonly TaskSpec[], log: TaskLogger, obs
     if (names.has(spec.name)) throw new Error(`two background tasks are named "${spec.name}"`);
     names.add(spec.name);
   }
-  const context = { log };
   const tasks = specs.map((spec) => {
-    const run = () => spec.run(context);
-    return new PeriodicTask(spec.name, spec.intervalMs, spec.observed ? () => observeJob(spec.name, run) : run, log);
+    const run = (signal: AbortSignal) => spec.run({ log, signal });
+    return new PeriodicTask(spec.name, spec.intervalMs, spec.observed ? (signal) => observeJob(spec.name, () => run(signal)) : run, log);
   });
   return {
     start: () => tasks.forEach((t) => t.start()),

@@ -86,7 +86,7 @@ export function createAnalyticsModule({
       await app.register(sideBySideRoutes, { sideBySideService });
     },
     tasks: [
-      { name: 'analytics', intervalMs: 2_000, run: () => analyticsService.catchUp(), observed: true },
+      { name: 'analytics', intervalMs: 2_000, run: ({ signal }) => analyticsService.catchUp(signal), observed: true },
       { name: 'analytics-retention', intervalMs: HOUR_MS, run: () => analyticsService.pruneStates(), observed: true },
     ],
     close: async () => {

@@ -163,13 +163,15 @@ export class AnalyticsService {
   // item (fold-profile.ts) but hold SQLite's event loop ~4× as long; on the quiet machine
   // (bench:ingest, 2026-11-23) they cut 50-item ingestion from 436 to 356 req/s and raised its
   // open-loop p99 from 640 to 1 501 ms. The fold thread holds no event loop: it takes threadBatchSize.
-  readonly catchUp = singleFlight(() =>
+  // `stop` is the scheduler's signal when a background run calls; a request catching up passes none.
+  readonly catchUp = singleFlight((stop) =>
     this.foldRunner
-      ? this.foldRunner.drain(this.threadBatchSize, this.clock.now())
+      ? this.foldRunner.drain(this.threadBatchSize, this.clock.now(), stop)
       : drainBatches(
           this.batchSize,
           () => this.clock.now(),
           () => this.folds.aggregateNext(this.batchSize, planFold, this.clock.now()),
+          { stop },
         ),
   );
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { drainBatches, runInBackground } from './batches.js';
+import { drainBatches, singleFlight } from './batches.js';
 import { PeriodicTask } from './periodic-task.js';
 
 /** A backlog of `n` items taken `size` at a time; records how many steps ran. */
@@ -20,14 +20,7 @@ describe('drainBatches', () => {
     const b = backlog(1000, 250);
     const caughtUp: number[] = [];
     let clock = 0;
-    expect(
-      await drainBatches(
-        250,
-        () => ++clock,
-        b.step,
-        (at) => caughtUp.push(at),
-      ),
-    ).toBe(1000);
+    expect(await drainBatches(250, () => ++clock, b.step, { onCaughtUp: (at) => caughtUp.push(at) })).toBe(1000);
     // 4 full batches, then an empty (short) one: the end.
     expect(b.steps()).toBe(5);
     expect(caughtUp).toEqual([5]);
@@ -51,29 +44,43 @@ describe('drainBatches', () => {
     const b = backlog(10_000, 250);
     const halt = new AbortController();
     let caughtUp = false;
-    const total = await runInBackground(halt.signal, () =>
-      drainBatches(
-        250,
-        () => 0,
-        async () => {
-          const n = await b.step();
-          if (b.steps() === 3) halt.abort();
-          return n;
-        },
-        () => (caughtUp = true),
-      ),
+    const total = await drainBatches(
+      250,
+      () => 0,
+      async () => {
+        const n = await b.step();
+        if (b.steps() === 3) halt.abort();
+        return n;
+      },
+      { stop: halt.signal, onCaughtUp: () => (caughtUp = true) },
     );
     expect(total).toBe(750);
     expect(b.steps()).toBe(3);
     expect(caughtUp).toBe(false);
   });
 
-  it('a drain outside a background run (a request catching up) is not stopped by one', async () => {
+  it("a request joining a background run shares it, stop signal and all; a request's own run has none", async () => {
+    const b = backlog(10_000, 250);
     const halt = new AbortController();
+    const catchUp = singleFlight((stop) =>
+      drainBatches(
+        250,
+        () => 0,
+        async () => {
+          await new Promise((r) => setTimeout(r, 1));
+          return b.step();
+        },
+        { stop },
+      ),
+    );
+    const background = catchUp(halt.signal);
+    const request = catchUp();
     halt.abort();
-    await runInBackground(halt.signal, async () => undefined);
-    const b = backlog(1000, 250);
-    expect(await drainBatches(250, () => 0, b.step)).toBe(1000);
+    // Both get what the one shared run folded before it stopped at its batch boundary.
+    expect(await request).toBe(await background);
+    expect(await background).toBeLessThan(10_000);
+    // Called again without a signal (a request alone), the run ignores the aborted one and drains to the end.
+    expect((await background) + (await catchUp())).toBe(10_000);
   });
 
   it("PeriodicTask.stop() ends a run's drain at the batch boundary instead of waiting for the backlog", async () => {
@@ -83,7 +90,7 @@ describe('drainBatches', () => {
     const task = new PeriodicTask(
       'fold',
       10,
-      () =>
+      (signal) =>
         drainBatches(
           250,
           () => 0,
@@ -92,6 +99,7 @@ describe('drainBatches', () => {
             await new Promise((r) => setTimeout(r, 1));
             return b.step();
           },
+          { stop: signal },
         ),
       { error: () => undefined },
     );

@@ -1,5 +1,3 @@
-import { runInBackground } from './batches.js';
-
 export interface TaskLogger {
   error(obj: object, msg: string): void;
 }
@@ -11,8 +9,11 @@ export interface TaskLogger {
 export interface TaskSpec {
   name: string;
   intervalMs: number;
-  /** `log` is the scheduler's logger, for work a run starts and leaves going (the training queue). */
-  run: (context: { log: TaskLogger }) => Promise<unknown>;
+  /**
+   * `log` is the scheduler's logger, for work a run starts and leaves going (the training queue);
+   * `signal` aborts when the scheduler stops: a drain given it ends at its next batch boundary.
+   */
+  run: (context: { log: TaskLogger; signal: AbortSignal }) => Promise<unknown>;
   /**
    * Count and time each run in searchloop_job_runs_total / searchloop_job_duration_seconds. Off for
    * cheap polls (cache revision, key refresh) whose runs would only drown the jobs worth watching.
@@ -31,13 +32,13 @@ export class PeriodicTask {
   private timer: NodeJS.Timeout | undefined;
   private current: Promise<void> | undefined;
   private stopped = true;
-  // Aborted by stop(): a run's drains end at their next batch boundary (common/batches.ts).
+  // Aborted by stop() and passed to each run: its drains end at their next batch boundary (common/batches.ts).
   private halt = new AbortController();
 
   constructor(
     readonly name: string,
     private readonly intervalMs: number,
-    private readonly run: () => Promise<unknown>,
+    private readonly run: (signal: AbortSignal) => Promise<unknown>,
     private readonly log: TaskLogger,
   ) {}
 
@@ -56,7 +57,7 @@ export class PeriodicTask {
   }
 
   private async tick(): Promise<void> {
-    this.current = runInBackground(this.halt.signal, this.run).then(
+    this.current = this.run(this.halt.signal).then(
       () => undefined,
       (error: unknown) => this.log.error({ err: error, task: this.name }, `periodic task ${this.name} failed`),
     );

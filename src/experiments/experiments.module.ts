@@ -114,7 +114,7 @@ export function createExperimentsModule({
     // attribution holds a lock, covariates are insert-if-absent, the cache poll only reads.
     tasks: [
       { name: 'experiment-scheduler', intervalMs: 1000, run: () => services.lifecycleService.applyDue(), observed: true },
-      { name: 'attribution', intervalMs: 2000, run: () => services.attributionService.catchUp(), observed: true },
+      { name: 'attribution', intervalMs: 2000, run: ({ signal }) => services.attributionService.catchUp(signal), observed: true },
       { name: 'experiment-cache-poll', intervalMs: 1000, run: () => services.assignmentService.refreshIfChanged() },
       { name: 'pre-exposure-covariates', intervalMs: 1000, run: () => services.covariateService.drain(), observed: true },
       { name: 'guardrail-monitor', intervalMs: 60_000, run: () => guardrailMonitor.run(), observed: true },

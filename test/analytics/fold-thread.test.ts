@@ -83,6 +83,29 @@ describeOnEveryDatabase('analytics folded on the fold thread', (kind) => {
     expect(await readAggregates(t.database)).toEqual(fromScratch([...items, ...more]));
   }, 60_000);
 
+  it("ends a background run's drain at the thread's next batch boundary when the scheduler's signal aborts; the rest folds later, once", async () => {
+    await clearAnalytics(t.database);
+    const clock = new TestClock(BASE + 50 * HOUR_MS);
+    const items = generateItems(6000, 79, 0, BASE);
+    await insertItems(t.database, items);
+    const module = createAnalyticsModule({ database: t.database, clock, foldThread: true });
+    try {
+      const halt = new AbortController();
+      const drain = module.services.analyticsService.catchUp(halt.signal);
+      const done = async () => items.length - (await backlogSize(t.database));
+      while ((await done()) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      halt.abort();
+      const byThread = await drain;
+      expect(byThread).toBe(await done());
+      expect(byThread).toBeLessThan(items.length);
+      // The thread stays usable: a request's catch-up (no signal) folds the rest.
+      expect(byThread + (await module.services.analyticsService.catchUp())).toBe(items.length);
+      expect(await readAggregates(t.database)).toEqual(fromScratch(items));
+    } finally {
+      await module.close();
+    }
+  }, 60_000);
+
   it('refuses to fold once closed, with an error that says so', async () => {
     const module = createAnalyticsModule({ database: t.database, clock: new TestClock(BASE), foldThread: true });
     expect(await module.services.analyticsService.catchUp()).toBe(0);

@@ -121,7 +121,7 @@ describeOnEveryDatabase('experiment guardrails', (kind) => {
     await simulate(safe, 200, { control: 0.3, treatment: 0.3 }, 43);
     const task = t.container.tasks.find((s) => s.name === 'guardrail-monitor')!;
     expect(task).toBeDefined();
-    await task.run({ log: { error: () => undefined } });
+    await task.run({ log: { error: () => undefined }, signal: new AbortController().signal });
     const paused = (await getJson(t.app, `${BASE}/experiments/${harmful}`)).body.data;
     expect(paused.status).toBe('paused');
     const events = (await getJson(t.app, `${BASE}/experiments/${harmful}/events`)).body.data.items;
@@ -131,7 +131,7 @@ describeOnEveryDatabase('experiment guardrails', (kind) => {
     expect(event.after.guardrailBreaches[0]).toMatchObject({ metric: 'ctr', variantId: 'treatment', scale: 'relative', margin: 0.02 });
     expect((await getJson(t.app, `${BASE}/experiments/${safe}`)).body.data.status).toBe('running');
     // A second run finds nothing more to pause.
-    expect(await task.run({ log: { error: () => undefined } })).toBe(0);
+    expect(await task.run({ log: { error: () => undefined }, signal: new AbortController().signal })).toBe(0);
   });
 
   it('refuses bad guardrails with 400 naming the field', async () => {

@@ -1,5 +1,4 @@
 import type { Worker } from 'node:worker_threads';
-import { backgroundStopSignal } from '../../common/batches.js';
 import { startThreadPool } from '../../common/thread-priority.js';
 import { moduleWorker, stopWorker, workerReady } from '../../common/worker-threads.js';
 import type { ThreadShare } from '../../storage/database.js';
@@ -45,11 +44,10 @@ export class FoldThread implements FoldRunner {
   ) {}
 
   /**
-   * Folds the backlog on the thread. Started by a background run (the scheduler's `analytics` task),
-   * it ends at the thread's next batch boundary once that run is told to stop (common/batches.ts).
+   * Folds the backlog on the thread. Given a background run's `stop` (the scheduler's `analytics`
+   * task), it ends at the thread's next batch boundary once that run is told to stop (common/batches.ts).
    */
-  async drain(batchSize: number, now: number): Promise<number> {
-    const stop = backgroundStopSignal();
+  async drain(batchSize: number, now: number, stop?: AbortSignal): Promise<number> {
     if (stop?.aborted) return 0;
     let asked: { worker: Worker; id: number } | undefined;
     const onStop = () => {

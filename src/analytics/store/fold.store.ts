@@ -9,8 +9,11 @@ export type Folder = (items: readonly AnalyticsItem[], known: ReadonlyMap<string
  * code on a connection of its own. AnalyticsService folds in-process when it has none.
  */
 export interface FoldRunner {
-  /** Folds the backlog in batches of `batchSize`, stamping freshness with `now`; returns items folded. */
-  drain(batchSize: number, now: number): Promise<number>;
+  /**
+   * Folds the backlog in batches of `batchSize`, stamping freshness with `now`; returns items folded.
+   * When `stop` aborts, the drain ends at its next batch boundary.
+   */
+  drain(batchSize: number, now: number, stop?: AbortSignal): Promise<number>;
   /** AnalyticsFoldStore.pruneEntities on the runner's connection. */
   prune(cutoff: number, limit: number): Promise<number | null>;
   close(): Promise<void>;

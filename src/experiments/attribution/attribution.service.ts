@@ -22,13 +22,17 @@ export class AttributionService {
   }
 
   /** Processes the whole backlog; concurrent callers share one run. Returns items processed. */
-  readonly catchUp = singleFlight(() =>
+  // `stop` is the scheduler's signal when a background run calls; a request catching up passes none.
+  readonly catchUp = singleFlight((stop) =>
     drainBatches(
       this.batchSize,
       () => this.clock.now(),
       () => this.store.attributeNext(this.batchSize, planAttribution),
-      (startedAt) => {
-        this.lastCompletedAt = startedAt;
+      {
+        stop,
+        onCaughtUp: (startedAt) => {
+          this.lastCompletedAt = startedAt;
+        },
       },
     ),
   );
