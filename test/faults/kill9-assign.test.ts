@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../src/storage/schema.js';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseKinds, openTestDatabase } from '../support/test-database.js';
 import { sleep } from '../support/ports.js';
@@ -10,9 +11,9 @@ const TRIALS = 8;
 const CLIENTS = 8;
 const MODELS = '/api/nous/learn/models';
 const FIXTURES = fileURLToPath(new URL('../fixtures/imported-models', import.meta.url));
-// Two held-out rows as a rank request's results (the imported ranker's own features).
+// Six held-out rows as a rank request's results (the imported ranker's own features).
 const heldout = JSON.parse(readFileSync(`${FIXTURES}/xgb-heldout.json`, 'utf8')) as { rows: { features: Record<string, number> }[] };
-const RESULTS = heldout.rows.slice(0, 2).map((r, i) => ({ resultId: `doc-${i}`, features: r.features }));
+const RESULTS = heldout.rows.slice(0, 6).map((r, i) => ({ resultId: `doc-${i}`, features: r.features }));
 
 /** One request of the load: the order the test saw it leave and come back, on one counter. */
 interface Exchange {
@@ -20,20 +21,43 @@ interface Exchange {
   sentAt: number;
   answeredAt: number;
   answer: Answer;
-  /** The variant the unit was told it is in, or null when the answer enrolled it nowhere. */
+  /** What the answer promised to store (a variant, or an interleaved list), or null when it promised nothing. */
   told: string | null;
+}
+
+/** What the database holds of the answers, in `told`'s terms, and the scenario's own consistency problems. */
+interface Stored {
+  byUnit: Map<string, string>;
+  problems: string[];
 }
 
 interface Scenario {
   name: string;
+  /** What an answer promises to write behind it, for the test's title and report. */
+  kept: string;
   /** Creates and starts the experiment (and what it serves); returns its id. */
   setup(url: string): Promise<string>;
   request(experimentId: string, unitId: string): { path: string; body: unknown };
   told(body: any): string | null;
+  stored(db: Kysely<Database>, experimentId: string): Promise<Stored>;
+}
+
+/** Stored exposures by unit, and whether the variant-day unit counts (same transaction) count exactly them. */
+async function exposures(db: Kysely<Database>, experimentId: string): Promise<Stored> {
+  const byUnit = new Map(
+    (await db.selectFrom('experiment_units').select(['unit_id', 'variant_id']).where('experiment_id', '=', experimentId).execute()).map(
+      (r) => [r.unit_id, r.variant_id],
+    ),
+  );
+  const counted = await sql<{ units: number | string | null }>`
+    select sum(units) as units from experiment_variant_units where experiment_id = ${experimentId}`.execute(db);
+  const units = Number(counted.rows[0]?.units ?? 0);
+  return { byUnit, problems: units === byUnit.size ? [] : [`variant-day counts hold ${units} units, ${byUnit.size} exposures stored`] };
 }
 
 const assign: Scenario = {
   name: 'assign',
+  kept: 'exposures',
   async setup(url) {
     const created = await send(url, {
       method: 'POST',
@@ -47,44 +71,78 @@ const assign: Scenario = {
     const a = body.data.assignments[0];
     return a?.inExperiment ? a.variantId : null;
   },
+  stored: exposures,
 };
 
 /** rank in an A/B experiment whose treatment arm serves an imported ranker (no training needed). */
 const rank: Scenario = {
   name: 'rank in an A/B arm',
-  async setup(url) {
-    await send(url, {
-      method: 'POST',
-      path: MODELS,
-      body: { modelId: 'xgb', name: 'xgb', type: 'ranker', config: { trainingData: 'dataset' } },
-    });
-    const model = readFileSync(`${FIXTURES}/xgb-model.json`, 'utf8');
-    const imported = await send(url, {
-      method: 'POST',
-      path: `${MODELS}/xgb/versions/import`,
-      body: { format: 'xgboost-json', model, activate: true },
-    });
-    expect(imported.status, JSON.stringify(imported.body)).toBe(201);
-    const created = await send(url, {
-      method: 'POST',
-      path: '/api/nous/ab-testing/experiments',
-      body: {
-        name: 'kill9-rank',
-        configuration: { variants: [{ id: 'original' }, { id: 'imported', model: { modelId: 'xgb', version: 1 } }] },
-      },
-    });
-    return started(url, created.body.data.experimentId);
-  },
-  request: (_, unitId) => ({
-    path: '/api/nous/rank',
-    body: {
-      unitId,
-      queryId: `q-${unitId}`,
-      results: RESULTS,
-    },
-  }),
+  kept: 'exposures',
+  setup: (url) => rankingExperiment(url, 'kill9-rank', {}),
+  request: (_, unitId) => rankRequest(unitId),
   told: (body) => (body.data.served?.source === 'experiment' ? body.data.served.variantId : null),
+  stored: exposures,
 };
+
+/**
+ * rank in a team-draft interleaving experiment (the original order against the imported ranker):
+ * what is checked is the interleaved list each answer showed, which is written behind the answer on
+ * its own queue (ranking-and-interleaving.md), the same promise as exposures: a suffix may be lost.
+ */
+const teamDraft: Scenario = {
+  name: 'rank in a team draft',
+  kept: 'interleaved lists',
+  setup: (url) => rankingExperiment(url, 'kill9-draft', { type: 'interleaving' }),
+  request: (_, unitId) => rankRequest(unitId),
+  told: (body) =>
+    body.data.served?.source === 'experiment'
+      ? (body.data.results as { resultId: string; team: string }[]).map((r) => `${r.resultId}:${r.team}`).join(' ')
+      : null,
+  async stored(db, experimentId) {
+    const rows = await db
+      .selectFrom('interleaved_queries')
+      .select(['unit_id', 'query_id', 'list'])
+      .where('experiment_id', '=', experimentId)
+      .execute();
+    const problems = rows.filter((r) => r.query_id !== `q-${r.unit_id}`).map((r) => `${r.unit_id}: list stored under query ${r.query_id}`);
+    const byUnit = new Map(
+      rows.map((r) => {
+        const list = JSON.parse(r.list) as { teams: string[]; results: [string, number][] };
+        return [r.unit_id, list.results.map(([id, team]) => `${id}:${list.teams[team]}`).join(' ')];
+      }),
+    );
+    // The unit's exposure goes on the assignments' queue: its own promise (the cases above) holds too.
+    return { byUnit, problems: [...problems, ...(await exposures(db, experimentId)).problems] };
+  },
+};
+
+/** Registers the imported ranker and starts a ranking experiment: the original order against it. */
+async function rankingExperiment(url: string, name: string, extra: Record<string, unknown>): Promise<string> {
+  await send(url, {
+    method: 'POST',
+    path: MODELS,
+    body: { modelId: 'xgb', name: 'xgb', type: 'ranker', config: { trainingData: 'dataset' } },
+  });
+  const model = readFileSync(`${FIXTURES}/xgb-model.json`, 'utf8');
+  const imported = await send(url, {
+    method: 'POST',
+    path: `${MODELS}/xgb/versions/import`,
+    body: { format: 'xgboost-json', model, activate: true },
+  });
+  expect(imported.status, JSON.stringify(imported.body)).toBe(201);
+  const created = await send(url, {
+    method: 'POST',
+    path: '/api/nous/ab-testing/experiments',
+    body: {
+      name,
+      configuration: { ...extra, variants: [{ id: 'original' }, { id: 'imported', model: { modelId: 'xgb', version: 1 } }] },
+    },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return started(url, created.body.data.experimentId);
+}
+
+const rankRequest = (unitId: string) => ({ path: '/api/nous/rank', body: { unitId, queryId: `q-${unitId}`, results: RESULTS } });
 
 async function started(url: string, experimentId: string): Promise<string> {
   expect((await send(url, { method: 'POST', path: `/api/nous/ab-testing/experiments/${experimentId}/start` })).status).toBe(200);
@@ -92,12 +150,12 @@ async function started(url: string, experimentId: string): Promise<string> {
 }
 
 /**
- * What an answer promises about its exposure (docs/api/experiments.md): it is durable once the
- * group commit that follows the answer commits. Groups commit in the order their exposures were
- * answered, so a kill -9 loses a suffix of the answers: the exposures still queued or in the
- * transaction being written. Kill -9 at a random moment of concurrent first assignments, restart
- * on the same database, and check exactly that:
- * - every stored exposure has the variant its unit was told, and was sent by the test;
+ * What an answer promises about its exposure (docs/api/experiments.md) or its interleaved list
+ * (ranking-and-interleaving.md): it is durable once the group commit that follows the answer
+ * commits. Groups commit in the order they were answered, so a kill -9 loses a suffix of the
+ * answers: what is still queued or in the transaction being written. Kill -9 at a random moment of
+ * concurrent first assignments, restart on the same database, and check exactly that:
+ * - every stored exposure (list) is the variant (list) its unit was told, and was sent by the test;
  * - the variant-day unit counts (same transaction) count exactly the stored exposures;
  * - every missing exposure is a late one, by causality rather than a timing threshold: if the test
  *   had received unit u's answer before it sent unit v, then u was queued before v, so v stored
@@ -106,7 +164,7 @@ async function started(url: string, experimentId: string): Promise<string> {
  */
 function killDuring(scenario: Scenario, seed: number) {
   describe.each(databaseKinds())(`kill -9 during ${scenario.name} on %s`, (kind) => {
-    it(`${TRIALS} trials: stored exposures are what was told and counted once; only the last answers may be missing`, async () => {
+    it(`${TRIALS} trials: stored ${scenario.kept} are what was told, counted once; only the last answers may be missing`, async () => {
       const rand = prng(seed + (kind === 'sqlite' ? 1 : 2));
       const testDatabase = await createTestDatabase(kind);
       const target = testDatabase.target;
@@ -145,18 +203,9 @@ function killDuring(scenario: Scenario, seed: number) {
 
       const database = await openTestDatabase(testDatabase);
       try {
-        const stored = new Map(
-          (
-            await database.db
-              .selectFrom('experiment_units')
-              .select(['unit_id', 'variant_id'])
-              .where('experiment_id', '=', experimentId)
-              .execute()
-          ).map((r) => [r.unit_id, r.variant_id]),
-        );
-        const counted = await sql<{ units: number | string | null }>`
-          select sum(units) as units from experiment_variant_units where experiment_id = ${experimentId}`.execute(database.db);
-        const problems: string[] = [];
+        const held = await scenario.stored(database.db, experimentId);
+        const stored = held.byUnit;
+        const problems: string[] = [...held.problems];
         for (const [unitId, e] of exchanges) {
           if (e.answer.status !== undefined && e.answer.status !== 200)
             problems.push(`${unitId} answered ${e.answer.status} ${JSON.stringify(e.answer.body)}`);
@@ -181,7 +230,7 @@ function killDuring(scenario: Scenario, seed: number) {
           perTrial.push(`${lost.length}/${inTrial.filter(([, e]) => e.told !== null).length}`);
         }
         console.log(
-          `kill -9 during ${scenario.name} on ${kind}: ${exchanges.size} sent, ${told} told a variant, ${stored.size} stored, ` +
+          `kill -9 during ${scenario.name} on ${kind}: ${exchanges.size} sent, ${told} promised ${scenario.kept}, ${stored.size} stored, ` +
             `${missing} answered but lost (per trial, lost/told: ${perTrial.join(' ')}), ` +
             `${[...exchanges.values()].filter((e) => e.answer.status === undefined).length} unanswered`,
         );
@@ -189,7 +238,6 @@ function killDuring(scenario: Scenario, seed: number) {
         expect(told).toBeGreaterThan(0);
         // The write-behind queue's default maxBacklog: no more can be answered and not yet written.
         for (const p of perTrial) expect(Number(p.split('/')[0])).toBeLessThanOrEqual(20_000);
-        expect(Number(counted.rows[0]?.units ?? 0)).toBe(stored.size);
       } finally {
         await database.close();
         await testDatabase.drop();
@@ -200,3 +248,4 @@ function killDuring(scenario: Scenario, seed: number) {
 
 killDuring(assign, 0x61737330);
 killDuring(rank, 0x72616e30);
+killDuring(teamDraft, 0x74656130);
