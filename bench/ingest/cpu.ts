@@ -7,8 +7,13 @@
  * otherwise idle core.
  *
  *   npm run bench:ingest-cpu                         (BASELINE=<checkout of the build to compare> RATE=400 DURATION=10
- *                                                     ROUNDS=1 DATABASES=SQLite,PostgreSQL ASSIGN=1
+ *                                                     WARMUP=20 ROUNDS=1 DATABASES=SQLite,PostgreSQL ASSIGN=1
  *                                                     PROFILE=<dir>: a --cpu-prof per server run, for bench:profile-top)
+ *
+ * WARMUP: seconds of the same load before each measured window. V8 keeps optimizing (TurboFan, on
+ * its helper threads) for tens of seconds at 400 req/s; with 2 s of warm-up those compile jobs were
+ * about 300 µs per ingest request of the measured CPU (perf, 2026-11-29), a start-up cost rather
+ * than a per-request one. 20 s leaves them out, for the bare routes and both builds alike.
  *
  * BASELINE is optional: a built checkout of another revision (e.g. `git worktree add ../base main
  * && (cd ../base && npm ci)`); without it only this build and the bare routes are measured.
@@ -28,6 +33,7 @@ const DURATION = Number(process.env.DURATION ?? 10);
 const ROUNDS = Number(process.env.ROUNDS ?? 1);
 const DATABASES = (process.env.DATABASES ?? 'SQLite,PostgreSQL').split(',') as ('SQLite' | 'PostgreSQL')[];
 const ASSIGN = process.env.ASSIGN !== '0';
+const WARMUP = Number(process.env.WARMUP ?? 20);
 const PROFILE = process.env.PROFILE ? path.resolve(process.env.PROFILE) : undefined;
 /** CPU seconds by thread id, with each thread's name (libuv pool, V8 workers, the fold and checkpoint threads…). */
 function threadCpu(pid: number): Map<string, { name: string; seconds: number }> {
@@ -65,7 +71,7 @@ function mainThreadCpuSeconds(pid: number): number {
   return (Number(f[11]) + Number(f[12])) / 100;
 }
 async function measure(name: string, server: ServerProcess, urlPath: string, body: string) {
-  await runLoad({ url: server.url + urlPath, connections: 32, durationSeconds: 2, body, overallRate: RATE });
+  await runLoad({ url: server.url + urlPath, connections: 32, durationSeconds: WARMUP, body, overallRate: RATE });
   const before = processCpuSeconds(server.child.pid!);
   const mainBefore = mainThreadCpuSeconds(server.child.pid!);
   const threadsBefore = threadCpu(server.child.pid!);
@@ -146,7 +152,7 @@ fs.rmSync(tmp, { recursive: true, force: true });
 
 console.log(`\nbench/ingest/cpu — ${new Date().toISOString().slice(0, 10)} — ${machineLine()}`);
 console.log(
-  `open loop at ${RATE} req/s, ${DURATION} s per case; CPU of the server process (all threads) per request; baseline ${process.env.BASELINE ?? 'none'}\n`,
+  `open loop at ${RATE} req/s, ${DURATION} s per case after ${WARMUP} s of warm-up; CPU of the server process (all threads) per request; baseline ${process.env.BASELINE ?? 'none'}\n`,
 );
 console.log(
   '| case | CPU µs / request | of which the main thread | bare route ÷ this (share of the ceiling on one idle core) | achieved req/s | p99 ms |',
