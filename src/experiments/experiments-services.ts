@@ -131,7 +131,7 @@ export function createExperimentsServices(stores: ExperimentsStores, wiring: Exp
   });
   const guardrailMonitor = new GuardrailMonitor(
     stores.experiments,
-    (e) => resultsService.sequentialGuardrails(e),
+    (e, stop) => resultsService.sequentialGuardrails(e, stop),
     (id, breaches) => lifecycleService.act(id, 'pause', 'guardrail', { guardrailBreaches: breaches }),
   );
   return {

@@ -117,7 +117,7 @@ export function createExperimentsModule({
       { name: 'attribution', intervalMs: 2000, run: ({ signal }) => services.attributionService.catchUp(signal), observed: true },
       { name: 'experiment-cache-poll', intervalMs: 1000, run: () => services.assignmentService.refreshIfChanged() },
       { name: 'pre-exposure-covariates', intervalMs: 1000, run: () => services.covariateService.drain(), observed: true },
-      { name: 'guardrail-monitor', intervalMs: 60_000, run: () => guardrailMonitor.run(), observed: true },
+      { name: 'guardrail-monitor', intervalMs: 60_000, run: ({ signal }) => guardrailMonitor.run(signal), observed: true },
     ],
     // Exposures and interleaved lists answered but not yet committed are written before the database closes.
     close: async () => {

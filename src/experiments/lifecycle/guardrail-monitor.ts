@@ -35,18 +35,19 @@ export interface GuardrailBreach {
 export class GuardrailMonitor {
   constructor(
     private readonly experiments: Pick<ExperimentStore, 'listServing'>,
-    private readonly guardrails: (e: ExperimentRecord) => Promise<GuardrailReading[]>,
+    /** `stop` is the scheduler's signal: the attribution catch-up the read starts ends at its next batch once it aborts. */
+    private readonly guardrails: (e: ExperimentRecord, stop?: AbortSignal) => Promise<GuardrailReading[]>,
     private readonly pause: (experimentId: string, breaches: GuardrailBreach[]) => Promise<unknown>,
   ) {}
 
-  /** Returns the number of experiments paused by this run. */
-  async run(): Promise<number> {
+  /** Returns the number of experiments paused by this run; `stop` is the scheduler's signal. */
+  async run(stop?: AbortSignal): Promise<number> {
     const watched = (await this.experiments.listServing()).filter(
       (e) => e.status === 'running' && e.configuration.analysis.guardrails.some((g) => g.autoPause === true),
     );
     let paused = 0;
     for (const e of watched) {
-      const breaches = (await this.guardrails(e))
+      const breaches = (await this.guardrails(e, stop))
         .filter((g) => g.autoPause)
         .flatMap((g) =>
           g.comparisons

@@ -33,7 +33,8 @@ export interface ResultsDependencies {
   experiments: Pick<ExperimentStore, 'getPhase'>;
   exposures: Pick<ExposureStore, 'countExposures'>;
   /** Attribution is caught up before a read, so the answer includes what has arrived. */
-  attribution: { catchUp(): Promise<number>; readonly freshAsOf: number | null };
+  /** `stop`: a background run's signal (the guardrail monitor's); requests pass none. */
+  attribution: { catchUp(stop?: AbortSignal): Promise<number>; readonly freshAsOf: number | null };
   covariates: { drain(): Promise<number> };
   load: (id: string) => Promise<ExperimentRecord>;
   clock: Clock;
@@ -94,10 +95,10 @@ export class ResultsService {
    * analysis.method says: the monitor looks every few minutes, and only a confidence sequence stays
    * valid under that peeking.
    */
-  async sequentialGuardrails(e: ExperimentRecord): Promise<GuardrailView[]> {
+  async sequentialGuardrails(e: ExperimentRecord, stop?: AbortSignal): Promise<GuardrailView[]> {
     const guardrails = e.configuration.analysis.guardrails;
     if (guardrails.length === 0) return [];
-    await this.deps.attribution.catchUp();
+    await this.deps.attribution.catchUp(stop);
     const variants = await this.phaseVariants(e, e.phase);
     const controlId = e.configuration.controlVariantId ?? variants[0]!.id;
     const metrics = guardrails.map((g) => g.metric);
