@@ -164,7 +164,7 @@ async function started(url: string, experimentId: string): Promise<string> {
  */
 function killDuring(scenario: Scenario, seed: number) {
   describe.each(databaseKinds())(`kill -9 during ${scenario.name} on %s`, (kind) => {
-    it(`${TRIALS} trials: stored ${scenario.kept} are what was told, counted once; only the last answers may be missing`, async () => {
+    it(`${TRIALS} trials: stored ${scenario.kept} are what was told, each once; only the last answers may be missing`, async () => {
       const rand = prng(seed + (kind === 'sqlite' ? 1 : 2));
       const testDatabase = await createTestDatabase(kind);
       const target = testDatabase.target;
