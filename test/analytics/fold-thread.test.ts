@@ -63,15 +63,21 @@ describeOnEveryDatabase('analytics folded on the fold thread', (kind) => {
     }
   });
 
-  it('stops a running drain at a batch boundary when closed: the database stays writable and the rest folds later, once', async () => {
+  /** 6 000 items and a fold-thread drain of them (given `stop`), once the thread has folded some. */
+  async function drainUnderWay(seed: number, stop?: AbortSignal) {
     await clearAnalytics(t.database);
     const clock = new TestClock(BASE + 50 * HOUR_MS);
-    const items = generateItems(6000, 77, 0, BASE);
+    const items = generateItems(6000, seed, 0, BASE);
     await insertItems(t.database, items);
     const module = createAnalyticsModule({ database: t.database, clock, foldThread: true });
-    const drain = module.services.analyticsService.catchUp();
+    const drain = module.services.analyticsService.catchUp(stop);
     const done = async () => items.length - (await backlogSize(t.database));
     while ((await done()) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    return { clock, items, module, drain, done };
+  }
+
+  it('stops a running drain at a batch boundary when closed: the database stays writable and the rest folds later, once', async () => {
+    const { clock, items, module, drain, done } = await drainUnderWay(77);
     await module.close();
     const byThread = await drain;
     expect(byThread).toBe(await done());
@@ -84,16 +90,9 @@ describeOnEveryDatabase('analytics folded on the fold thread', (kind) => {
   }, 60_000);
 
   it("ends a background run's drain at the thread's next batch boundary when the scheduler's signal aborts; the rest folds later, once", async () => {
-    await clearAnalytics(t.database);
-    const clock = new TestClock(BASE + 50 * HOUR_MS);
-    const items = generateItems(6000, 79, 0, BASE);
-    await insertItems(t.database, items);
-    const module = createAnalyticsModule({ database: t.database, clock, foldThread: true });
+    const halt = new AbortController();
+    const { items, module, drain, done } = await drainUnderWay(79, halt.signal);
     try {
-      const halt = new AbortController();
-      const drain = module.services.analyticsService.catchUp(halt.signal);
-      const done = async () => items.length - (await backlogSize(t.database));
-      while ((await done()) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
       halt.abort();
       const byThread = await drain;
       expect(byThread).toBe(await done());
