@@ -21,7 +21,8 @@ export interface DrainOptions {
    * The stop signal of the background run the drain belongs to (PeriodicTask passes it to its run);
    * a request catching up passes none. Passed by hand rather than carried by an AsyncLocalStorage:
    * on Node 20 one AsyncLocalStorage in use puts a promise hook on every promise in the process,
-   * the search-time routes' too (issue 28: 5-10 % of ingestion's main-thread CPU).
+   * the search-time routes' too (issue 28: ingestion's main-thread CPU went from 718 to 654 µs per
+   * request without it).
    */
   stop?: AbortSignal;
 }

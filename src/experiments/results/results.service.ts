@@ -32,8 +32,10 @@ export interface ResultsDependencies {
   store: ResultsStore;
   experiments: Pick<ExperimentStore, 'getPhase'>;
   exposures: Pick<ExposureStore, 'countExposures'>;
-  /** Attribution is caught up before a read, so the answer includes what has arrived. */
-  /** `stop`: a background run's signal (the guardrail monitor's); requests pass none. */
+  /**
+   * Attribution is caught up before a read, so the answer includes what has arrived. `stop` is a
+   * background run's signal (the guardrail monitor's); requests pass none.
+   */
   attribution: { catchUp(stop?: AbortSignal): Promise<number>; readonly freshAsOf: number | null };
   covariates: { drain(): Promise<number> };
   load: (id: string) => Promise<ExperimentRecord>;

@@ -85,8 +85,8 @@ export class KyselyTrainingJobStore implements TrainingJobStore {
     // The queue is polled every second and is almost always empty: a read answers that, so the
     // idle poll takes no write transaction (on SQLite one held the connection, and the event loop,
     // for several milliseconds a second, which search-time calls felt in their tail).
-    const any = await this.db.selectFrom('training_jobs as j').select('j.id').where(claimable(now)).limit(1).executeTakeFirst();
-    if (!any) return undefined;
+    const due = await this.db.selectFrom('training_jobs as j').select('j.id').where(claimable(now)).limit(1).executeTakeFirst();
+    if (!due) return undefined;
     try {
       return await this.db.transaction().execute(async (trx) => {
         const row = await trx
