@@ -1,3 +1,5 @@
+import { startFirstGroup } from './linger.js';
+
 /**
  * Group commit: concurrent callers' entries are written together in one transaction, and each
  * caller's promise settles only when the transaction holding its entries has committed (or
@@ -32,11 +34,7 @@ export class GroupCommit<T, R = void> {
       this.queue.push({ entries, resolve, reject });
       if (!this.flushing) {
         this.flushing = true;
-        // Let the requests already in this turn of the event loop join the first group, and under
-        // steady traffic those of the next lingerMs.
-        if (this.lingerMs > 0 && performance.now() - this.lastWriteEnded < 10 * this.lingerMs)
-          setTimeout(() => void this.flush(), this.lingerMs);
-        else setImmediate(() => void this.flush());
+        startFirstGroup(() => void this.flush(), this.lingerMs, this.lastWriteEnded);
       }
     });
   }

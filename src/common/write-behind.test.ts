@@ -96,4 +96,24 @@ describe('WriteBehind', () => {
     const wb = new WriteBehind<number>(async () => undefined);
     await expect(wb.drain()).resolves.toBeUndefined();
   });
+
+  it('with lingerMs, a lone entry at rest is written at once; under steady traffic the next group waits for late joiners', async () => {
+    const writes: number[][] = [];
+    const wb = new WriteBehind<number>(async (entries) => void writes.push(entries), { lingerMs: 30 });
+    await wb.submit([1]);
+    await tick();
+    expect(writes).toEqual([[1]]); // at rest: the next turn of the event loop, no timer
+    await wb.drain();
+    // A group just ended: traffic is steady, so [2] waits for [3], which arrives 10 ms later.
+    await wb.submit([2]);
+    await new Promise((r) => setTimeout(r, 10));
+    await wb.submit([3]);
+    expect(writes).toEqual([[1]]);
+    await wb.drain();
+    expect(writes).toEqual([[1], [2, 3]]);
+    // settled() still waits for the lingering group: a reader sees every answer given before it.
+    await wb.submit([4]);
+    await wb.settled();
+    expect(writes).toEqual([[1], [2, 3], [4]]);
+  });
 });

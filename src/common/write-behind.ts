@@ -1,3 +1,5 @@
+import { startFirstGroup } from './linger.js';
+
 /**
  * Write-behind: callers hand over entries and go on; a single writer commits them in groups
  * (everything queued when the previous group finished, up to `maxGroup` entries), so the caller's
@@ -12,7 +14,8 @@
  * GroupCommit (group-commit.ts) gathers groups the same way but is a different contract, kept
  * apart on purpose: there each caller waits for its own commit and a failure goes back to that
  * caller (a feedback item is not acknowledged unless it is on disk), while here nobody waits and a
- * failure is kept and retried. What they share is a dozen lines of queue slicing.
+ * failure is kept and retried. What they share is a dozen lines of queue slicing and the rule that
+ * starts a first group (linger.ts).
  */
 export interface WriteBehindOptions {
   /** Entries per transaction, at most. */
@@ -23,6 +26,11 @@ export interface WriteBehindOptions {
   onError?: (error: unknown, entries: number) => void;
   /** Pause before retrying a failed group, by attempt (1, 2, …); defaults to 50 ms doubling up to 5 s. */
   retryDelayMs?: (attempt: number) => number;
+  /**
+   * Under steady traffic the first entry of an idle writer waits this long for others to join its
+   * group (startFirstGroup, linger.ts; GroupCommit's rule). An entry at rest is written at once. Default 0.
+   */
+  lingerMs?: number;
 }
 
 export class WriteBehind<T> {
@@ -34,6 +42,9 @@ export class WriteBehind<T> {
   private readonly maxBacklog: number;
   private readonly onError: (error: unknown, entries: number) => void;
   private readonly retryDelayMs: (attempt: number) => number;
+  private readonly lingerMs: number;
+  /** When the last group ended (performance.now()), to tell steady traffic from a lone entry. */
+  private lastWriteEnded = -Infinity;
   private inFlight = 0;
   /** Entries submitted and written since start: groups are written in submission order. */
   private submitted = 0;
@@ -48,6 +59,7 @@ export class WriteBehind<T> {
     this.maxBacklog = options.maxBacklog ?? 20_000;
     this.onError = options.onError ?? (() => undefined);
     this.retryDelayMs = options.retryDelayMs ?? ((attempt) => Math.min(5000, 50 * 2 ** (attempt - 1)));
+    this.lingerMs = options.lingerMs ?? 0;
   }
 
   /** Entries queued or being written. */
@@ -65,8 +77,7 @@ export class WriteBehind<T> {
       this.submitted += entries.length;
       if (!this.writing) {
         this.writing = true;
-        // Let the requests already in this turn of the event loop join the first group.
-        setImmediate(() => void this.run());
+        startFirstGroup(() => void this.run(), this.lingerMs, this.lastWriteEnded);
       }
     }
     if (this.backlog <= this.maxBacklog) return Promise.resolve();
@@ -113,6 +124,7 @@ export class WriteBehind<T> {
         await new Promise((r) => setTimeout(r, this.retryDelayMs(attempt)));
       } finally {
         this.inFlight = 0;
+        this.lastWriteEnded = performance.now();
       }
       if (this.backlog <= this.maxBacklog) for (const resolve of this.underLimit.splice(0)) resolve();
     }

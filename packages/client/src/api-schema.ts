@@ -5929,7 +5929,7 @@ export interface paths {
     put?: never;
     /**
      * A unit's variant in one experiment (records its first exposure)
-     * @description The answer comes from memory and does not wait for the disk: the first exposure is queued and is durable once the group commit that follows the answer commits. A kill -9 loses at most the exposures answered since the last commit began (the latest answers, at most 20 000); lost exposures are not re-derived from feedback. See docs/api/experiments.md.
+     * @description The answer comes from memory and does not wait for the disk: the first exposure is queued and is durable once the group commit that follows the answer commits (under steady traffic a group first waits 10 ms for others to join it). A kill -9 loses at most the exposures answered since the last commit began (the latest answers, at most 20 000); lost exposures are not re-derived from feedback. See docs/api/experiments.md.
      */
     post: {
       parameters: {
@@ -6024,7 +6024,7 @@ export interface paths {
     put?: never;
     /**
      * A unit's variants in every running experiment (call once per session)
-     * @description The answer comes from memory and does not wait for the disk: the first exposure is queued and is durable once the group commit that follows the answer commits. A kill -9 loses at most the exposures answered since the last commit began (the latest answers, at most 20 000); lost exposures are not re-derived from feedback. See docs/api/experiments.md.
+     * @description The answer comes from memory and does not wait for the disk: the first exposure is queued and is durable once the group commit that follows the answer commits (under steady traffic a group first waits 10 ms for others to join it). A kill -9 loses at most the exposures answered since the last commit began (the latest answers, at most 20 000); lost exposures are not re-derived from feedback. See docs/api/experiments.md.
      */
     post: {
       parameters: {

@@ -11,8 +11,9 @@ export interface AssignmentRoutesOptions {
 
 const EXPOSURE_GUARANTEE =
   'The answer comes from memory and does not wait for the disk: the first exposure is queued and is durable once the group ' +
-  'commit that follows the answer commits. A kill -9 loses at most the exposures answered since the last commit began (the ' +
-  'latest answers, at most 20 000); lost exposures are not re-derived from feedback. See docs/api/experiments.md.';
+  'commit that follows the answer commits (under steady traffic a group first waits 10 ms for others to join it). A kill -9 ' +
+  'loses at most the exposures answered since the last commit began (the latest answers, at most 20 000); lost exposures are ' +
+  'not re-derived from feedback. See docs/api/experiments.md.';
 
 export const assignmentRoutes: FastifyPluginAsyncTypebox<AssignmentRoutesOptions> = async (app, { assignmentService }) => {
   app.post(

@@ -13,6 +13,12 @@ import { sliceAttributes } from '../model/slice-dimensions.js';
 
 type VariantView = AssignmentView['variant'];
 
+/**
+ * Under steady traffic an exposure waits up to this long for others to share its group commit
+ * (WriteBehind's lingerMs; a lone exposure at rest is written at once). No answer waits for it.
+ */
+export const EXPOSURE_COMMIT_DELAY_MS = 10;
+
 interface ServingExperiment {
   record: ExperimentRecord;
   assignable: AssignableExperiment;
@@ -86,11 +92,14 @@ export class AssignmentService {
     // Exposures queued since the last group share one idempotent insert; no answer waits for it.
     // Groups commit in the order their exposures were answered, and a failed group is retried
     // (the insert is idempotent), so what a crash loses is a suffix of the answers.
-    this.exposureWrites = new WriteBehind(async (rows) => {
-      const fresh = await exposures.recordExposures(rows);
-      metrics?.exposures.inc(fresh.length);
-      onNewExposures(fresh);
-    }, deps.exposureQueue);
+    this.exposureWrites = new WriteBehind(
+      async (rows) => {
+        const fresh = await exposures.recordExposures(rows);
+        metrics?.exposures.inc(fresh.length);
+        onNewExposures(fresh);
+      },
+      { lingerMs: EXPOSURE_COMMIT_DELAY_MS, ...deps.exposureQueue },
+    );
   }
 
   /**
