@@ -99,7 +99,7 @@ describe('WriteBehind', () => {
 
   it('with lingerMs, a lone entry at rest is written at once; under steady traffic the next group waits for late joiners', async () => {
     const writes: number[][] = [];
-    const wb = new WriteBehind<number>(async (entries) => void writes.push(entries), { lingerMs: 30 });
+    const wb = new WriteBehind<number>(async (entries) => void writes.push(entries), { lingerMs: 200 });
     await wb.submit([1]);
     await tick();
     expect(writes).toEqual([[1]]); // at rest: the next turn of the event loop, no timer
