@@ -16,7 +16,11 @@ import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import { openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
-import { KyselyExposureStore } from '../../src/experiments/assignment/exposure.kysely-store.js';
+import {
+  KyselyExposureStore,
+  SQLITE_COUNT_UNITS,
+  SQLITE_INSERT_EXPOSURES,
+} from '../../src/experiments/assignment/exposure.kysely-store.js';
 import type { ExposureRecord } from '../../src/experiments/model/exposure.store.js';
 import { exposureDay } from '../../src/experiments/model/exposure-day.js';
 import { report } from '../support/report.js';
@@ -65,15 +69,10 @@ async function throughStore(dir: string, size: number): Promise<number> {
   }
 }
 
-/** The same two statements, prepared on `db`, as one function of a group. */
+/** The store's own two SQLite statements, prepared on `db`, as one function of a group (every exposure of the bench is one variant on one day). */
 function writer(db: BetterSqlite3.Database): (rows: ExposureRecord[]) => void {
-  const insert =
-    db.prepare(`insert into experiment_units (experiment_id, phase, unit_id, variant_id, exposed_at, covariates, slice_attributes)
-    select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6 from json_each(?) where true
-    on conflict (experiment_id, phase, unit_id) do nothing returning variant_id, exposed_at`);
-  const count = db.prepare(`insert into experiment_variant_units (experiment_id, phase, variant_id, day, units)
-    select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 from json_each(?) where true
-    on conflict (experiment_id, phase, variant_id, day) do update set units = experiment_variant_units.units + excluded.units`);
+  const insert = db.prepare(SQLITE_INSERT_EXPOSURES);
+  const count = db.prepare(SQLITE_COUNT_UNITS);
   return (rows) => {
     const json = JSON.stringify(rows.map((r) => [r.experimentId, r.phase, r.unitId, r.variantId, r.exposedAt, null, null]));
     const fresh = insert.all(json) as { variant_id: string; exposed_at: number }[];

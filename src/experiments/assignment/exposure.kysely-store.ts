@@ -1,9 +1,24 @@
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { DAY_MS } from '../../common/time.js';
 import type { DatabaseCapabilities } from '../../storage/database.js';
 import type { Database } from '../../storage/schema.js';
 import { exposureDay } from '../model/exposure-day.js';
 import type { ExposureRecord, ExposureStore } from '../model/exposure.store.js';
+
+/**
+ * SQLite's two statements of every exposure group, each taking its rows as one JSON array
+ * (json_each), so the text, and its prepared statement, is the same for every group. Exported so
+ * bench/assign/exposure-writes.ts runs these very texts in raw better-sqlite3. `where true` tells
+ * SQLite's parser the ON CONFLICT belongs to the INSERT, not to a join.
+ */
+export const SQLITE_INSERT_EXPOSURES = `insert into experiment_units (experiment_id, phase, unit_id, variant_id, exposed_at, covariates, slice_attributes)
+  select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6 from json_each(?) where true
+  on conflict (experiment_id, phase, unit_id) do nothing
+  returning experiment_id, phase, unit_id, variant_id, exposed_at`;
+/** Rows: [experiment_id, phase, variant_id, day, units]. */
+export const SQLITE_COUNT_UNITS = `insert into experiment_variant_units (experiment_id, phase, variant_id, day, units)
+  select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 from json_each(?) where true
+  on conflict (experiment_id, phase, variant_id, day) do update set units = experiment_variant_units.units + excluded.units`;
 
 /**
  * The exposure write is the assign route's one database cost, so it is one fixed SQL text
@@ -73,8 +88,7 @@ export class KyselyExposureStore implements ExposureStore {
 
   /**
    * SQLite: statements run in-process, so three in one transaction cost no round trips; each
-   * takes its rows as one JSON array (json_each), so its text, and its prepared statement, is
-   * the same for every group.
+   * takes its rows as one JSON array (SQLITE_INSERT_EXPOSURES, SQLITE_COUNT_UNITS, the covariates').
    */
   private async insertInTransaction(trx: Kysely<Database>, all: ExposureRecord[], covariates: [string, number, string, string, number][]) {
     const json = JSON.stringify(
@@ -88,12 +102,13 @@ export class KyselyExposureStore implements ExposureStore {
         r.sliceAttributes ? JSON.stringify(r.sliceAttributes) : null,
       ]),
     );
-    // `where true` tells SQLite's parser the ON CONFLICT belongs to the INSERT, not to a join.
-    const { rows: inserted } = await sql<{ experiment_id: string; phase: number; unit_id: string; variant_id: string; exposed_at: number }>`
-      insert into experiment_units (experiment_id, phase, unit_id, variant_id, exposed_at, covariates, slice_attributes)
-      select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6 from json_each(${json}) where true
-      on conflict (experiment_id, phase, unit_id) do nothing
-      returning experiment_id, phase, unit_id, variant_id, exposed_at`.execute(trx);
+    const { rows: inserted } = await trx.executeQuery<{
+      experiment_id: string;
+      phase: number;
+      unit_id: string;
+      variant_id: string;
+      exposed_at: number;
+    }>(CompiledQuery.raw(SQLITE_INSERT_EXPOSURES, [json]));
     await this.countUnits(trx, inserted);
     if (covariates.length > 0) {
       await sql`
@@ -118,12 +133,7 @@ export class KyselyExposureStore implements ExposureStore {
       else counts.set(key, [r.experiment_id, r.phase, r.variant_id, day, 1]);
     }
     if (counts.size === 0) return;
-    await sql`
-      insert into experiment_variant_units (experiment_id, phase, variant_id, day, units)
-      select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 from json_each(${JSON.stringify([...counts.values()])}) where true
-      on conflict (experiment_id, phase, variant_id, day) do update set units = experiment_variant_units.units + excluded.units`.execute(
-      trx,
-    );
+    await trx.executeQuery(CompiledQuery.raw(SQLITE_COUNT_UNITS, [JSON.stringify([...counts.values()])]));
   }
 
   async countExposures(experimentId: string, phase: number): Promise<Record<string, number>> {
