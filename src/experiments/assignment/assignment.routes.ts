@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, errorResponses, ok } from '../../http/envelope.js';
 import { AssignAllView, AssignmentView, AssignOneBody } from './assignment.schemas.js';
 import type { AssignInput } from '../ports/assignments.js';
-import type { AssignmentService } from './assignment.service.js';
+import { EXPOSURE_COMMIT_DELAY_MS, type AssignmentService } from './assignment.service.js';
 import { ExperimentIdParams } from '../model/schemas/experiment.schemas.js';
 
 export interface AssignmentRoutesOptions {
@@ -11,7 +11,7 @@ export interface AssignmentRoutesOptions {
 
 const EXPOSURE_GUARANTEE =
   'The answer comes from memory and does not wait for the disk: the first exposure is queued and is durable once the group ' +
-  'commit that follows the answer commits (under steady traffic a group first waits 10 ms for others to join it). A kill -9 ' +
+  `commit that follows the answer commits (under steady traffic a group first waits ${EXPOSURE_COMMIT_DELAY_MS} ms for others to join it). A kill -9 ` +
   'loses at most the exposures answered since the last commit began (the latest answers, at most 20 000); lost exposures are ' +
   'not re-derived from feedback. See docs/api/experiments.md.';
 
