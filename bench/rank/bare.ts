@@ -11,18 +11,15 @@
  */
 import path from 'node:path';
 import { report } from '../support/report.js';
-import { freePort, machineLine, startProcess } from '../support/processes.js';
+import { machineLine, startBenchServer } from '../support/processes.js';
 import { ASSIGN_BODY } from '../support/experiments.js';
 import { rankBody } from './bodies.js';
 import { CONNECTIONS, DURATION, sweep, type Sweep } from './sweep.js';
 
 const OUT = path.resolve(process.env.OUT ?? path.join(import.meta.dirname, 'last-run-bare.txt'));
 const startedAt = new Date();
-const start = async (file: string, env: Record<string, string> = {}) =>
-  startProcess(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '..', file)], env, await freePort());
-
-const rank = await start('rank/ceiling-server.ts');
-const assign = await start('assign/ceiling-server.ts', { RESPONSE_BYTES: '300' });
+const rank = await startBenchServer('rank/ceiling-server.ts');
+const assign = await startBenchServer('assign/ceiling-server.ts', { RESPONSE_BYTES: '300' });
 const sweeps: Sweep[] = [];
 try {
   sweeps.push(await sweep('bare rank route (100 × 40 body)', '—', rank, '/api/nous/rank', rankBody()));

@@ -22,7 +22,7 @@ import path from 'node:path';
 import { ASSIGN_BODY, startBenchExperiments } from '../support/experiments.js';
 import { feedbackBody } from '../ingest/bodies.js';
 import { loadAverage, runLoad } from '../support/load.js';
-import { freePort, machineLine, startProcess, waitQuiet, type ServerProcess } from '../support/processes.js';
+import { freePort, machineLine, startBenchServer, startProcess, waitQuiet, type ServerProcess } from '../support/processes.js';
 import { createPgSchema, databasesToRun, dropPgSchema, PG_URL } from '../support/postgres.js';
 import { report } from '../support/report.js';
 import { rankBody } from './bodies.js';
@@ -52,12 +52,7 @@ const sweeps: Sweep[] = [];
 const mixes: Mixed[] = [];
 const notes: string[] = [];
 
-const ceiling = await startProcess(
-  process.execPath,
-  ['--import', 'tsx', path.join(import.meta.dirname, 'ceiling-server.ts')],
-  {},
-  await freePort(),
-);
+const ceiling = await startBenchServer('rank/ceiling-server.ts');
 const bare = async (label: string) => void sweeps.push(await sweep(label, '—', ceiling, RANK, body));
 
 /**

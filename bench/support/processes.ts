@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface ServerProcess {
@@ -32,6 +33,12 @@ export async function startProcess(command: string, args: string[], env: Record<
       await new Promise((resolve) => child.once('exit', resolve));
     },
   };
+}
+
+/** A bench script (a bare ceiling route, path from bench/) run under tsx in its own process on a free port. */
+export async function startBenchServer(file: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const script = path.join(import.meta.dirname, '..', file);
+  return startProcess(process.execPath, ['--import', 'tsx', script], env, await freePort());
 }
 
 export function machineLine(): string {

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { ASSIGN_BODY, startBenchExperiments } from '../support/experiments.js';
 import { feedbackBody } from '../ingest/bodies.js';
 import { loadAverage, runLoad, type LoadResult } from '../support/load.js';
-import { freePort, machineLine, startProcess, waitQuiet, type ServerProcess } from '../support/processes.js';
+import { freePort, machineLine, startBenchServer, startProcess, waitQuiet, type ServerProcess } from '../support/processes.js';
 import { createPgSchema, databasesToRun, dropPgSchema, PG_URL } from '../support/postgres.js';
 import { report } from '../support/report.js';
 
@@ -39,7 +39,7 @@ const schemas: string[] = [];
 const servers: ServerProcess[] = [];
 
 const tsxServer = async (file: string, env: Record<string, string> = {}) => {
-  const s = await startProcess(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '..', file)], env, await freePort());
+  const s = await startBenchServer(file, env);
   servers.push(s);
   return s;
 };
